@@ -1,0 +1,297 @@
+//! The analysis of a game: exact counts, probabilities, certain facts,
+//! possible case files, and explanations (why a fact holds, which events
+//! conflict).
+
+use crate::count::{case_files, count, count_marginals, CountError, Counts};
+use crate::deduce::Problem;
+use crate::model::{Card, Game, Place};
+
+/// What is known about "card is at place".
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// True in every consistent deal.
+    Yes,
+    /// False in every consistent deal.
+    No,
+    /// True in some consistent deals and false in others.
+    Maybe,
+}
+
+impl Status {
+    /// `"yes"`, `"no"` or `"maybe"`, as in the output contract.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Yes => "yes",
+            Status::No => "no",
+            Status::Maybe => "maybe",
+        }
+    }
+}
+
+/// A set of events (and possibly the observer's hand) that explains a fact
+/// or a contradiction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Explanation {
+    /// Event indices, ascending.
+    pub events: Vec<usize>,
+    /// Whether the observer's hand is needed.
+    pub hand: bool,
+    /// `true` when no smaller set exists (exhaustive search finished);
+    /// `false` when the search budget ran out and the set is only minimal
+    /// (no member can be dropped).
+    pub minimum: bool,
+}
+
+/// The exact analysis of a game.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    counts: Counts,
+    case_files: Vec<(Vec<Card>, u128)>,
+    conflict: Option<Explanation>,
+    num_places: usize,
+}
+
+impl Analysis {
+    /// Analyses a game exactly.
+    ///
+    /// # Examples
+    /// ```
+    /// use sleuth_core::{Analysis, Game, Place};
+    /// let game = Game::from_json(r#"{"version": 1, "deck": "classic",
+    ///     "players": ["sc", "mu", "wh"], "me": "sc",
+    ///     "hand": ["mu", "pl", "gr", "kn", "ca", "ha"], "events": []}"#)?;
+    /// let analysis = Analysis::new(&game)?;
+    /// let rope = game.deck().card("ro").unwrap();
+    /// // Four unseen weapons, one of them in the case file: 1/4 each.
+    /// assert!((analysis.probability(rope, Place::CaseFile) - 0.25).abs() < 1e-12);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`CountError`] when the count does not fit in `u128`.
+    pub fn new(game: &Game) -> Result<Analysis, CountError> {
+        let problem = Problem::new(game);
+        let counts = count_marginals(&problem)?;
+        let case_files = case_files(&problem, &counts)?;
+        let conflict = if counts.total == 0 { conflict(game)? } else { None };
+        Ok(Analysis { counts, case_files, conflict, num_places: game.num_places() })
+    }
+
+    /// The number of consistent deals.
+    pub fn models(&self) -> u128 {
+        self.counts.total
+    }
+
+    /// Whether any deal fits the evidence.
+    pub fn is_consistent(&self) -> bool {
+        self.counts.total > 0
+    }
+
+    /// The events that cannot all hold, when the game is inconsistent.
+    pub fn conflict(&self) -> Option<&Explanation> {
+        self.conflict.as_ref()
+    }
+
+    /// The number of consistent deals with `card` at `place`.
+    pub fn count(&self, card: Card, place: Place) -> u128 {
+        self.counts.marginal[card.index()][place.index(self.num_places - 1)]
+    }
+
+    /// The exact probability as a fraction `(deals with it, all deals)`.
+    pub fn fraction(&self, card: Card, place: Place) -> (u128, u128) {
+        (self.count(card, place), self.counts.total)
+    }
+
+    /// The probability that `card` is at `place` (0 for an inconsistent game).
+    pub fn probability(&self, card: Card, place: Place) -> f64 {
+        ratio(self.count(card, place), self.counts.total)
+    }
+
+    /// Whether the fact is certain, impossible or open.
+    pub fn status(&self, card: Card, place: Place) -> Status {
+        let n = self.count(card, place);
+        if n == 0 {
+            Status::No
+        } else if n == self.counts.total {
+            Status::Yes
+        } else {
+            Status::Maybe
+        }
+    }
+
+    /// The possible case files and their numbers of deals, most likely first.
+    pub fn case_files(&self) -> impl Iterator<Item = (&[Card], u128)> {
+        self.case_files.iter().map(|(c, n)| (c.as_slice(), *n))
+    }
+
+    /// The raw counts.
+    pub fn counts(&self) -> &Counts {
+        &self.counts
+    }
+}
+
+/// `num / den` as the nearest `f64`, without overflow for huge counts.
+pub fn ratio(num: u128, den: u128) -> f64 {
+    if den == 0 {
+        return 0.0;
+    }
+    // Scale both down so that the division is exact to f64 precision.
+    let shift = (128 - den.leading_zeros()).saturating_sub(100);
+    ((num >> shift) as f64) / ((den >> shift) as f64)
+}
+
+/// Items of an explanation: events `0..n`, then the hand if the game has one.
+struct Items {
+    events: usize,
+    hand: bool,
+}
+
+impl Items {
+    fn of(game: &Game) -> Items {
+        Items { events: game.events().len(), hand: game.has_hand() }
+    }
+    fn len(&self) -> usize {
+        self.events + usize::from(self.hand)
+    }
+    fn game(&self, game: &Game, subset: &[usize]) -> Game {
+        let events: Vec<usize> = subset.iter().copied().filter(|&i| i < self.events).collect();
+        let hand = self.hand && subset.contains(&self.events);
+        game.restricted(&events, hand)
+    }
+    fn explain(&self, subset: Vec<usize>, minimum: bool) -> Explanation {
+        let hand = self.hand && subset.contains(&self.events);
+        Explanation { events: subset.into_iter().filter(|&i| i < self.events).collect(), hand, minimum }
+    }
+}
+
+/// How many subsets the exhaustive part of the search may test.
+const SEARCH_BUDGET: usize = 4000;
+
+/// The smallest subset of `0..n` for which `holds` is true, given that it
+/// is true of the whole set and monotone (true of every superset of a set it
+/// is true of). Returns the subset and whether it is provably smallest.
+fn smallest_subset(
+    n: usize,
+    mut holds: impl FnMut(&[usize]) -> Result<bool, CountError>,
+) -> Result<(Vec<usize>, bool), CountError> {
+    // Deletion: a minimal set.
+    let mut set: Vec<usize> = (0..n).collect();
+    let mut i = 0;
+    while i < set.len() {
+        let mut without = set.clone();
+        without.remove(i);
+        if holds(&without)? {
+            set = without;
+        } else {
+            i += 1;
+        }
+    }
+    // Exhaustive search for anything smaller, within a budget.
+    let mut tested = 0usize;
+    for k in 0..set.len() {
+        let mut idx: Vec<usize> = (0..k).collect();
+        loop {
+            tested += 1;
+            if tested > SEARCH_BUDGET {
+                return Ok((set, false));
+            }
+            if holds(&idx)? {
+                return Ok((idx, true));
+            }
+            if !next_combination(&mut idx, n) {
+                break;
+            }
+        }
+    }
+    Ok((set, true))
+}
+
+/// Advances `idx` to the next `idx.len()`-combination of `0..n` in
+/// lexicographic order; `false` after the last one.
+fn next_combination(idx: &mut [usize], n: usize) -> bool {
+    let k = idx.len();
+    for j in (0..k).rev() {
+        if idx[j] < n - k + j {
+            idx[j] += 1;
+            for l in j + 1..k {
+                idx[l] = idx[l - 1] + 1;
+            }
+            return true;
+        }
+    }
+    false
+}
+
+/// A smallest set of events (and the hand) that cannot all hold together,
+/// or `None` if the game is consistent.
+///
+/// # Errors
+/// [`CountError`] from the underlying counts.
+pub fn conflict(game: &Game) -> Result<Option<Explanation>, CountError> {
+    if count(&Problem::new(game))? > 0 {
+        return Ok(None);
+    }
+    let items = Items::of(game);
+    let (set, minimum) = smallest_subset(items.len(), |s| Ok(count(&Problem::new(&items.game(game, s)))? == 0))?;
+    Ok(Some(items.explain(set, minimum)))
+}
+
+/// A smallest set of events (and the hand) that forces the fact "card is
+/// (or is not) at place", or `None` if the fact is not certain.
+///
+/// # Errors
+/// [`CountError`] from the underlying counts.
+pub fn why(game: &Game, card: Card, place: Place) -> Result<Option<(Status, Explanation)>, CountError> {
+    let problem = Problem::new(game);
+    let total = count(&problem)?;
+    if total == 0 {
+        return Ok(None);
+    }
+    let with = {
+        let mut p = problem.clone();
+        p.add_fact(card, place, true);
+        count(&p)?
+    };
+    let status = if with == total {
+        Status::Yes
+    } else if with == 0 {
+        Status::No
+    } else {
+        return Ok(None);
+    };
+    let items = Items::of(game);
+    // The fact is forced by a subset when the subset plus its negation has no deal.
+    let (set, minimum) = smallest_subset(items.len(), |s| {
+        let mut p = Problem::new(&items.game(game, s));
+        p.add_fact(card, place, status == Status::No);
+        Ok(count(&p)? == 0)
+    })?;
+    Ok(Some((status, items.explain(set, minimum))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn smallest_subset_finds_the_minimum_not_just_a_minimal_set() {
+        // True iff the set contains {0, 1, 2} or {3}: deletion from the full
+        // set in order finds {3}; from a different monotone predicate
+        // ({0,1} or {2,3,4}) it finds {0,1}.
+        let (s, min) = smallest_subset(5, |s| Ok(s.contains(&3) || [0, 1, 2].iter().all(|x| s.contains(x)))).unwrap();
+        assert_eq!((s, min), (vec![3], true));
+        let (s, _) =
+            smallest_subset(5, |s| Ok([0, 1].iter().all(|x| s.contains(x)) || [2, 3, 4].iter().all(|x| s.contains(x))))
+                .unwrap();
+        assert_eq!(s, vec![0, 1]);
+        let (s, min) = smallest_subset(4, |_| Ok(true)).unwrap();
+        assert_eq!((s, min), (vec![], true));
+    }
+
+    #[test]
+    fn ratio_handles_huge_counts() {
+        assert_eq!(ratio(1, 4), 0.25);
+        assert!((ratio(u128::MAX / 3, u128::MAX) - 1.0 / 3.0).abs() < 1e-12);
+        assert_eq!(ratio(5, 0), 0.0);
+    }
+}

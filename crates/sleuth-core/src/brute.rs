@@ -1,0 +1,128 @@
+//! A brute-force oracle: enumerate every deal and check every event by the
+//! rules, independently of [`crate::knowledge`] and [`crate::count`].
+//!
+//! Exponential; for tests on small decks only.
+
+use crate::model::{Card, Event, Game, Place, MAX_PLACES, MAX_PLAYERS};
+use std::collections::BTreeMap;
+
+/// What the enumeration found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BruteCounts {
+    /// Consistent deals.
+    pub total: u128,
+    /// `marginal[card][place index]`.
+    pub marginal: Vec<[u128; MAX_PLACES]>,
+    /// Consistent deals per case file (cards in deck order).
+    pub case_files: BTreeMap<Vec<Card>, u128>,
+}
+
+/// Whether a complete deal (`place[card]`, `None` for face-up cards) fits
+/// every event and the observer's hand, checked by playing the rules.
+pub fn deal_fits(game: &Game, place: &[Option<Place>]) -> bool {
+    let holds = |p: Place, c: Card| place[c.index()] == Some(p);
+    if let Some((me, hand)) = game.observer() {
+        if !hand.iter().all(|c| holds(Place::Player(me), c)) {
+            return false;
+        }
+    }
+    for event in game.events() {
+        match event {
+            Event::Suggestion(s) => {
+                // Ask clockwise; the first player holding any card refutes.
+                let mut actual = None;
+                let mut q = game.next_player(s.by);
+                while q != s.by {
+                    if s.cards.iter().any(|c| holds(Place::Player(q), c)) {
+                        actual = Some(q);
+                        break;
+                    }
+                    q = game.next_player(q);
+                }
+                if actual != s.refuted_by {
+                    return false;
+                }
+                if let (Some(r), Some(c)) = (s.refuted_by, s.shown) {
+                    if !holds(Place::Player(r), c) {
+                        return false;
+                    }
+                }
+            }
+            Event::Accusation(a) => {
+                let right = a.cards.iter().all(|c| holds(Place::CaseFile, c));
+                if right != a.correct {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Enumerates every deal of the game and counts the consistent ones.
+pub fn enumerate(game: &Game) -> BruteCounts {
+    let deck = game.deck();
+    let cards: Vec<Card> = deck.cards().filter(|c| !game.face_up().contains(*c)).collect();
+    let mut cap = [0usize; MAX_PLAYERS];
+    for p in game.players() {
+        cap[p.index()] = game.hand_size(p);
+    }
+    let mut state = Enum {
+        game,
+        cards,
+        cap,
+        case_taken: vec![false; deck.num_categories()],
+        place: vec![None; deck.len()],
+        out: BruteCounts { marginal: vec![[0; MAX_PLACES]; deck.len()], ..Default::default() },
+    };
+    state.go(0);
+    state.out
+}
+
+struct Enum<'a> {
+    game: &'a Game,
+    cards: Vec<Card>,
+    cap: [usize; MAX_PLAYERS],
+    case_taken: Vec<bool>,
+    place: Vec<Option<Place>>,
+    out: BruteCounts,
+}
+
+impl Enum<'_> {
+    fn go(&mut self, i: usize) {
+        if i == self.cards.len() {
+            if self.case_taken.iter().all(|&t| t) && deal_fits(self.game, &self.place) {
+                let n = self.game.num_players();
+                self.out.total += 1;
+                let mut case = Vec::new();
+                for (c, p) in self.place.iter().enumerate() {
+                    if let Some(p) = p {
+                        self.out.marginal[c][p.index(n)] += 1;
+                        if *p == Place::CaseFile {
+                            case.push(Card::new(c));
+                        }
+                    }
+                }
+                *self.out.case_files.entry(case).or_insert(0) += 1;
+            }
+            return;
+        }
+        let c = self.cards[i];
+        for p in self.game.players() {
+            if self.cap[p.index()] > 0 {
+                self.cap[p.index()] -= 1;
+                self.place[c.index()] = Some(Place::Player(p));
+                self.go(i + 1);
+                self.cap[p.index()] += 1;
+            }
+        }
+        let k = self.game.deck().category(c).index();
+        if !self.case_taken[k] {
+            self.case_taken[k] = true;
+            self.place[c.index()] = Some(Place::CaseFile);
+            self.go(i + 1);
+            self.case_taken[k] = false;
+        }
+        self.place[c.index()] = None;
+    }
+}

@@ -1,0 +1,264 @@
+//! Cheap, sound propagation over the at-least constraints.
+//!
+//! This is the constraint reasoning of Neller & Luo's section 3 in its
+//! simplest complete-enough form: it fixes what unit constraints, full hands,
+//! tight hands, single case-file candidates and unit clauses force, and
+//! detects the obvious contradictions. It is *not* complete on its own: the
+//! exact counter ([`crate::count`]) decides every fact exactly. Propagation
+//! only shrinks the problem the counter has to solve.
+
+use crate::knowledge::{Knowledge, Origin};
+use crate::model::{Card, CardSet, Game, Place, MAX_CARDS, MAX_PLAYERS};
+
+/// "No place" in per-card place tables.
+pub(crate) const NONE: u8 = u8::MAX;
+
+/// A literal in dense form: card index, place index, sign.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct CLit {
+    pub card: u8,
+    pub place: u8,
+    pub positive: bool,
+}
+
+/// The counting problem: which places each card may take, hand sizes,
+/// categories, and the "at least one of" clauses.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    pub(crate) np: usize,
+    pub(crate) in_play: CardSet,
+    pub(crate) category_of: [u8; MAX_CARDS],
+    pub(crate) categories: Vec<CardSet>,
+    pub(crate) cap: [u8; MAX_PLAYERS],
+    pub(crate) allowed: [u16; MAX_CARDS],
+    pub(crate) clauses: Vec<Vec<CLit>>,
+    /// A unit fact about a card that is in no place (face up) made the
+    /// problem impossible before any counting.
+    pub(crate) impossible: bool,
+}
+
+impl Problem {
+    /// The counting problem for a game.
+    pub fn new(game: &Game) -> Problem {
+        Self::from_knowledge(game, &Knowledge::new(game))
+    }
+
+    /// The counting problem for compiled knowledge.
+    pub fn from_knowledge(game: &Game, knowledge: &Knowledge) -> Problem {
+        let deck = game.deck();
+        let np = game.num_players();
+        let in_play = deck.all() - game.face_up();
+        let mut category_of = [0u8; MAX_CARDS];
+        for c in deck.cards() {
+            category_of[c.index()] = deck.category(c).index() as u8;
+        }
+        let categories = deck.categories().map(|k| deck.category_cards(k) & in_play).collect();
+        let mut cap = [0u8; MAX_PLAYERS];
+        for p in game.players() {
+            cap[p.index()] = game.hand_size(p) as u8;
+        }
+        let all_places = (1u16 << (np + 1)) - 1;
+        let mut allowed = [0u16; MAX_CARDS];
+        for c in in_play {
+            allowed[c.index()] = all_places;
+        }
+        let mut problem =
+            Problem { np, in_play, category_of, categories, cap, allowed, clauses: Vec::new(), impossible: false };
+        for con in knowledge.evidence() {
+            if con.origin == Origin::FaceUp {
+                continue; // face-up cards are simply not in play
+            }
+            debug_assert_eq!(con.at_least, 1, "evidence constraints are clauses");
+            let lits: Vec<CLit> = con
+                .lits
+                .iter()
+                .map(|l| CLit { card: l.card.index() as u8, place: l.place.index(np) as u8, positive: l.positive })
+                .collect();
+            problem.add_clause(lits);
+        }
+        problem
+    }
+
+    /// Adds the fact that `card` is (or is not) at `place`.
+    pub fn add_fact(&mut self, card: Card, place: Place, positive: bool) {
+        let lit = CLit { card: card.index() as u8, place: place.index(self.np) as u8, positive };
+        self.add_clause(vec![lit]);
+    }
+
+    fn add_clause(&mut self, lits: Vec<CLit>) {
+        // Literals about face-up cards are decided: "at" is false, "not at" true.
+        if lits.iter().any(|l| !l.positive && !self.in_play.contains(Card(l.card))) {
+            return;
+        }
+        let lits: Vec<CLit> = lits.into_iter().filter(|l| self.in_play.contains(Card(l.card))).collect();
+        match lits.as_slice() {
+            [] => self.impossible = true,
+            [l] => {
+                let bit = 1u16 << l.place;
+                if l.positive {
+                    self.allowed[l.card as usize] &= bit;
+                } else {
+                    self.allowed[l.card as usize] &= !bit;
+                }
+            }
+            _ => self.clauses.push(lits),
+        }
+    }
+
+    /// The number of players.
+    pub fn num_players(&self) -> usize {
+        self.np
+    }
+}
+
+/// The problem after propagation: fixed cards, what is left of each hand,
+/// which case-file categories are settled, and the clauses still open.
+#[derive(Clone, Debug)]
+pub(crate) struct Reduced {
+    pub assigned: [u8; MAX_CARDS],
+    pub allowed: [u16; MAX_CARDS],
+    pub rem: [u8; MAX_PLAYERS],
+    pub cat_done: u64,
+    pub clauses: Vec<Vec<CLit>>,
+}
+
+impl Reduced {
+    pub fn unassigned(&self, p: &Problem) -> CardSet {
+        p.in_play.iter().filter(|c| self.assigned[c.index()] == NONE).collect()
+    }
+
+    fn assign(&mut self, p: &Problem, c: usize, q: u8) -> Option<()> {
+        debug_assert_eq!(self.assigned[c], NONE);
+        if self.allowed[c] & (1 << q) == 0 {
+            return None;
+        }
+        self.assigned[c] = q;
+        self.allowed[c] = 1 << q;
+        if (q as usize) < p.np {
+            self.rem[q as usize] = self.rem[q as usize].checked_sub(1)?;
+        } else {
+            let bit = 1u64 << p.category_of[c];
+            if self.cat_done & bit != 0 {
+                return None;
+            }
+            self.cat_done |= bit;
+        }
+        Some(())
+    }
+
+    /// The truth of a literal if already decided.
+    fn truth(&self, l: CLit) -> Option<bool> {
+        let c = l.card as usize;
+        if self.assigned[c] != NONE {
+            Some((self.assigned[c] == l.place) == l.positive)
+        } else if self.allowed[c] & (1 << l.place) == 0 {
+            Some(!l.positive)
+        } else {
+            None
+        }
+    }
+}
+
+/// Propagates to a fixpoint. `None` means a contradiction was found.
+pub(crate) fn propagate(p: &Problem) -> Option<Reduced> {
+    if p.impossible {
+        return None;
+    }
+    let mut r = Reduced {
+        assigned: [NONE; MAX_CARDS],
+        allowed: p.allowed,
+        rem: p.cap,
+        cat_done: 0,
+        clauses: p.clauses.clone(),
+    };
+    let cf = p.np as u8;
+    loop {
+        let mut changed = false;
+
+        // Cards: drop full hands and settled categories; fix single places.
+        let full: u16 = (0..p.np).filter(|&a| r.rem[a] == 0).fold(0, |m, a| m | 1 << a);
+        for c in r.unassigned(p) {
+            let c = c.index();
+            let mut al = r.allowed[c] & !full;
+            if r.cat_done >> p.category_of[c] & 1 == 1 {
+                al &= !(1 << cf);
+            }
+            if al == 0 {
+                return None;
+            }
+            if al != r.allowed[c] {
+                r.allowed[c] = al;
+                changed = true;
+            }
+            if al.count_ones() == 1 {
+                r.assign(p, c, al.trailing_zeros() as u8)?;
+                changed = true;
+            }
+        }
+
+        // Players: a hand that can only be filled one way.
+        for a in 0..p.np {
+            if r.rem[a] == 0 {
+                continue;
+            }
+            let possible: CardSet = r.unassigned(p).iter().filter(|c| r.allowed[c.index()] >> a & 1 == 1).collect();
+            match possible.len().cmp(&(r.rem[a] as usize)) {
+                std::cmp::Ordering::Less => return None,
+                std::cmp::Ordering::Equal => {
+                    for c in possible {
+                        r.assign(p, c.index(), a as u8)?;
+                    }
+                    changed = true;
+                }
+                std::cmp::Ordering::Greater => {}
+            }
+        }
+
+        // Case file: a category with one candidate left.
+        for (k, &cards) in p.categories.iter().enumerate() {
+            if r.cat_done >> k & 1 == 1 {
+                continue;
+            }
+            let candidates: CardSet =
+                (cards & r.unassigned(p)).iter().filter(|c| r.allowed[c.index()] >> cf & 1 == 1).collect();
+            match candidates.single_card() {
+                _ if candidates.is_empty() => return None,
+                Some(c) => {
+                    r.assign(p, c.index(), cf)?;
+                    changed = true;
+                }
+                None => {}
+            }
+        }
+
+        // Clauses: drop satisfied ones and false literals; apply units.
+        let mut clauses = std::mem::take(&mut r.clauses);
+        let mut kept = Vec::with_capacity(clauses.len());
+        for mut cl in clauses.drain(..) {
+            if cl.iter().any(|&l| r.truth(l) == Some(true)) {
+                changed = true;
+                continue;
+            }
+            let before = cl.len();
+            cl.retain(|&l| r.truth(l).is_none());
+            changed |= cl.len() != before;
+            match cl.as_slice() {
+                [] => return None,
+                [l] => {
+                    changed = true;
+                    if l.positive {
+                        r.assign(p, l.card as usize, l.place)?;
+                    } else {
+                        r.allowed[l.card as usize] &= !(1 << l.place);
+                    }
+                }
+                _ => kept.push(cl),
+            }
+        }
+        r.clauses = kept;
+
+        if !changed {
+            return Some(r);
+        }
+    }
+}

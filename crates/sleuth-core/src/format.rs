@@ -1,0 +1,239 @@
+//! The game file (version 1) as it is on the wire: JSON with string ids.
+//!
+//! These types mirror `game-format.md` field by field and know nothing about
+//! validity; [`Game::new`](crate::Game::new) turns a [`GameFile`] into a checked
+//! [`Game`](crate::Game). Unknown fields are rejected so that a misspelt key
+//! (say `refuted` for `refuted_by`) is an error, not silently ignored evidence.
+
+use serde::{Deserialize, Deserializer, Serialize};
+use std::collections::BTreeMap;
+
+/// A game file, exactly as read from or written to JSON.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameFile {
+    /// The format version; only `1` exists.
+    pub version: u32,
+    /// `"classic"`, `"master"` or a custom deck.
+    pub deck: DeckSpec,
+    /// Player ids in seat order, clockwise.
+    pub players: Vec<String>,
+    /// Cards per player; absent means the default dealing rule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hand_sizes: Option<BTreeMap<String, i64>>,
+    /// Cards every player has seen; in no hand and not in the case file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub face_up: Vec<String>,
+    /// The observer; absent for a bystander.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub me: Option<String>,
+    /// The observer's cards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hand: Option<Vec<String>>,
+    /// What happened, in order.
+    #[serde(default)]
+    pub events: Vec<EventSpec>,
+}
+
+/// The deck: a named standard deck or custom categories.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum DeckSpec {
+    /// `"classic"` or `"master"`.
+    Named(String),
+    /// `{"categories": [...]}`.
+    Custom(CustomDeck),
+}
+
+/// A custom deck: categories in order, one case-file card from each.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CustomDeck {
+    /// The categories.
+    pub categories: Vec<CategorySpec>,
+}
+
+/// One category of a custom deck.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CategorySpec {
+    /// The category's name, e.g. `"suspect"`.
+    pub name: String,
+    /// Its cards.
+    pub cards: Vec<CardSpec>,
+}
+
+/// A card of a custom deck: an id, optionally with a display name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum CardSpec {
+    /// Just the id.
+    Id(String),
+    /// `{"id": "mu", "name": "Colonel Mustard"}`.
+    Named {
+        /// The id used everywhere else in the file.
+        id: String,
+        /// The name shown to people.
+        name: String,
+    },
+}
+
+/// One event of the game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum EventSpec {
+    /// A suggestion and its refutation.
+    Suggestion(SuggestionSpec),
+    /// An accusation and whether it was right.
+    Accusation(AccusationSpec),
+}
+
+/// A suggestion as written in the file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SuggestionSpec {
+    /// The suggester.
+    pub by: String,
+    /// One card per category.
+    pub cards: Vec<String>,
+    /// The first player clockwise who could refute, or `null` for nobody.
+    /// The key is required: a missing key is an error, not "nobody".
+    #[serde(deserialize_with = "required_nullable")]
+    pub refuted_by: Option<String>,
+    /// The card shown, when the observer saw it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shown: Option<String>,
+}
+
+/// An accusation as written in the file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AccusationSpec {
+    /// The accuser.
+    pub by: String,
+    /// One card per category.
+    pub cards: Vec<String>,
+    /// Whether the case file is exactly these cards.
+    pub correct: bool,
+}
+
+/// Serde treats a missing `Option` field as `None`; with this function (and
+/// no `default`) the key must be present, though its value may be `null`.
+fn required_nullable<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Option::<String>::deserialize(d)
+}
+
+/// An error reading a game file: not JSON, or JSON of the wrong shape.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+#[non_exhaustive]
+pub struct FormatError {
+    /// What is wrong, with line and column.
+    pub message: String,
+}
+
+impl GameFile {
+    /// Parses a game file from JSON text.
+    ///
+    /// # Errors
+    /// [`FormatError`] when the text is not JSON or does not have the shape of
+    /// a game file; the message names the line and column.
+    pub fn from_json(text: &str) -> Result<GameFile, FormatError> {
+        serde_json::from_str(text).map_err(|e| FormatError {
+            message: describe_json_error(&e),
+        })
+    }
+
+    /// Writes the file as pretty JSON with one event per line.
+    pub fn to_json(&self) -> String {
+        let mut out = String::from("{\n");
+        let mut fields: Vec<String> = Vec::new();
+        let j = |v: &dyn erased::Ser| v.json();
+        fields.push(format!("  \"version\": {}", self.version));
+        fields.push(format!("  \"deck\": {}", j(&self.deck)));
+        fields.push(format!("  \"players\": {}", j(&self.players)));
+        if let Some(sizes) = &self.hand_sizes {
+            fields.push(format!("  \"hand_sizes\": {}", j(sizes)));
+        }
+        if !self.face_up.is_empty() {
+            fields.push(format!("  \"face_up\": {}", j(&self.face_up)));
+        }
+        if let Some(me) = &self.me {
+            fields.push(format!("  \"me\": {}", j(me)));
+        }
+        if let Some(hand) = &self.hand {
+            fields.push(format!("  \"hand\": {}", j(hand)));
+        }
+        let events: Vec<String> = self.events.iter().map(|e| format!("    {}", j(e))).collect();
+        if events.is_empty() {
+            fields.push("  \"events\": []".to_string());
+        } else {
+            fields.push(format!("  \"events\": [\n{}\n  ]", events.join(",\n")));
+        }
+        out.push_str(&fields.join(",\n"));
+        out.push_str("\n}\n");
+        out
+    }
+}
+
+/// Compact JSON of any serialisable value, for [`GameFile::to_json`].
+mod erased {
+    pub trait Ser {
+        fn json(&self) -> String;
+    }
+    impl<T: serde::Serialize> Ser for T {
+        fn json(&self) -> String {
+            serde_json::to_string(self).expect("game file values always serialise")
+        }
+    }
+}
+
+fn describe_json_error(e: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    let what = match e.classify() {
+        Category::Syntax | Category::Eof => "not valid JSON",
+        Category::Data => "not a valid game file",
+        Category::Io => "could not be read",
+    };
+    // serde_json's own message already ends with "at line L column C".
+    format!("{what}: {e}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_the_format_example() {
+        let text = r#"{
+          "version": 1, "deck": "classic",
+          "players": ["sc", "mu", "wh", "gr", "pe", "pl"],
+          "hand_sizes": {"sc": 3, "mu": 3, "wh": 3, "gr": 3, "pe": 3, "pl": 3},
+          "face_up": [], "me": "sc", "hand": ["wh", "li", "st"],
+          "events": [
+            {"suggestion": {"by": "sc", "cards": ["sc", "ro", "lo"], "refuted_by": "mu", "shown": "sc"}},
+            {"suggestion": {"by": "pl", "cards": ["pe", "pi", "ba"], "refuted_by": null}},
+            {"accusation": {"by": "gr", "cards": ["pe", "kn", "ha"], "correct": false}}
+          ]}"#;
+        let file = GameFile::from_json(text).unwrap();
+        assert_eq!(file.events.len(), 3);
+        let again = GameFile::from_json(&file.to_json()).unwrap();
+        assert_eq!(file, again);
+    }
+
+    #[test]
+    fn missing_refuted_by_is_an_error() {
+        let text = r#"{"version": 1, "deck": "classic", "players": ["a","b","c"],
+          "events": [{"suggestion": {"by": "a", "cards": ["mu","kn","ha"]}}]}"#;
+        let err = GameFile::from_json(text).unwrap_err();
+        assert!(err.message.contains("refuted_by"), "{}", err.message);
+    }
+
+    #[test]
+    fn misspelt_keys_are_errors() {
+        let text = r#"{"version": 1, "deck": "classic", "players": ["a","b","c"],
+          "events": [{"suggestion": {"by": "a", "cards": ["mu","kn","ha"], "refuted": null}}]}"#;
+        assert!(GameFile::from_json(text).is_err());
+        assert!(GameFile::from_json("{").unwrap_err().message.contains("line"));
+    }
+}

@@ -1,0 +1,43 @@
+//! Sleuth's reasoning core for Clue (Cluedo): the game model, knowledge as
+//! at-least constraints, complete deduction, exact counting of consistent
+//! deals, and explanations.
+//!
+//! ```
+//! use sleuth_core::{Analysis, Game, Place, Status};
+//!
+//! let game = Game::from_json(r#"{
+//!   "version": 1, "deck": "classic", "players": ["sc", "mu", "wh", "gr", "pe", "pl"],
+//!   "me": "sc", "hand": ["wh", "li", "st"],
+//!   "events": [
+//!     {"suggestion": {"by": "sc", "cards": ["sc", "ro", "lo"], "refuted_by": "mu", "shown": "sc"}},
+//!     {"suggestion": {"by": "pl", "cards": ["pe", "pi", "ba"], "refuted_by": null}}
+//!   ]}"#)?;
+//! let analysis = Analysis::new(&game)?;
+//! let scarlet = game.deck().card("sc").unwrap();
+//! let mustard = game.place("mu").unwrap();
+//! assert_eq!(analysis.status(scarlet, mustard), Status::Yes);
+//! println!("{} consistent deals", analysis.models());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Costs: [`Analysis::new`] counts every marginal exactly with a dynamic
+//! program (well under a millisecond for classic games; see BENCHMARKS.md);
+//! explanations ([`why`], [`conflict`]) run many counts and can take longer.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod analysis;
+pub mod brute;
+pub mod count;
+pub mod deduce;
+pub mod format;
+pub mod generate;
+pub mod knowledge;
+pub mod model;
+
+pub use analysis::{conflict, why, Analysis, Explanation, Status};
+pub use count::{CountError, Counts};
+pub use deduce::Problem;
+pub use format::{FormatError, GameFile};
+pub use knowledge::{Constraint, Knowledge, Lit, Origin};
+pub use model::{Card, CardSet, Category, Deck, Event, Game, GameError, LoadError, Place, Player};

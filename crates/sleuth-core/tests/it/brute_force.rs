@@ -1,0 +1,47 @@
+//! The exact counter against brute-force enumeration of every deal.
+
+use crate::support::small_game;
+use sleuth_core::brute::enumerate;
+use sleuth_core::{Analysis, Game, Place};
+
+/// Compares counts, every marginal, and the case-file distribution.
+fn check(game: &Game, label: &str) {
+    let brute = enumerate(game);
+    let analysis = Analysis::new(game).expect("small games count");
+    assert_eq!(analysis.models(), brute.total, "{label}: total");
+    for card in game.deck().cards() {
+        for place in game.places() {
+            let i = place.index(game.num_players());
+            assert_eq!(
+                analysis.count(card, place),
+                brute.marginal[card.index()][i],
+                "{label}: card {} at {}",
+                game.deck().id(card),
+                game.place_id(place)
+            );
+        }
+    }
+    let engine: std::collections::BTreeMap<_, _> =
+        analysis.case_files().map(|(cards, n)| (cards.to_vec(), n)).collect();
+    assert_eq!(engine, brute.case_files, "{label}: case files");
+    assert_eq!(analysis.is_consistent(), brute.total > 0);
+    if !analysis.is_consistent() {
+        assert!(analysis.conflict().is_some(), "{label}: an inconsistent game names a conflict");
+    }
+    let _ = Place::CaseFile;
+}
+
+#[test]
+fn exact_counts_match_brute_force_on_thousands_of_small_games() {
+    let mut inconsistent = 0;
+    for i in 0..3000 {
+        let generated = small_game("brute", i);
+        let game = Game::new(&generated.file).expect("generated games are valid");
+        check(&game, &format!("game {i}: {}", generated.file.to_json()));
+        if sleuth_core::brute::enumerate(&game).total == 0 {
+            inconsistent += 1;
+        }
+    }
+    // The corpus must exercise inconsistent histories too.
+    assert!(inconsistent > 50, "only {inconsistent} inconsistent games");
+}

@@ -1,0 +1,5 @@
+//! Integration tests of sleuth-core: the exact engine against independent
+//! oracles (brute force, a SAT solver) and its stated properties.
+
+mod brute_force;
+mod support;
