@@ -139,9 +139,7 @@ impl GameFile {
     /// [`FormatError`] when the text is not JSON or does not have the shape of
     /// a game file; the message names the line and column.
     pub fn from_json(text: &str) -> Result<GameFile, FormatError> {
-        serde_json::from_str(text).map_err(|e| FormatError {
-            message: describe_json_error(&e),
-        })
+        serde_json::from_str(text).map_err(|e| FormatError { message: describe_json_error(&e) })
     }
 
     /// Writes the file as pretty JSON with one event per line.

@@ -6,7 +6,9 @@
 //! bystander) saw as a [`GameFile`]. Optionally it corrupts one event, which
 //! usually makes the history inconsistent, to exercise conflict reporting.
 
-use crate::format::{AccusationSpec, CategorySpec, CardSpec, CustomDeck, DeckSpec, EventSpec, GameFile, SuggestionSpec};
+use crate::format::{
+    AccusationSpec, CardSpec, CategorySpec, CustomDeck, DeckSpec, EventSpec, GameFile, SuggestionSpec,
+};
 use crate::model::{default_hand_sizes, Deck};
 use rand::seq::SliceRandom;
 use rand::Rng;

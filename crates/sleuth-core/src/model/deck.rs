@@ -196,12 +196,8 @@ impl Deck {
             problems.push(DeckProblem::TooManyCards(total));
             return Err(problems);
         }
-        let mut deck = Deck {
-            kind: DeckKind::Custom,
-            category_names: Vec::new(),
-            category_cards: Vec::new(),
-            cards: Vec::new(),
-        };
+        let mut deck =
+            Deck { kind: DeckKind::Custom, category_names: Vec::new(), category_cards: Vec::new(), cards: Vec::new() };
         for (ci, (name, cards)) in categories.into_iter().enumerate() {
             if cards.is_empty() {
                 problems.push(DeckProblem::EmptyCategory(name.clone()));

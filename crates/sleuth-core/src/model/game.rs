@@ -187,7 +187,8 @@ impl Checker<'_> {
             let n = (set & deck.category_cards(cat)).len();
             if n != 1 {
                 let name = deck.category_name(cat);
-                let msg = if n == 0 { format!("no {name} named") } else { format!("{n} cards of category {name} named") };
+                let msg =
+                    if n == 0 { format!("no {name} named") } else { format!("{n} cards of category {name} named") };
                 self.report(at.clone(), format!("{msg}; name exactly one card per category"));
                 ok = false;
             }
@@ -201,9 +202,9 @@ fn deck_from_spec(spec: &DeckSpec) -> Result<Deck, Vec<String>> {
         DeckSpec::Named(name) => match name.as_str() {
             "classic" => Ok(Deck::classic()),
             "master" => Ok(Deck::master()),
-            other => Err(vec![format!(
-                "unknown deck '{other}' (use \"classic\", \"master\" or {{\"categories\": [...]}})"
-            )]),
+            other => {
+                Err(vec![format!("unknown deck '{other}' (use \"classic\", \"master\" or {{\"categories\": [...]}})")])
+            }
         },
         DeckSpec::Custom(custom) => {
             let cats = custom
@@ -229,9 +230,7 @@ fn deck_from_spec(spec: &DeckSpec) -> Result<Deck, Vec<String>> {
 /// The default dealing rule: cards dealt one at a time clockwise from the
 /// first player, so earlier seats get the extra cards.
 pub fn default_hand_sizes(num_cards_dealt: usize, num_players: usize) -> Vec<usize> {
-    (0..num_players)
-        .map(|i| num_cards_dealt / num_players + usize::from(i < num_cards_dealt % num_players))
-        .collect()
+    (0..num_players).map(|i| num_cards_dealt / num_players + usize::from(i < num_cards_dealt % num_players)).collect()
 }
 
 impl Game {
@@ -320,7 +319,11 @@ impl Game {
                         if cards.len() != hand_sizes[p.index()] {
                             chk.report(
                                 Location::Hand,
-                                format!("{} cards in hand but {me}'s hand size is {}", cards.len(), hand_sizes[p.index()]),
+                                format!(
+                                    "{} cards in hand but {me}'s hand size is {}",
+                                    cards.len(),
+                                    hand_sizes[p.index()]
+                                ),
                             );
                         }
                         Some((p, cards))
@@ -556,10 +559,7 @@ fn check_hand_sizes(
     }
     for id in chk.players.iter() {
         if !sizes.contains_key(id) {
-            chk.problems.push(Problem {
-                location: Location::HandSizes,
-                message: format!("no hand size for '{id}'"),
-            });
+            chk.problems.push(Problem { location: Location::HandSizes, message: format!("no hand size for '{id}'") });
             ok = false;
         }
     }
@@ -568,7 +568,9 @@ fn check_hand_sizes(
         if total != dealt {
             chk.report(
                 Location::HandSizes,
-                format!("hand sizes add up to {total}, but {dealt} cards are dealt (deck minus case file minus face-up)"),
+                format!(
+                    "hand sizes add up to {total}, but {dealt} cards are dealt (deck minus case file minus face-up)"
+                ),
             );
         }
     }

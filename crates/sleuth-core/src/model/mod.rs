@@ -8,7 +8,6 @@ mod player;
 pub use card::{Card, CardSet, CardSetIter, MAX_CARDS};
 pub use deck::{Category, Deck, DeckKind, DeckProblem};
 pub use game::{
-    default_hand_sizes, passed_players, Accusation, Event, Game, GameError, LoadError, Location, Problem,
-    Suggestion,
+    default_hand_sizes, passed_players, Accusation, Event, Game, GameError, LoadError, Location, Problem, Suggestion,
 };
 pub use player::{Place, Player, MAX_PLACES, MAX_PLAYERS};

@@ -1,0 +1,134 @@
+//! The forward and backward passes of the dynamic program.
+
+use super::arith::{add, mul};
+use super::plan::{Allowed, Plan};
+use super::CountError;
+use crate::model::MAX_PLACES;
+use rustc_hash::FxHashMap;
+
+/// One layer of states: keys and their forward counts, by index.
+#[derive(Default)]
+pub(super) struct Layer {
+    pub keys: Vec<u128>,
+    pub counts: Vec<u128>,
+}
+
+/// A move between layers: (state index before, state index after, place).
+type Edge = (u32, u32, u8);
+
+/// A completed forward pass.
+pub(super) struct Forward {
+    /// Layers `0..=steps`; the last is the DP's final layer.
+    pub layers: Vec<Layer>,
+    /// Edges per step, when kept.
+    pub edges: Vec<Vec<Edge>>,
+    /// The number of states visited.
+    pub states: usize,
+}
+
+/// Runs the forward pass. With `keep`, every layer and edge is kept for the
+/// backward pass; without, only the final layer.
+pub(super) fn forward(plan: &Plan, keep: bool) -> Result<Forward, CountError> {
+    let mut layers = vec![Layer { keys: vec![plan.init], counts: vec![1] }];
+    let mut edges = Vec::new();
+    let mut states = 1usize;
+    let mut index: FxHashMap<u128, u32> = FxHashMap::default();
+    for step in &plan.steps {
+        let cur = layers.last().expect("layers start non-empty");
+        let mut next = Layer::default();
+        let mut step_edges = Vec::new();
+        index.clear();
+        next.keys.reserve(cur.keys.len() * 2);
+        next.counts.reserve(cur.keys.len() * 2);
+        if keep {
+            step_edges.reserve(cur.keys.len() * step.moves.len());
+        }
+        for (i, (&key, &f)) in cur.keys.iter().zip(&cur.counts).enumerate() {
+            let moves = match Plan::allowed(step, key) {
+                Allowed::Dead => continue,
+                Allowed::Only(m) => std::slice::from_ref(&step.moves[m]),
+                Allowed::All => &step.moves[..],
+            };
+            for mv in moves {
+                let Some(nk) = Plan::apply(step, key, mv) else { continue };
+                let j = *index.entry(nk).or_insert_with(|| {
+                    next.keys.push(nk);
+                    next.counts.push(0);
+                    (next.keys.len() - 1) as u32
+                });
+                next.counts[j as usize] = add(next.counts[j as usize], f)?;
+                if keep {
+                    step_edges.push((i as u32, j, mv.place));
+                }
+            }
+        }
+        states += next.keys.len();
+        if keep {
+            edges.push(step_edges);
+        } else {
+            layers.clear();
+        }
+        layers.push(next);
+    }
+    Ok(Forward { layers, edges, states })
+}
+
+/// The total count from a forward pass: each final state times the ways to
+/// place the tail from it.
+pub(super) fn total(plan: &Plan, fwd: &Forward) -> Result<u128, CountError> {
+    let last = fwd.layers.last().expect("a forward pass has a final layer");
+    let mut total = 0u128;
+    for (&key, &f) in last.keys.iter().zip(&last.counts) {
+        total = add(total, mul(f, plan.tail_ways(key)?)?)?;
+    }
+    Ok(total)
+}
+
+/// The backward pass: fills `marginal[card][place]` for DP and tail cards
+/// and returns the total.
+pub(super) fn backward(plan: &Plan, fwd: &Forward, marginal: &mut [[u128; MAX_PLACES]]) -> Result<u128, CountError> {
+    let last = fwd.layers.last().expect("a forward pass has a final layer");
+    let mut back = vec![0u128; last.keys.len()];
+    let mut total = 0u128;
+    // Forward-weighted tail shares, grouped by which categories are open.
+    let mut sums: Vec<(u32, [u128; MAX_PLACES])> = Vec::new();
+    for (i, (&key, &f)) in last.keys.iter().zip(&last.counts).enumerate() {
+        let (open, shares) = plan.tail_shares(key)?;
+        let w = plan.ways_from(open, &shares)?;
+        if w == 0 {
+            continue;
+        }
+        back[i] = w;
+        total = add(total, mul(f, w)?)?;
+        let at = match sums.iter().position(|s| s.0 == open) {
+            Some(at) => at,
+            None => {
+                sums.push((open, [0; MAX_PLACES]));
+                sums.len() - 1
+            }
+        };
+        for q in 0..=plan.np {
+            sums[at].1[q] = add(sums[at].1[q], mul(f, shares[q])?)?;
+        }
+    }
+    for (class, m) in plan.tail.iter().zip(plan.tail_marginals(&sums)?) {
+        for &c in &class.cards {
+            marginal[c as usize] = m;
+        }
+    }
+    for (k, step) in plan.steps.iter().enumerate().rev() {
+        let layer = &fwd.layers[k];
+        let mut prev = vec![0u128; layer.keys.len()];
+        let row = &mut marginal[step.card as usize];
+        for &(i, j, q) in &fwd.edges[k] {
+            let b = back[j as usize];
+            if b == 0 {
+                continue;
+            }
+            prev[i as usize] = add(prev[i as usize], b)?;
+            row[q as usize] = add(row[q as usize], mul(layer.counts[i as usize], b)?)?;
+        }
+        back = prev;
+    }
+    Ok(total)
+}

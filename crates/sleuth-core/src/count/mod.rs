@@ -1,0 +1,194 @@
+//! Exact counting of consistent deals and of every card-place marginal.
+//!
+//! After [propagation](crate::deduce), the cards still open split in two:
+//!
+//! * *DP cards*: cards some clause mentions, or cards barred from some
+//!   player who still has room. They are placed one at a time by a dynamic
+//!   program whose state is the vector of remaining hand capacities, one bit
+//!   per case-file category already filled, and one bit per clause "in
+//!   flight" (a clause is in the state only between its first and last card
+//!   in the processing order, so its bit slot is reused afterwards).
+//! * *Tail cards*: cards no clause mentions that may go to every player with
+//!   room. Given the capacities left when the DP ends, they are placed in
+//!   closed form: a choice of case-file cards times a multinomial.
+//!
+//! Marginals come from a forward pass (storing each layer and its edges) and
+//! a backward pass that combines forward and backward counts at every edge.
+//! All arithmetic is checked `u128`; a count that does not fit is an error.
+//!
+//! Modules: [`plan`] compiles the DP (key layout, moves, tail), `order`
+//! chooses the card order, `dp` runs the passes, `arith` has the checked
+//! arithmetic.
+
+mod arith;
+mod dp;
+mod order;
+mod plan;
+
+/// Why a count could not be computed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CountError {
+    /// A count exceeded `u128`.
+    #[error("the number of consistent deals does not fit in 128 bits; this deck is too large for exact counting")]
+    Overflow,
+    /// The dynamic program's state does not fit in 128 bits.
+    #[error("the game's constraints are too entangled for the exact counter ({0} state bits needed, 128 available)")]
+    TooComplex(u32),
+}
+
+/// The result of an exact count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counts {
+    /// The number of consistent deals.
+    pub total: u128,
+    /// `marginal[card][place]`: the number of consistent deals with the card
+    /// at the place (place index: players in seat order, then the case file).
+    pub marginal: Vec<[u128; MAX_PLACES]>,
+}
+
+use crate::deduce::{propagate, Problem, Reduced, NONE};
+use crate::model::{Card, CardSet, MAX_CARDS, MAX_PLACES};
+use plan::{CardClasses, Plan};
+
+#[doc(hidden)]
+pub static STATES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The DP for a reduced problem.
+fn plan(p: &Problem, r: &Reduced) -> Result<Plan, CountError> {
+    let cards = CardClasses::new(p, r);
+    Plan::new(p, r, &cards, order::dp_order(r, &cards))
+}
+
+/// Counts the consistent deals of a problem, without marginals.
+///
+/// # Errors
+/// [`CountError`] if the count does not fit or the state is too large.
+pub fn count(p: &Problem) -> Result<u128, CountError> {
+    let Some(r) = propagate(p) else { return Ok(0) };
+    let plan = plan(p, &r)?;
+    let fwd = dp::forward(&plan, false)?;
+    dp::total(&plan, &fwd)
+}
+
+/// Counts the consistent deals and, for every card and place, the deals
+/// with the card there.
+///
+/// # Errors
+/// [`CountError`] if a count does not fit or the state is too large.
+pub fn count_marginals(p: &Problem) -> Result<Counts, CountError> {
+    let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
+    let Some(r) = propagate(p) else {
+        return Ok(Counts { total: 0, marginal });
+    };
+    let plan = plan(p, &r)?;
+    let fwd = dp::forward(&plan, true)?;
+    STATES.fetch_add(fwd.states, std::sync::atomic::Ordering::Relaxed);
+    let total = dp::backward(&plan, &fwd, &mut marginal)?;
+    if total == 0 {
+        return Ok(Counts { total: 0, marginal: vec![[0u128; MAX_PLACES]; MAX_CARDS] });
+    }
+    // Cards fixed by propagation are where they are in every deal.
+    for c in p.in_play {
+        let q = r.assigned[c.index()];
+        if q != NONE {
+            marginal[c.index()][q as usize] = total;
+        }
+    }
+    Ok(Counts { total, marginal })
+}
+
+/// Possible case files with their number of consistent deals, most likely
+/// first (ties in deck order).
+///
+/// Cards that are interchangeable (same allowed places, in no clause) give
+/// equal counts, so only one representative of each group is counted.
+///
+/// # Errors
+/// [`CountError`] from the underlying counts.
+pub fn case_files(p: &Problem, counts: &Counts) -> Result<Vec<(Vec<Card>, u128)>, CountError> {
+    if counts.total == 0 {
+        return Ok(Vec::new());
+    }
+    let cf = p.np;
+    let Some(r) = propagate(p) else { return Ok(Vec::new()) };
+    let mut in_clause = CardSet::EMPTY;
+    for cl in &r.clauses {
+        for l in cl {
+            in_clause.insert(Card(l.card));
+        }
+    }
+    // Per category: groups of interchangeable candidates.
+    let mut groups: Vec<Vec<Vec<Card>>> = Vec::new();
+    for &cards in &p.categories {
+        let mut cat_groups: Vec<Vec<Card>> = Vec::new();
+        for c in cards.iter().filter(|c| counts.marginal[c.index()][cf] > 0) {
+            let free = !in_clause.contains(c) && r.assigned[c.index()] == NONE;
+            let same = cat_groups.iter_mut().find(|g| {
+                let d = g[0];
+                free && !in_clause.contains(d)
+                    && r.assigned[d.index()] == NONE
+                    && r.allowed[d.index()] == r.allowed[c.index()]
+            });
+            match same {
+                Some(g) => g.push(c),
+                None => cat_groups.push(vec![c]),
+            }
+        }
+        groups.push(cat_groups);
+    }
+    // Every combination of representatives.
+    let mut result = Vec::new();
+    let mut choice = vec![0usize; groups.len()];
+    loop {
+        let mut q = p.clone();
+        for (k, &g) in choice.iter().enumerate() {
+            let rep = groups[k][g][0];
+            q.add_clause_unit(rep, cf as u8);
+        }
+        let n = count(&q)?;
+        if n > 0 {
+            expand(&groups, &choice, n, &mut result);
+        }
+        // Next combination.
+        let mut k = 0;
+        loop {
+            if k == choice.len() {
+                result.sort_by(|a: &(Vec<Card>, u128), b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+                return Ok(result);
+            }
+            choice[k] += 1;
+            if choice[k] < groups[k].len() {
+                break;
+            }
+            choice[k] = 0;
+            k += 1;
+        }
+    }
+}
+
+fn expand(groups: &[Vec<Vec<Card>>], choice: &[usize], n: u128, out: &mut Vec<(Vec<Card>, u128)>) {
+    let mut idx = vec![0usize; choice.len()];
+    loop {
+        let cards = (0..choice.len()).map(|k| groups[k][choice[k]][idx[k]]).collect();
+        out.push((cards, n));
+        let mut k = 0;
+        loop {
+            if k == idx.len() {
+                return;
+            }
+            idx[k] += 1;
+            if idx[k] < groups[k][choice[k]].len() {
+                break;
+            }
+            idx[k] = 0;
+            k += 1;
+        }
+    }
+}
+
+impl Problem {
+    fn add_clause_unit(&mut self, card: Card, place: u8) {
+        self.allowed[card.index()] &= 1 << place;
+    }
+}

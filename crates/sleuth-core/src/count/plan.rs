@@ -1,0 +1,390 @@
+//! The compiled dynamic program: key layout, moves per card, the tail.
+//!
+//! A DP state is one `u128` key: one bit per clause slot, one bit per open
+//! case-file category ("its case card is placed"), and a bit field per player
+//! with room left holding that room.
+
+use super::arith::{add, mul, multinomial};
+use super::CountError;
+use crate::deduce::{Problem, Reduced};
+use crate::model::{Card, CardSet, MAX_PLACES, MAX_PLAYERS};
+
+/// How the cards still open split between the DP and the closed-form tail.
+#[derive(Clone, Debug)]
+pub(super) struct CardClasses {
+    /// Cards some clause mentions, or that are barred from some player with
+    /// room: placed by the DP.
+    pub dp: CardSet,
+    /// Cards no clause mentions that may go to every player with room.
+    pub tail: CardSet,
+}
+
+impl CardClasses {
+    pub fn new(p: &Problem, r: &Reduced) -> CardClasses {
+        let unassigned = r.unassigned(p);
+        let active: u16 = (0..p.np).filter(|&a| r.rem[a] > 0).fold(0, |m, a| m | 1 << a);
+        let mut in_clause = CardSet::EMPTY;
+        for cl in &r.clauses {
+            for l in cl {
+                in_clause.insert(Card(l.card));
+            }
+        }
+        let restricted: CardSet =
+            (unassigned - in_clause).iter().filter(|c| r.allowed[c.index()] & active != active).collect();
+        let tail = unassigned - in_clause - restricted;
+        CardClasses { dp: unassigned - tail, tail }
+    }
+}
+
+/// One possible destination of a DP card.
+#[derive(Clone, Debug)]
+pub(super) struct Move {
+    pub place: u8,
+    /// Subtracted from the key: one unit of the player's capacity field.
+    take: u128,
+    /// The player's field, to test that capacity is left.
+    field: Option<(u32, u128)>,
+    /// The category bit set by a case-file move.
+    cat_bit: u128,
+    /// Clause slots this move satisfies.
+    sat: u128,
+}
+
+/// One DP card with its moves and the checks after it.
+#[derive(Clone, Debug)]
+pub(super) struct Step {
+    pub card: u8,
+    pub moves: Vec<Move>,
+    /// Clause slots whose clause ends at this card: must be set, then freed.
+    end_mask: u128,
+    /// Places with no room to spare: (field offset, mask, cards able to
+    /// fill it from this step on, index of the move there). A state whose
+    /// field equals that number must take this card there.
+    tight: Vec<(u32, u128, u128, usize)>,
+    /// The case-file move, when this card is the last that can fill its
+    /// category: (category bit, index of the move).
+    case_tight: Option<(u128, usize)>,
+}
+
+/// Which moves of a step a state may take.
+pub(super) enum Allowed {
+    /// None: the state cannot be completed.
+    Dead,
+    /// Only the move with this index.
+    Only(usize),
+    /// Every move.
+    All,
+}
+
+/// Tail cards of one category, split by whether the case file is allowed.
+#[derive(Clone, Debug, Default)]
+pub(super) struct TailClass {
+    pub cards: Vec<u8>,
+    category: usize,
+    case_ok: bool,
+}
+
+/// The compiled dynamic program for one reduced problem.
+pub(super) struct Plan {
+    pub steps: Vec<Step>,
+    pub init: u128,
+    /// Active players: (player index, field offset, mask).
+    fields: Vec<(usize, u32, u128)>,
+    /// Open categories: (category, key bit, tail cards allowed in the case file).
+    open_cats: Vec<(usize, u128, u8)>,
+    pub tail: Vec<TailClass>,
+    pub np: usize,
+}
+
+fn bits_for(max: u8) -> u32 {
+    u8::BITS - max.leading_zeros()
+}
+
+impl Plan {
+    /// Compiles the DP for a reduced problem and an order of its DP cards.
+    pub fn new(p: &Problem, r: &Reduced, cards: &CardClasses, order: Vec<u8>) -> Result<Plan, CountError> {
+        let np = p.np;
+        let cf = np as u8;
+        let tail_cards = cards.tail;
+
+        // Clause intervals and slots (interval colouring).
+        let pos_of = |c: u8| order.iter().position(|&x| x == c).expect("clause cards are ordered");
+        let mut intervals: Vec<(usize, usize, usize)> = r
+            .clauses
+            .iter()
+            .enumerate()
+            .map(|(i, cl)| {
+                let ps = cl.iter().map(|l| pos_of(l.card));
+                (ps.clone().min().unwrap_or(0), ps.max().unwrap_or(0), i)
+            })
+            .collect();
+        intervals.sort();
+        let mut slot_free_after: Vec<usize> = Vec::new(); // last position using each slot
+        let mut slot_of = vec![0u32; r.clauses.len()];
+        for &(first, last, i) in &intervals {
+            let slot = match slot_free_after.iter().position(|&end| end < first) {
+                Some(s) => {
+                    slot_free_after[s] = last;
+                    s
+                }
+                None => {
+                    slot_free_after.push(last);
+                    slot_free_after.len() - 1
+                }
+            };
+            slot_of[i] = slot as u32;
+        }
+        let num_slots = slot_free_after.len() as u32;
+
+        // Key layout: clause slots, category bits, capacity fields.
+        let mut offset = num_slots;
+        let mut open_cats = Vec::new();
+        for (k, &cards) in p.categories.iter().enumerate() {
+            if r.cat_done >> k & 1 == 0 {
+                let tail_ok = (cards & tail_cards).iter().filter(|c| r.allowed[c.index()] >> cf & 1 == 1).count();
+                open_cats.push((k, 1u128 << offset, tail_ok as u8));
+                offset += 1;
+            }
+        }
+        let mut fields = Vec::new();
+        let mut field_of = [None; MAX_PLAYERS];
+        let mut init = 0u128;
+        for a in 0..np {
+            if r.rem[a] > 0 {
+                let width = bits_for(r.rem[a]);
+                if offset + width > 128 {
+                    return Err(CountError::TooComplex(offset + width));
+                }
+                let mask = (1u128 << width) - 1;
+                fields.push((a, offset, mask));
+                field_of[a] = Some((offset, mask));
+                init |= (r.rem[a] as u128) << offset;
+                offset += width;
+            }
+        }
+        if offset > 128 {
+            return Err(CountError::TooComplex(offset));
+        }
+        let cat_bit = |k: usize| open_cats.iter().find(|o| o.0 == k).map(|o| o.1).unwrap_or(0);
+
+        // Availability after each step, for pruning dead states early.
+        let n = order.len();
+        let mut avail = vec![[0u128; MAX_PLACES]; n + 1];
+        let mut cat_avail = vec![vec![0u8; p.categories.len()]; n + 1];
+        for &(k, _, t) in &open_cats {
+            cat_avail[n][k] = t;
+        }
+        for a in 0..np {
+            avail[n][a] = tail_cards.len() as u128;
+        }
+        for i in (0..n).rev() {
+            avail[i] = avail[i + 1];
+            cat_avail[i] = cat_avail[i + 1].clone();
+            let c = order[i] as usize;
+            for a in 0..np {
+                if r.allowed[c] >> a & 1 == 1 {
+                    avail[i][a] += 1;
+                }
+            }
+            if r.allowed[c] >> cf & 1 == 1 {
+                cat_avail[i][p.category_of[c] as usize] += 1;
+            }
+        }
+
+        let mut steps = Vec::with_capacity(n);
+        for (i, &c) in order.iter().enumerate() {
+            let ci = c as usize;
+            let mut end_mask = 0u128;
+            let mut clause_sat = [0u128; MAX_PLACES];
+            for (j, cl) in r.clauses.iter().enumerate() {
+                let bit = 1u128 << slot_of[j];
+                if intervals.iter().any(|&(_, last, idx)| idx == j && last == i) {
+                    end_mask |= bit;
+                }
+                for l in cl.iter().filter(|l| l.card == c) {
+                    for q in 0..=np {
+                        if (q as u8 == l.place) == l.positive {
+                            clause_sat[q] |= bit;
+                        }
+                    }
+                }
+            }
+            let mut moves = Vec::new();
+            let mut tight = Vec::new();
+            let mut case_tight = None;
+            for q in 0..=np {
+                if r.allowed[ci] >> q & 1 == 0 {
+                    continue;
+                }
+                if q < np {
+                    let (off, mask) = field_of[q].expect("allowed players have room");
+                    moves.push(Move {
+                        place: q as u8,
+                        take: 1 << off,
+                        field: Some((off, mask)),
+                        cat_bit: 0,
+                        sat: clause_sat[q],
+                    });
+                    tight.push((off, mask, avail[i][q], moves.len() - 1));
+                } else {
+                    let k = p.category_of[ci] as usize;
+                    let bit = cat_bit(k);
+                    moves.push(Move { place: q as u8, take: 0, field: None, cat_bit: bit, sat: clause_sat[q] });
+                    if cat_avail[i][k] == 1 {
+                        case_tight = Some((bit, moves.len() - 1));
+                    }
+                }
+            }
+            steps.push(Step { card: c, moves, end_mask, tight, case_tight });
+        }
+
+        // Tail classes by (category, case file allowed).
+        let mut tail: Vec<TailClass> = Vec::new();
+        for c in tail_cards {
+            let ci = c.index();
+            let category = p.category_of[ci] as usize;
+            let case_ok = r.allowed[ci] >> cf & 1 == 1;
+            match tail.iter_mut().find(|t| t.category == category && t.case_ok == case_ok) {
+                Some(t) => t.cards.push(ci as u8),
+                None => tail.push(TailClass { cards: vec![ci as u8], category, case_ok }),
+            }
+        }
+        Ok(Plan { steps, init, fields, open_cats, tail, np })
+    }
+
+    /// Which moves a state may take so that every place can still be
+    /// filled afterwards. States only ever hold fields no larger than the
+    /// cards left that can fill them, so only places with no room to spare
+    /// need a look.
+    #[inline]
+    pub fn allowed(step: &Step, key: u128) -> Allowed {
+        let mut only = None;
+        for &(off, mask, avail, i) in &step.tight {
+            if (key >> off) & mask == avail {
+                if only.is_some() {
+                    return Allowed::Dead;
+                }
+                only = Some(i);
+            }
+        }
+        if let Some((bit, i)) = step.case_tight {
+            if key & bit == 0 {
+                if only.is_some() {
+                    return Allowed::Dead;
+                }
+                only = Some(i);
+            }
+        }
+        match only {
+            Some(i) => Allowed::Only(i),
+            None => Allowed::All,
+        }
+    }
+
+    /// The state after a move, if the move is possible and no clause ending
+    /// here is left unsatisfied.
+    #[inline]
+    pub fn apply(step: &Step, key: u128, mv: &Move) -> Option<u128> {
+        let mut nk = match mv.field {
+            Some((off, mask)) => {
+                if (key >> off) & mask == 0 {
+                    return None;
+                }
+                key - mv.take
+            }
+            None => {
+                if key & mv.cat_bit != 0 {
+                    return None;
+                }
+                key | mv.cat_bit
+            }
+        };
+        nk |= mv.sat;
+        if nk & step.end_mask != step.end_mask {
+            return None;
+        }
+        Some(nk & !step.end_mask)
+    }
+
+    /// The open categories of a final state (bit `i` for `open_cats[i]`),
+    /// and for each place the number of ways to deal the tail to the players
+    /// with one given tail card at that place, ignoring the case file:
+    /// `multinomial(rem - e_a)` for player `a`, and `multinomial(rem)` for
+    /// the case file (the card itself is the case card).
+    pub fn tail_shares(&self, key: u128) -> Result<(u32, [u128; MAX_PLACES]), CountError> {
+        let mut rem = [0u8; MAX_PLAYERS];
+        for &(a, off, mask) in &self.fields {
+            rem[a] = ((key >> off) & mask) as u8;
+        }
+        let mut open = 0u32;
+        for (i, o) in self.open_cats.iter().enumerate() {
+            if key & o.1 == 0 {
+                open |= 1 << i;
+            }
+        }
+        let full = multinomial(&rem[..self.np])?;
+        let m: u128 = rem.iter().map(|&x| x as u128).sum();
+        let mut shares = [0u128; MAX_PLACES];
+        shares[self.np] = full;
+        for a in 0..self.np {
+            if rem[a] > 0 {
+                // full * rem_a / m is an integer; split it so nothing overflows.
+                let (q, r) = (full / m, full % m);
+                shares[a] = add(mul(q, rem[a] as u128)?, r * rem[a] as u128 / m)?;
+            }
+        }
+        Ok((open, shares))
+    }
+
+    /// Case-file choices for the tail: (all choices, choices without
+    /// `category`'s case card coming from its tail, that category's count).
+    fn case_choices(&self, open: u32, category: Option<usize>) -> Result<(u128, u128), CountError> {
+        let mut others = 1u128;
+        let mut own = None;
+        for (i, &(k, _, t)) in self.open_cats.iter().enumerate() {
+            if open >> i & 1 == 0 {
+                continue;
+            }
+            if Some(k) == category {
+                own = Some(t as u128);
+            } else {
+                others = mul(others, t as u128)?;
+            }
+        }
+        Ok((others, own.unwrap_or(1)))
+    }
+
+    /// Ways to place the tail from a final state.
+    pub fn tail_ways(&self, key: u128) -> Result<u128, CountError> {
+        let (open, shares) = self.tail_shares(key)?;
+        self.ways_from(open, &shares)
+    }
+
+    /// Ways to place the tail, from [`Plan::tail_shares`].
+    pub fn ways_from(&self, open: u32, shares: &[u128; MAX_PLACES]) -> Result<u128, CountError> {
+        let (others, own) = self.case_choices(open, None)?;
+        mul(mul(others, own)?, shares[self.np])
+    }
+
+    /// Marginals of one card of each tail class, from the forward-weighted
+    /// sums of [`Plan::tail_shares`] grouped by open categories.
+    pub fn tail_marginals(&self, sums: &[(u32, [u128; MAX_PLACES])]) -> Result<Vec<[u128; MAX_PLACES]>, CountError> {
+        let np = self.np;
+        let mut out = vec![[0u128; MAX_PLACES]; self.tail.len()];
+        for (class, m) in self.tail.iter().zip(out.iter_mut()) {
+            for &(open, shares) in sums {
+                let (others, own) = self.case_choices(open, Some(class.category))?;
+                let own_open =
+                    self.open_cats.iter().enumerate().any(|(i, o)| o.0 == class.category && open >> i & 1 == 1);
+                // With this card as the case card: the other categories' choices.
+                let with_card = if class.case_ok && own_open { others } else { 0 };
+                let without = mul(others, own)? - with_card;
+                m[np] = add(m[np], mul(with_card, shares[np])?)?;
+                for a in 0..np {
+                    m[a] = add(m[a], mul(without, shares[a])?)?;
+                }
+            }
+        }
+        Ok(out)
+    }
+}
