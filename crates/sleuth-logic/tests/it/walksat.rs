@@ -1,0 +1,48 @@
+//! WalkSAT: every model it returns satisfies the clauses; it never claims UNSAT.
+
+use sleuth_logic::{solve, walksat, Dpll, WalkSatOptions, WalkSatResult};
+
+use crate::common::{random_cnf, random_ksat, rng};
+
+#[test]
+fn models_always_satisfy() {
+    let mut found = 0;
+    let mut satisfiable = 0;
+    for case in 0..60 {
+        let mut r = rng("walksat_3sat", case);
+        let cnf = random_ksat(&mut r, 60, 240, 3);
+        let sat = Dpll::new(&cnf).solve().is_sat();
+        satisfiable += usize::from(sat);
+        let opts = WalkSatOptions { seed: case, max_flips: 20_000, max_tries: 5, ..WalkSatOptions::default() };
+        match walksat(&cnf, &opts).0 {
+            WalkSatResult::Sat(m) => {
+                assert!(sat, "case {case}");
+                assert!(cnf.is_satisfied_by(&m), "case {case}");
+                found += 1;
+            }
+            WalkSatResult::Unknown => {}
+        }
+    }
+    // At ratio 4.0 most instances are satisfiable and WalkSAT finds nearly all.
+    assert!(found * 10 >= satisfiable * 9, "{found} of {satisfiable}");
+}
+
+#[test]
+fn small_instances_with_noise_extremes() {
+    for case in 0..500 {
+        let mut r = rng("walksat_small", case);
+        let cnf = random_cnf(&mut r, 8, 20);
+        let sat = solve(&cnf).is_sat();
+        for noise in [0.0, 0.5, 1.0, f64::NAN, 7.0] {
+            let opts = WalkSatOptions { noise, seed: case, max_flips: 2000, max_tries: 3 };
+            let (result, stats) = walksat(&cnf, &opts);
+            assert!(stats.tries <= 3);
+            if let Some(m) = result.model() {
+                assert!(sat && cnf.is_satisfied_by(m), "case {case}");
+            }
+            if !sat {
+                assert_eq!(result, WalkSatResult::Unknown);
+            }
+        }
+    }
+}
