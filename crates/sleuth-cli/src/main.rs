@@ -1,1 +1,129 @@
-fn main() {}
+//! `sleuth`: the command-line front end of Sleuth, an exact reasoning engine
+//! for Clue (Cluedo).
+//!
+//! This crate parses arguments, reads and writes files, and renders text and
+//! JSON. All reasoning lives in `sleuth-core`.
+#![forbid(unsafe_code)]
+
+mod analyze;
+mod bench;
+mod check;
+mod constraints;
+mod generate;
+mod input;
+mod notepad;
+mod output;
+mod why;
+
+use clap::{Parser, Subcommand};
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  success
+  1  no result: the fact asked about is not certain (why), or a benchmark state failed
+  2  usage or input error: bad arguments, unreadable file, malformed JSON, invalid game,
+     count too large
+  3  the history is inconsistent: no deal fits every event (notepad, analyze, check, why)
+
+A GAME argument of '-' reads the game file from standard input.";
+
+/// Exact reasoning for Clue (Cluedo): every consistent deal counted, nothing sampled.
+#[derive(Debug, Parser)]
+#[command(name = "sleuth", version, after_help = EXIT_CODES, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print the detective notepad: every card at every place, as O, X or a probability.
+    #[command(after_help = EXIT_CODES)]
+    Notepad(notepad::Args),
+    /// Print the exact analysis: counts, probabilities, certain facts, case files.
+    #[command(after_help = EXIT_CODES)]
+    Analyze(analyze::Args),
+    /// Validate a game file and say whether its history is consistent.
+    #[command(after_help = EXIT_CODES)]
+    Check(check::Args),
+    /// Print the game as at-least constraints, or as DIMACS CNF.
+    #[command(after_help = EXIT_CODES)]
+    Constraints(constraints::Args),
+    /// Explain a certain fact: a smallest set of events that forces it.
+    #[command(after_help = EXIT_CODES)]
+    Why(why::Args),
+    /// Write a random game played by the rules, from a seed.
+    #[command(after_help = EXIT_CODES)]
+    Generate(generate::Args),
+    /// Time the exact analysis on game files or on generated states.
+    #[command(after_help = EXIT_CODES)]
+    Bench(bench::Args),
+}
+
+/// How a command that ran to the end went; errors are exit code 2.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Exit code 0.
+    Success,
+    /// Exit code 1: the fact is not certain, or there is no result.
+    NoResult,
+    /// Exit code 3: no deal fits the history.
+    Inconsistent,
+}
+
+impl Outcome {
+    fn code(self) -> ExitCode {
+        match self {
+            Outcome::Success => ExitCode::SUCCESS,
+            Outcome::NoResult => ExitCode::from(1),
+            Outcome::Inconsistent => ExitCode::from(3),
+        }
+    }
+}
+
+fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    match cli.command {
+        Command::Notepad(args) => notepad::run(&args, out),
+        Command::Analyze(args) => analyze::run(&args, out),
+        Command::Check(args) => check::run(&args, out),
+        Command::Constraints(args) => constraints::run(&args, out),
+        Command::Why(args) => why::run(&args, out),
+        Command::Generate(args) => generate::run(&args, out),
+        Command::Bench(args) => bench::run(&args, out),
+    }
+}
+
+/// Whether the error comes from writing to a closed pipe (`sleuth ... | head`).
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| e.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe))
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout with code 0; usage errors to
+            // stderr with code 2. A closed pipe is not worth reporting.
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let result = run(cli, &mut out).and_then(|outcome| {
+        out.flush()?;
+        Ok(outcome)
+    });
+    match result {
+        Ok(outcome) => outcome.code(),
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            // Flush what was printed before the error, ignoring a closed pipe.
+            let _ = out.flush();
+            let _ = writeln!(io::stderr().lock(), "error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -13,64 +13,77 @@ pub(super) struct Layer {
     pub counts: Vec<u128>,
 }
 
-/// A move between layers: (state index before, state index after, place).
-type Edge = (u32, u32, u8);
+/// "No successor" in [`Forward::succ`].
+const NO_STATE: u32 = u32::MAX;
 
 /// A completed forward pass.
 pub(super) struct Forward {
     /// Layers `0..=steps`; the last is the DP's final layer.
     pub layers: Vec<Layer>,
-    /// Edges per step, when kept.
-    pub edges: Vec<Vec<Edge>>,
+    /// Per step, when kept: for state `i` of the layer before the step and
+    /// move `m`, the index of the state after it (`NO_STATE` if the move is
+    /// impossible), at `i * moves + m`.
+    pub succ: Vec<Vec<u32>>,
     /// The number of states visited.
     pub states: usize,
 }
 
-/// Runs the forward pass. With `keep`, every layer and edge is kept for the
-/// backward pass; without, only the final layer.
+/// Runs the forward pass. With `keep`, every layer and its successor table
+/// is kept for the backward pass; without, only the final layer.
 pub(super) fn forward(plan: &Plan, keep: bool) -> Result<Forward, CountError> {
+    // Hashing a u64 is cheaper than a u128; most keys fit.
+    if plan.key_bits <= 64 {
+        forward_keyed(plan, keep, |k| k as u64)
+    } else {
+        forward_keyed(plan, keep, |k| k)
+    }
+}
+
+fn forward_keyed<K: std::hash::Hash + Eq>(
+    plan: &Plan,
+    keep: bool,
+    hash_key: impl Fn(u128) -> K,
+) -> Result<Forward, CountError> {
     let mut layers = vec![Layer { keys: vec![plan.init], counts: vec![1] }];
-    let mut edges = Vec::new();
+    let mut succ = Vec::new();
     let mut states = 1usize;
-    let mut index: FxHashMap<u128, u32> = FxHashMap::default();
+    let mut index: FxHashMap<K, u32> = FxHashMap::default();
     for step in &plan.steps {
         let cur = layers.last().expect("layers start non-empty");
         let mut next = Layer::default();
-        let mut step_edges = Vec::new();
+        let width = step.moves.len();
+        let mut table = if keep { vec![NO_STATE; cur.keys.len() * width] } else { Vec::new() };
         index.clear();
         next.keys.reserve(cur.keys.len() * 2);
         next.counts.reserve(cur.keys.len() * 2);
-        if keep {
-            step_edges.reserve(cur.keys.len() * step.moves.len());
-        }
         for (i, (&key, &f)) in cur.keys.iter().zip(&cur.counts).enumerate() {
             let moves = match Plan::allowed(step, key) {
                 Allowed::Dead => continue,
-                Allowed::Only(m) => std::slice::from_ref(&step.moves[m]),
-                Allowed::All => &step.moves[..],
+                Allowed::Only(m) => m..m + 1,
+                Allowed::All => 0..width,
             };
-            for mv in moves {
-                let Some(nk) = Plan::apply(step, key, mv) else { continue };
-                let j = *index.entry(nk).or_insert_with(|| {
+            for m in moves {
+                let Some(nk) = Plan::apply(step, key, &step.moves[m]) else { continue };
+                let j = *index.entry(hash_key(nk)).or_insert_with(|| {
                     next.keys.push(nk);
                     next.counts.push(0);
                     (next.keys.len() - 1) as u32
                 });
                 next.counts[j as usize] = add(next.counts[j as usize], f)?;
                 if keep {
-                    step_edges.push((i as u32, j, mv.place));
+                    table[i * width + m] = j;
                 }
             }
         }
         states += next.keys.len();
         if keep {
-            edges.push(step_edges);
+            succ.push(table);
         } else {
             layers.clear();
         }
         layers.push(next);
     }
-    Ok(Forward { layers, edges, states })
+    Ok(Forward { layers, succ, states })
 }
 
 /// The total count from a forward pass: each final state times the ways to
@@ -120,13 +133,20 @@ pub(super) fn backward(plan: &Plan, fwd: &Forward, marginal: &mut [[u128; MAX_PL
         let layer = &fwd.layers[k];
         let mut prev = vec![0u128; layer.keys.len()];
         let row = &mut marginal[step.card as usize];
-        for &(i, j, q) in &fwd.edges[k] {
-            let b = back[j as usize];
-            if b == 0 {
-                continue;
+        let width = step.moves.len();
+        for (i, succ) in fwd.succ[k].chunks_exact(width).enumerate() {
+            let f = layer.counts[i];
+            for (mv, &j) in step.moves.iter().zip(succ) {
+                if j == NO_STATE {
+                    continue;
+                }
+                let b = back[j as usize];
+                if b == 0 {
+                    continue;
+                }
+                prev[i] = add(prev[i], b)?;
+                row[mv.place as usize] = add(row[mv.place as usize], mul(f, b)?)?;
             }
-            prev[i as usize] = add(prev[i as usize], b)?;
-            row[q as usize] = add(row[q as usize], mul(layer.counts[i as usize], b)?)?;
         }
         back = prev;
     }

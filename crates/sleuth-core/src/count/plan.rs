@@ -94,6 +94,8 @@ pub(super) struct Plan {
     open_cats: Vec<(usize, u128, u8)>,
     pub tail: Vec<TailClass>,
     pub np: usize,
+    /// How many low bits of a key are used.
+    pub key_bits: u32,
 }
 
 fn bits_for(max: u8) -> u32 {
@@ -249,7 +251,7 @@ impl Plan {
                 None => tail.push(TailClass { cards: vec![ci as u8], category, case_ok }),
             }
         }
-        Ok(Plan { steps, init, fields, open_cats, tail, np })
+        Ok(Plan { steps, init, fields, open_cats, tail, np, key_bits: offset })
     }
 
     /// Which moves a state may take so that every place can still be

@@ -1,0 +1,370 @@
+//! `sleuth bench`: time the exact analysis (every marginal of a state).
+//!
+//! What is timed is `count_marginals(&Problem::new(&game))`: building the
+//! counting problem from a validated game and counting every card-place
+//! marginal exactly. Parsing and validation are not timed.
+
+use crate::generate::generate_seeded;
+use crate::input::load_game;
+use crate::output::group_digits;
+use crate::Outcome;
+use anyhow::anyhow;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sleuth_core::count::count_marginals;
+use sleuth_core::generate::{DeckChoice, GenConfig};
+use sleuth_core::{CountError, Game, Problem};
+use std::io::{IsTerminal as _, Write};
+use std::path::PathBuf;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Game files to time; without files, time generated states.
+    files: Vec<PathBuf>,
+    /// Generated games per cell (seeds 0..N).
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    games: u64,
+    /// 10 games per cell, and shorter runs for files.
+    #[arg(long)]
+    quick: bool,
+    /// Time each generated state this many times and keep the fastest, to filter out
+    /// interruptions by the operating system.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    repeat: u32,
+    /// Print the tables as Markdown, ready for BENCHMARKS.md.
+    #[arg(long)]
+    markdown: bool,
+}
+
+/// The suggestions played before each timed state.
+const SUGGESTIONS: [usize; 5] = [0, 10, 20, 40, 80];
+
+/// One kind of game in the generated benchmark.
+struct Kind {
+    deck: DeckChoice,
+    deck_name: &'static str,
+    players: usize,
+    observer: bool,
+}
+
+fn kinds() -> Vec<Kind> {
+    let mut kinds = Vec::new();
+    for players in [3, 4, 5, 6] {
+        kinds.push(Kind { deck: DeckChoice::Classic, deck_name: "classic", players, observer: true });
+    }
+    for players in [6, 8, 10] {
+        kinds.push(Kind { deck: DeckChoice::Master, deck_name: "master", players, observer: true });
+    }
+    kinds.push(Kind { deck: DeckChoice::Master, deck_name: "master", players: 10, observer: false });
+    kinds
+}
+
+/// Median, 95th percentile (nearest rank), minimum and maximum, in ms.
+#[derive(Copy, Clone, Debug)]
+struct Stats {
+    median: f64,
+    p95: f64,
+    min: f64,
+    max: f64,
+}
+
+fn stats(times: &mut [Duration]) -> Option<Stats> {
+    if times.is_empty() {
+        return None;
+    }
+    times.sort_unstable();
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let n = times.len();
+    let median = if n % 2 == 1 { ms(times[n / 2]) } else { (ms(times[n / 2 - 1]) + ms(times[n / 2])) / 2.0 };
+    let rank = (n * 95).div_ceil(100).max(1);
+    Some(Stats { median, p95: ms(times[rank - 1]), min: ms(times[0]), max: ms(times[n - 1]) })
+}
+
+/// Times one analysis of the game.
+fn time_once(game: &Game) -> Result<(Duration, u128), CountError> {
+    let start = Instant::now();
+    let counts = count_marginals(&Problem::new(game))?;
+    let elapsed = start.elapsed();
+    Ok((elapsed, std::hint::black_box(counts).total))
+}
+
+pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    if args.files.is_empty() {
+        run_generated(args, out)
+    } else {
+        run_files(args, out)
+    }
+}
+
+fn progress(len: u64) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} states  {msg}") {
+        bar.set_style(style);
+    }
+    bar
+}
+
+fn run_files(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    // Each file is timed until both limits are reached (after one warm-up run).
+    let (min_time, min_runs) = if args.quick { (Duration::from_millis(200), 3) } else { (Duration::from_secs(1), 10) };
+    const MAX_RUNS: usize = 100_000;
+    let games: Vec<(String, Game)> =
+        args.files.iter().map(|p| Ok((p.display().to_string(), load_game(p)?))).collect::<anyhow::Result<_>>()?;
+    write_header(out, args.markdown)?;
+    writeln!(out)?;
+    let rows_header = ["file", "models", "runs", "median ms", "min ms", "p95 ms", "max ms"];
+    let mut rows = Vec::new();
+    let bar = progress(games.len() as u64);
+    for (name, game) in &games {
+        bar.set_message(name.clone());
+        let (_, models) = time_once(game).map_err(|e| anyhow!("{name}: {e}"))?;
+        let mut times = Vec::new();
+        let started = Instant::now();
+        while times.len() < MAX_RUNS && (times.len() < min_runs || started.elapsed() < min_time) {
+            times.push(time_once(game).map_err(|e| anyhow!("{name}: {e}"))?.0);
+        }
+        let runs = times.len();
+        let s = stats(&mut times).ok_or_else(|| anyhow!("{name}: no runs"))?;
+        rows.push(vec![
+            name.clone(),
+            group_digits(models),
+            runs.to_string(),
+            format!("{:.3}", s.median),
+            format!("{:.3}", s.min),
+            format!("{:.3}", s.p95),
+            format!("{:.3}", s.max),
+        ]);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    write_table(out, &rows_header, &rows, &[false, true, true, true, true, true, true], args.markdown)?;
+    write_footer(out, args.markdown)?;
+    Ok(Outcome::Success)
+}
+
+fn run_generated(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    let games = if args.quick { 10 } else { args.games };
+    let kinds = kinds();
+    write_header(out, args.markdown)?;
+    let line = format!(
+        "states: generated games (sleuth generate), seeds 0..{}, {games} per cell; each state timed {} time{}, fastest kept",
+        games - 1,
+        args.repeat,
+        if args.repeat == 1 { "" } else { "s" }
+    );
+    writeln!(out, "{}{line}", if args.markdown { "- " } else { "" })?;
+    writeln!(out)?;
+    out.flush()?;
+
+    let header = ["deck", "players", "view", "suggestions", "games", "median ms", "p95 ms", "max ms"];
+    let mut rows = Vec::new();
+    let mut failures: Vec<String> = Vec::new();
+    let bar = progress(kinds.len() as u64 * SUGGESTIONS.len() as u64 * games);
+    for kind in &kinds {
+        let view = if kind.observer { "observer" } else { "bystander" };
+        for &suggestions in &SUGGESTIONS {
+            bar.set_message(format!("{} {} players, {view}, {suggestions} suggestions", kind.deck_name, kind.players));
+            let cfg = GenConfig::new(kind.deck.clone(), kind.players, kind.observer, suggestions);
+            let mut times = Vec::with_capacity(games as usize);
+            for seed in 0..games {
+                let generated = generate_seeded(&cfg, seed);
+                let game = match Game::new(&generated.file) {
+                    Ok(g) => g,
+                    Err(e) => {
+                        failures.push(format!("{} seed {seed}: generated game is invalid: {e}", kind.deck_name));
+                        bar.inc(1);
+                        continue;
+                    }
+                };
+                let mut best: Option<Duration> = None;
+                for _ in 0..args.repeat {
+                    match time_once(&game) {
+                        Ok((t, _)) => best = Some(best.map_or(t, |b| b.min(t))),
+                        Err(e) => {
+                            failures.push(format!(
+                                "{} {} players {view}, {suggestions} suggestions, seed {seed}: {e}",
+                                kind.deck_name, kind.players
+                            ));
+                            best = None;
+                            break;
+                        }
+                    }
+                }
+                times.extend(best);
+                bar.inc(1);
+            }
+            let cells = match stats(&mut times) {
+                Some(s) => [format!("{:.3}", s.median), format!("{:.3}", s.p95), format!("{:.3}", s.max)],
+                None => ["n/a".to_string(), "n/a".to_string(), "n/a".to_string()],
+            };
+            let mut row = vec![
+                kind.deck_name.to_string(),
+                kind.players.to_string(),
+                view.to_string(),
+                suggestions.to_string(),
+                times.len().to_string(),
+            ];
+            row.extend(cells);
+            rows.push(row);
+        }
+    }
+    bar.finish_and_clear();
+    write_table(out, &header, &rows, &[false, true, false, true, true, true, true, true], args.markdown)?;
+    write_footer(out, args.markdown)?;
+    if failures.is_empty() {
+        return Ok(Outcome::Success);
+    }
+    out.flush()?;
+    let mut err = std::io::stderr().lock();
+    writeln!(err, "warning: {} state(s) could not be analysed:", failures.len())?;
+    for f in failures.iter().take(10) {
+        writeln!(err, "  {f}")?;
+    }
+    Ok(Outcome::NoResult)
+}
+
+fn write_header(out: &mut dyn Write, markdown: bool) -> std::io::Result<()> {
+    let (cpu, cores) = machine();
+    let build = if cfg!(debug_assertions) {
+        "debug build: numbers are not representative, use --release"
+    } else {
+        "release build"
+    };
+    let lines = [
+        "sleuth bench: exact analysis, all marginals of a state (count_marginals), single thread".to_string(),
+        format!("machine: {cpu}, {cores}"),
+        format!("date: {} (UTC)", today()),
+        format!("sleuth {}, {build}", env!("CARGO_PKG_VERSION")),
+    ];
+    for (i, line) in lines.iter().enumerate() {
+        match (markdown, i) {
+            (true, 0) => writeln!(out, "{line}\n")?,
+            (true, _) => writeln!(out, "- {line}")?,
+            (false, _) => writeln!(out, "{line}")?,
+        }
+    }
+    Ok(())
+}
+
+fn write_footer(out: &mut dyn Write, markdown: bool) -> std::io::Result<()> {
+    let mem = peak_memory().unwrap_or_else(|| "n/a".to_string());
+    writeln!(out)?;
+    writeln!(out, "{}peak memory (VmHWM): {mem}", if markdown { "- " } else { "" })
+}
+
+/// Writes rows as an aligned text table or a Markdown table.
+fn write_table(
+    out: &mut dyn Write,
+    header: &[&str],
+    rows: &[Vec<String>],
+    right: &[bool],
+    markdown: bool,
+) -> std::io::Result<()> {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let render = |cells: &[String]| -> String {
+        let parts: Vec<String> = cells
+            .iter()
+            .zip(&widths)
+            .zip(right)
+            .map(|((c, &w), &r)| if r { format!("{c:>w$}") } else { format!("{c:<w$}") })
+            .collect();
+        if markdown {
+            format!("| {} |", parts.join(" | "))
+        } else {
+            parts.join("  ").trim_end().to_string()
+        }
+    };
+    let header: Vec<String> = header.iter().map(|h| h.to_string()).collect();
+    writeln!(out, "{}", render(&header))?;
+    if markdown {
+        let rule: Vec<String> = widths
+            .iter()
+            .zip(right)
+            .map(|(&w, &r)| if r { format!("{}:", "-".repeat(w.max(2) - 1)) } else { "-".repeat(w.max(1)) })
+            .collect();
+        writeln!(out, "|{}|", rule.iter().map(|r| format!(" {r} ")).collect::<Vec<_>>().join("|"))?;
+    }
+    for row in rows {
+        writeln!(out, "{}", render(row))?;
+    }
+    Ok(())
+}
+
+/// The CPU model and the number of logical cores, from /proc/cpuinfo.
+fn machine() -> (String, String) {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let cpu = info
+        .lines()
+        .find_map(|l| {
+            let (key, value) = l.split_once(':')?;
+            matches!(key.trim(), "model name" | "Model" | "cpu model").then(|| value.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown cpu".to_string());
+    let listed = info.lines().filter(|l| l.split_once(':').is_some_and(|(k, _)| k.trim() == "processor")).count();
+    let available = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0);
+    let cores = match (listed, available) {
+        (0, 0) => "cores unknown".to_string(),
+        (0, a) => format!("{a} cores available"),
+        (l, a) if a == l || a == 0 => format!("{l} logical cores"),
+        (l, a) => format!("{l} logical cores ({a} available)"),
+    };
+    (cpu, cores)
+}
+
+/// Today's date (UTC) as YYYY-MM-DD, from the system clock.
+fn today() -> String {
+    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// Days since 1970-01-01 to a Gregorian date (Howard Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// The peak resident set size of this process, from /proc/self/status.
+fn peak_memory() -> Option<String> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.trim_start_matches("VmHWM:").trim().trim_end_matches("kB").trim().parse().ok()?;
+    Some(format!("{} kB ({:.1} MiB)", group_digits(u128::from(kb)), kb as f64 / 1024.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+    }
+
+    #[test]
+    fn percentiles() {
+        let mut t: Vec<Duration> = (1..=100).map(Duration::from_millis).collect();
+        let s = stats(&mut t).unwrap();
+        assert_eq!((s.p95, s.max, s.min), (95.0, 100.0, 1.0));
+        assert_eq!(s.median, 50.5);
+        assert!(stats(&mut []).is_none());
+    }
+}

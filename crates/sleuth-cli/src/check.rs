@@ -1,0 +1,53 @@
+//! `sleuth check`: validate a game file.
+
+use crate::input::{display, in_file, load_game};
+use crate::output::{deck_name, explanation_lines, group_digits};
+use crate::Outcome;
+use sleuth_core::count::count;
+use sleuth_core::{conflict, Problem};
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The game file (JSON, format version 1); '-' reads standard input.
+    game: PathBuf,
+}
+
+pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    // Every validation problem is an error (exit code 2) listing each one.
+    let game = load_game(&args.game)?;
+    let players: Vec<&str> = game.players().map(|p| game.player_id(p)).collect();
+    let observer = match game.observer() {
+        Some((me, _)) => format!("observer {}", game.player_id(me)),
+        None => "bystander".to_string(),
+    };
+    let n = game.events().len();
+    let summary = format!(
+        "{}: ok: {}, {} players ({}), {n} event{}, {observer}",
+        display(&args.game),
+        deck_name(&game),
+        players.len(),
+        players.join(" "),
+        if n == 1 { "" } else { "s" },
+    );
+    let models = match count(&Problem::new(&game)) {
+        Ok(m) => m,
+        Err(e) => {
+            writeln!(out, "{summary}; history not checked")?;
+            return in_file(&args.game, Err(e));
+        }
+    };
+    if models > 0 {
+        let s = if models == 1 { "" } else { "s" };
+        writeln!(out, "{summary}; history consistent ({} deal{s})", group_digits(models))?;
+        return Ok(Outcome::Success);
+    }
+    writeln!(out, "{summary}; history inconsistent: no deal fits every event")?;
+    if let Some(c) = in_file(&args.game, conflict(&game))? {
+        for line in explanation_lines(&game, &c) {
+            writeln!(out, "  {line}")?;
+        }
+    }
+    Ok(Outcome::Inconsistent)
+}

@@ -1,0 +1,114 @@
+//! Reading game files and writing output files.
+
+use anyhow::{anyhow, bail, Context as _};
+use sleuth_core::{Game, GameFile};
+use std::fs;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// The largest game file read, so that `/dev/zero` or a huge file fails
+/// cleanly instead of exhausting memory.
+const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// A game file path as given on the command line; `-` is standard input.
+pub fn display(path: &Path) -> String {
+    if is_stdin(path) {
+        "<stdin>".to_string()
+    } else {
+        format!("'{}'", path.display())
+    }
+}
+
+fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// An IO error as a lowercase phrase, e.g. "no such file or directory".
+pub fn describe_io(e: &io::Error) -> String {
+    let text = match e.kind() {
+        io::ErrorKind::NotFound => "no such file or directory".to_string(),
+        io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        io::ErrorKind::IsADirectory => "it is a directory".to_string(),
+        io::ErrorKind::InvalidData => "it is not UTF-8 text".to_string(),
+        _ => e.to_string(),
+    };
+    lowercase_first(&text)
+}
+
+fn lowercase_first(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// Reads a text file (or standard input for `-`), with a size limit.
+pub fn read_text(path: &Path) -> anyhow::Result<String> {
+    let name = display(path);
+    let mut bytes = Vec::new();
+    let reader: Box<dyn Read> = if is_stdin(path) {
+        Box::new(io::stdin().lock())
+    } else {
+        if path.is_dir() {
+            bail!("cannot read {name}: it is a directory");
+        }
+        Box::new(fs::File::open(path).map_err(|e| anyhow!("cannot read {name}: {}", describe_io(&e)))?)
+    };
+    reader
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| anyhow!("cannot read {name}: {}", describe_io(&e)))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        bail!("cannot read {name}: it is larger than {} MiB, too large for a game file", MAX_FILE_BYTES >> 20);
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        anyhow!("cannot read {name}: it is not UTF-8 text (invalid byte at offset {at})")
+    })
+}
+
+/// Reads, parses and validates a game file. Every problem is an error whose
+/// message names the file.
+pub fn load_game(path: &Path) -> anyhow::Result<Game> {
+    let text = read_text(path)?;
+    let name = display(path);
+    let file = GameFile::from_json(&text).map_err(|e| anyhow!("{name}: {e}"))?;
+    Game::new(&file).map_err(|e| anyhow!("{name}: {e}"))
+}
+
+/// Names the file in a counting error ("does not fit in 128 bits").
+pub fn in_file<T, E: std::fmt::Display>(path: &Path, result: Result<T, E>) -> anyhow::Result<T> {
+    result.map_err(|e| anyhow!("{}: {e}", display(path)))
+}
+
+/// Writes `contents` to `path` atomically: a temporary file in the same
+/// directory, flushed to disk, then renamed over the target.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
+    let name = display(path);
+    let file_name = path.file_name().ok_or_else(|| anyhow!("cannot write {name}: not a file name"))?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let tmp = dir.join(format!(".{}.{}.tmp", file_name.to_string_lossy(), std::process::id()));
+    let result = (|| -> io::Result<()> {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(contents)?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        let _ = fs::remove_file(&tmp);
+        return Err(anyhow!("cannot write {name}: {}", describe_io(&e)));
+    }
+    Ok(())
+}
+
+/// Writes to a file atomically, or to `out` when no file is given.
+pub fn write_to(path: Option<&Path>, contents: &str, out: &mut dyn Write) -> anyhow::Result<()> {
+    match path {
+        Some(p) if !is_stdin(p) => write_atomic(p, contents.as_bytes()),
+        _ => out.write_all(contents.as_bytes()).context("cannot write to standard output"),
+    }
+}

@@ -1,0 +1,126 @@
+//! `sleuth notepad`: the detective notepad.
+
+use crate::input::{in_file, load_game};
+use crate::output::{cell_percent, deck_name, fine_percent, group_digits, places, viewpoint, write_conflict, Paint};
+use crate::Outcome;
+use sleuth_core::{Analysis, Card, Game, Place, Status};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// How many case files the notepad lists.
+const TOP_CASE_FILES: usize = 5;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The game file (JSON, format version 1); '-' reads standard input.
+    game: PathBuf,
+    /// Never colour the output (colour is also off when stdout is not a terminal or NO_COLOR is set).
+    #[arg(long)]
+    no_color: bool,
+}
+
+pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    let game = load_game(&args.game)?;
+    let analysis = in_file(&args.game, Analysis::new(&game))?;
+    let paint = Paint::for_stdout(args.no_color);
+    write_notepad(out, &game, &analysis, paint)
+}
+
+/// Writes the notepad (or the conflict report) and says how it went.
+pub fn write_notepad(out: &mut dyn Write, game: &Game, analysis: &Analysis, paint: Paint) -> anyhow::Result<Outcome> {
+    let n = game.events().len();
+    writeln!(
+        out,
+        "{}",
+        paint.bold(&format!(
+            "Sleuth notepad: {}, {n} event{}, {}",
+            viewpoint(game),
+            if n == 1 { "" } else { "s" },
+            deck_name(game)
+        ))
+    )?;
+    writeln!(out)?;
+    if !analysis.is_consistent() {
+        write_conflict(out, game, analysis.conflict())?;
+        return Ok(Outcome::Inconsistent);
+    }
+
+    let deck = game.deck();
+    let places = places(game);
+    let headers: Vec<&str> =
+        places.iter().map(|&(p, id)| if p == Place::CaseFile { "case file" } else { id }).collect();
+    let widths: Vec<usize> = headers.iter().map(|h| h.chars().count().max(4)).collect();
+    let face_up = game.face_up();
+    let label = |c: Card| {
+        let (id, name) = (deck.id(c), deck.name(c));
+        let mut s = if id == name { id.to_string() } else { format!("{id:<id_w$}  {name}", id_w = id_width(game)) };
+        if face_up.contains(c) {
+            s.push_str(" (face up)");
+        }
+        s
+    };
+    let label_w = deck.cards().map(|c| label(c).chars().count() + 2).max().unwrap_or(0);
+
+    // Header row.
+    let mut line = " ".repeat(label_w);
+    for (h, w) in headers.iter().zip(&widths) {
+        line.push_str("  ");
+        line.push_str(&paint.bold(&format!("{h:^w$}")));
+    }
+    writeln!(out, "{}", line.trim_end())?;
+
+    for cat in deck.categories() {
+        writeln!(out, "{}", paint.bold(deck.category_name(cat)))?;
+        for c in deck.category_cards(cat) {
+            let mut line = format!("  {:<w$}", label(c), w = label_w - 2);
+            for (&(place, _), &w) in places.iter().zip(&widths) {
+                line.push_str("  ");
+                let cell = match analysis.status(c, place) {
+                    Status::Yes => paint.green(&format!("{:^w$}", "O")),
+                    Status::No => paint.dim(&format!("{:^w$}", "X")),
+                    Status::Maybe => {
+                        let (num, den) = analysis.fraction(c, place);
+                        format!("{:^w$}", cell_percent(num, den))
+                    }
+                };
+                line.push_str(&cell);
+            }
+            writeln!(out, "{}", line.trim_end())?;
+        }
+    }
+    writeln!(out)?;
+
+    let total = analysis.models();
+    writeln!(out, "{} consistent deal{} (exact count)", group_digits(total), if total == 1 { "" } else { "s" })?;
+    let case_files: Vec<(&[Card], u128)> = analysis.case_files().collect();
+    if let [(cards, n)] = case_files.as_slice() {
+        if *n == total {
+            writeln!(out, "{}", paint.green(&format!("solved: the case file is {}", describe_cards(game, cards))))?;
+            return Ok(Outcome::Success);
+        }
+    }
+    writeln!(out, "most likely case files ({} possible):", group_digits(case_files.len() as u128))?;
+    for (cards, n) in case_files.iter().take(TOP_CASE_FILES) {
+        writeln!(out, "  {:>6}  {}", fine_percent(*n, total), describe_cards(game, cards))?;
+    }
+    if case_files.len() > TOP_CASE_FILES {
+        writeln!(out, "  ... and {} more", group_digits((case_files.len() - TOP_CASE_FILES) as u128))?;
+    }
+    Ok(Outcome::Success)
+}
+
+/// `pe, pi, bi (Mrs. Peacock, Lead Pipe, Billiard Room)`.
+pub fn describe_cards(game: &Game, cards: &[Card]) -> String {
+    let deck = game.deck();
+    let ids: Vec<&str> = cards.iter().map(|&c| deck.id(c)).collect();
+    let names: Vec<&str> = cards.iter().map(|&c| deck.name(c)).collect();
+    if ids == names {
+        ids.join(", ")
+    } else {
+        format!("{} ({})", ids.join(", "), names.join(", "))
+    }
+}
+
+fn id_width(game: &Game) -> usize {
+    game.deck().cards().map(|c| game.deck().id(c).chars().count()).max().unwrap_or(0)
+}

@@ -1,0 +1,32 @@
+//! `sleuth bench`.
+
+use crate::support::sleuth;
+
+#[test]
+fn times_given_files() {
+    let run = sleuth(&["bench", "--quick", "seed-sat-sample.json", "seed-sat-sample-before-accusation.json"]);
+    run.code(0);
+    assert!(run.stdout.contains("machine: "), "{}", run.stdout);
+    assert!(run.stdout.contains("peak memory (VmHWM): "), "{}", run.stdout);
+    let rows: Vec<&str> = run.stdout.lines().filter(|l| l.starts_with("seed-sat-sample")).collect();
+    assert_eq!(rows.len(), 2, "{}", run.stdout);
+}
+
+#[test]
+fn generated_cells_as_markdown() {
+    let run = sleuth(&["bench", "--games", "1", "--repeat", "1", "--markdown"]);
+    run.code(0);
+    let rows: Vec<&str> =
+        run.stdout.lines().filter(|l| l.starts_with("| classic") || l.starts_with("| master")).collect();
+    // 8 kinds of game (classic 3-6, master 6, 8, 10, master 10 bystander) x 5 lengths.
+    assert_eq!(rows.len(), 40, "{}", run.stdout);
+    assert!(run.stdout.contains("| deck "));
+    assert!(run.stdout.contains("bystander"));
+}
+
+#[test]
+fn bad_files_are_input_errors() {
+    let run = sleuth(&["bench", "--quick", "no-such-file.json"]);
+    run.code(2);
+    assert!(run.stderr.contains("cannot read 'no-such-file.json'"), "{}", run.stderr);
+}

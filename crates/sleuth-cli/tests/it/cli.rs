@@ -1,0 +1,63 @@
+//! Arguments, help, exit codes and pipes.
+
+use crate::support::{sleuth, testdata};
+use std::io::Read;
+use std::process::{Command, Stdio};
+
+#[test]
+fn unknown_subcommand_is_a_usage_error() {
+    let run = sleuth(&["frobnicate"]);
+    run.code(2);
+    assert!(run.stderr.contains("unrecognized subcommand 'frobnicate'"), "{}", run.stderr);
+}
+
+#[test]
+fn unknown_option_is_a_usage_error() {
+    let run = sleuth(&["notepad", "--colour", "seed-sat-sample.json"]);
+    run.code(2);
+    assert!(run.stderr.contains("unexpected argument '--colour'"), "{}", run.stderr);
+}
+
+#[test]
+fn missing_argument_is_a_usage_error() {
+    let run = sleuth(&["why", "seed-sat-sample.json", "pi"]);
+    run.code(2);
+    assert!(run.stderr.contains("<PLACE>"), "{}", run.stderr);
+    sleuth(&[]).code(2);
+}
+
+#[test]
+fn help_documents_exit_codes() {
+    let run = sleuth(&["--help"]);
+    run.code(0);
+    for line in ["0  success", "1  no result", "2  usage or input error", "3  the history is inconsistent"] {
+        assert!(run.stdout.contains(line), "{line}\n{}", run.stdout);
+    }
+    for cmd in ["notepad", "analyze", "check", "constraints", "why", "generate", "bench"] {
+        assert!(run.stdout.contains(cmd), "{cmd}");
+        let sub = sleuth(&[cmd, "--help"]);
+        sub.code(0);
+        assert!(sub.stdout.contains("Exit codes:"), "{cmd}");
+    }
+    sleuth(&["--version"]).code(0);
+}
+
+#[test]
+fn closed_pipe_exits_cleanly() {
+    // `sleuth constraints --dimacs big | head -1`: the reader goes away
+    // after the first line; sleuth must not panic or report an error.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sleuth"))
+        .args(["constraints", "--dimacs", "seed-sat-sample.json"])
+        .current_dir(testdata(""))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+}

@@ -1,0 +1,14 @@
+//! Integration tests: run the built `sleuth` binary on the bundled example
+//! games, on generated games and on bad input, and check exit codes, output
+//! and messages.
+
+mod analyze;
+mod bench;
+mod check;
+mod cli;
+mod constraints;
+mod errors;
+mod generate;
+mod notepad;
+mod support;
+mod why;

@@ -1,0 +1,104 @@
+//! Running the binary and making scratch files.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// What a run of `sleuth` produced.
+#[derive(Debug)]
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// Asserts the exit code, showing the output when it differs.
+    #[track_caller]
+    pub fn code(&self, expected: i32) -> &Self {
+        assert_eq!(self.code, expected, "exit code\nstdout:\n{}\nstderr:\n{}", self.stdout, self.stderr);
+        self
+    }
+
+    /// Parses standard output as JSON.
+    #[track_caller]
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON: {e}\n{}", self.stdout))
+    }
+}
+
+/// The repository's `testdata` directory.
+pub fn testdata(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata").join(name)
+}
+
+/// Runs `sleuth` with arguments in a directory, with optional standard input.
+pub fn sleuth_in(dir: &Path, args: &[&str], stdin: Option<&str>) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sleuth"));
+    cmd.args(args).current_dir(dir).env_remove("NO_COLOR");
+    cmd.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("the sleuth binary runs");
+    if let Some(text) = stdin {
+        let mut pipe = child.stdin.take().expect("stdin is piped");
+        pipe.write_all(text.as_bytes()).expect("write stdin");
+    }
+    let out = child.wait_with_output().expect("sleuth finishes");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// Runs `sleuth` in the repository's testdata directory.
+pub fn sleuth(args: &[&str]) -> Run {
+    sleuth_in(&testdata(""), args, None)
+}
+
+/// A scratch directory with files written into it.
+pub struct Scratch {
+    pub dir: tempfile::TempDir,
+}
+
+impl Scratch {
+    pub fn new() -> Scratch {
+        Scratch { dir: tempfile::tempdir().expect("temp dir") }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Writes a file and returns its name (relative to the directory).
+    pub fn write(&self, name: &str, contents: &str) -> String {
+        std::fs::write(self.dir.path().join(name), contents).expect("write scratch file");
+        name.to_string()
+    }
+
+    pub fn read(&self, name: &str) -> String {
+        std::fs::read_to_string(self.dir.path().join(name)).expect("read scratch file")
+    }
+
+    /// Runs `sleuth` in this directory.
+    pub fn sleuth(&self, args: &[&str]) -> Run {
+        sleuth_in(self.path(), args, None)
+    }
+}
+
+/// Generates a game with `sleuth generate` and returns its JSON text.
+pub fn generated(args: &[&str]) -> String {
+    let mut all = vec!["generate"];
+    all.extend_from_slice(args);
+    let run = sleuth(&all);
+    run.code(0);
+    run.stdout
+}
+
+/// A classic six-player game header for hand-written test files.
+pub fn classic_game(events: &str) -> String {
+    format!(
+        r#"{{"version": 1, "deck": "classic", "players": ["sc", "mu", "wh", "gr", "pe", "pl"],
+  "me": "sc", "hand": ["wh", "li", "st"], "events": [{events}]}}"#
+    )
+}
