@@ -45,14 +45,14 @@ pub struct Counts {
     /// `marginal[card][place]`: the number of consistent deals with the card
     /// at the place (place index: players in seat order, then the case file).
     pub marginal: Vec<[u128; MAX_PLACES]>,
+    /// How many states the dynamic program visited: a measure of effort
+    /// that does not depend on the machine.
+    pub states: usize,
 }
 
 use crate::deduce::{propagate, Problem, Reduced, NONE};
 use crate::model::{Card, CardSet, MAX_CARDS, MAX_PLACES};
 use plan::{CardClasses, Plan};
-
-#[doc(hidden)]
-pub static STATES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// The DP for a reduced problem.
 fn plan(p: &Problem, r: &Reduced) -> Result<Plan, CountError> {
@@ -79,14 +79,13 @@ pub fn count(p: &Problem) -> Result<u128, CountError> {
 pub fn count_marginals(p: &Problem) -> Result<Counts, CountError> {
     let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
     let Some(r) = propagate(p) else {
-        return Ok(Counts { total: 0, marginal });
+        return Ok(Counts { total: 0, marginal, states: 0 });
     };
     let plan = plan(p, &r)?;
     let fwd = dp::forward(&plan, true)?;
-    STATES.fetch_add(fwd.states, std::sync::atomic::Ordering::Relaxed);
     let total = dp::backward(&plan, &fwd, &mut marginal)?;
     if total == 0 {
-        return Ok(Counts { total: 0, marginal: vec![[0u128; MAX_PLACES]; MAX_CARDS] });
+        return Ok(Counts { total: 0, marginal: vec![[0u128; MAX_PLACES]; MAX_CARDS], states: fwd.states });
     }
     // Cards fixed by propagation are where they are in every deal.
     for c in p.in_play {
@@ -95,7 +94,7 @@ pub fn count_marginals(p: &Problem) -> Result<Counts, CountError> {
             marginal[c.index()][q as usize] = total;
         }
     }
-    Ok(Counts { total, marginal })
+    Ok(Counts { total, marginal, states: fwd.states })
 }
 
 /// Possible case files with their number of consistent deals, most likely
