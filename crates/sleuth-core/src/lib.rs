@@ -34,6 +34,7 @@ pub mod format;
 pub mod generate;
 pub mod knowledge;
 pub mod model;
+pub mod sample;
 
 pub use analysis::{conflict, why, Analysis, Explanation, Status};
 pub use count::{CountError, Counts};

@@ -14,7 +14,7 @@ pub(super) struct Layer {
 }
 
 /// "No successor" in [`Forward::succ`].
-const NO_STATE: u32 = u32::MAX;
+pub(super) const NO_STATE: u32 = u32::MAX;
 
 /// A completed forward pass.
 pub(super) struct Forward {
@@ -98,8 +98,14 @@ pub(super) fn total(plan: &Plan, fwd: &Forward) -> Result<u128, CountError> {
 }
 
 /// The backward pass: fills `marginal[card][place]` for DP and tail cards
-/// and returns the total.
-pub(super) fn backward(plan: &Plan, fwd: &Forward, marginal: &mut [[u128; MAX_PLACES]]) -> Result<u128, CountError> {
+/// and returns the total. With `keep`, also returns the backward count of
+/// every state of every layer (the number of completions from it).
+pub(super) fn backward(
+    plan: &Plan,
+    fwd: &Forward,
+    marginal: &mut [[u128; MAX_PLACES]],
+    keep: bool,
+) -> Result<(u128, Vec<Vec<u128>>), CountError> {
     let last = fwd.layers.last().expect("a forward pass has a final layer");
     let mut back = vec![0u128; last.keys.len()];
     let mut total = 0u128;
@@ -129,6 +135,7 @@ pub(super) fn backward(plan: &Plan, fwd: &Forward, marginal: &mut [[u128; MAX_PL
             marginal[c as usize] = m;
         }
     }
+    let mut kept = Vec::new();
     for (k, step) in plan.steps.iter().enumerate().rev() {
         let layer = &fwd.layers[k];
         let mut prev = vec![0u128; layer.keys.len()];
@@ -148,7 +155,14 @@ pub(super) fn backward(plan: &Plan, fwd: &Forward, marginal: &mut [[u128; MAX_PL
                 row[mv.place as usize] = add(row[mv.place as usize], mul(f, b)?)?;
             }
         }
-        back = prev;
+        let done = std::mem::replace(&mut back, prev);
+        if keep {
+            kept.push(done);
+        }
     }
-    Ok(total)
+    if keep {
+        kept.push(back);
+        kept.reverse();
+    }
+    Ok((total, kept))
 }

@@ -24,6 +24,7 @@ mod arith;
 mod dp;
 mod order;
 mod plan;
+pub(crate) mod uniform;
 
 /// Why a count could not be computed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -83,7 +84,7 @@ pub fn count_marginals(p: &Problem) -> Result<Counts, CountError> {
     };
     let plan = plan(p, &r)?;
     let fwd = dp::forward(&plan, true)?;
-    let total = dp::backward(&plan, &fwd, &mut marginal)?;
+    let (total, _) = dp::backward(&plan, &fwd, &mut marginal, false)?;
     if total == 0 {
         return Ok(Counts { total: 0, marginal: vec![[0u128; MAX_PLACES]; MAX_CARDS], states: fwd.states });
     }

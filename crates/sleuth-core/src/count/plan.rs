@@ -80,8 +80,8 @@ pub(super) enum Allowed {
 #[derive(Clone, Debug, Default)]
 pub(super) struct TailClass {
     pub cards: Vec<u8>,
-    category: usize,
-    case_ok: bool,
+    pub category: usize,
+    pub case_ok: bool,
 }
 
 /// The compiled dynamic program for one reduced problem.
@@ -354,6 +354,17 @@ impl Plan {
             }
         }
         Ok((others, own.unwrap_or(1)))
+    }
+
+    /// Remaining room per player, and the categories whose case card must
+    /// come from the tail, in a final state.
+    pub fn final_state(&self, key: u128) -> ([u8; MAX_PLAYERS], Vec<usize>) {
+        let mut rem = [0u8; MAX_PLAYERS];
+        for &(a, off, mask) in &self.fields {
+            rem[a] = ((key >> off) & mask) as u8;
+        }
+        let open = self.open_cats.iter().filter(|o| key & o.1 == 0).map(|o| o.0).collect();
+        (rem, open)
     }
 
     /// Ways to place the tail from a final state.

@@ -1,0 +1,173 @@
+//! An exactly uniform sampler of consistent deals, built on the counter.
+//!
+//! The forward and backward passes give, for every DP state, the number of
+//! completions from it. A draw walks the DP from its start, taking each move
+//! with probability (completions after it) / (completions before it), then
+//! places the tail uniformly: a case card for each category still open,
+//! chosen uniformly among the tail cards allowed there, and the other tail
+//! cards dealt at random to the room left. Every consistent deal is equally
+//! likely, exactly (up to the RNG).
+
+use super::dp::{self, Forward, NO_STATE};
+use super::plan::{CardClasses, Plan};
+use super::{order, CountError};
+use crate::deduce::{propagate, Problem, Reduced, NONE};
+use crate::model::{Place, MAX_CARDS, MAX_PLACES};
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+/// Draws consistent deals uniformly at random.
+pub struct UniformSampler {
+    np: usize,
+    reduced: Reduced,
+    in_play: crate::model::CardSet,
+    plan: Plan,
+    fwd: Forward,
+    back: Vec<Vec<u128>>,
+    total: u128,
+}
+
+/// A deal: the place of every card in play (`None` for face-up cards).
+pub type Deal = Vec<Option<Place>>;
+
+impl UniformSampler {
+    /// Prepares a sampler; `Ok(None)` when no deal is consistent.
+    ///
+    /// # Errors
+    /// [`CountError`] when the count does not fit or the state is too large.
+    pub fn new(p: &Problem) -> Result<Option<UniformSampler>, CountError> {
+        let Some(r) = propagate(p) else { return Ok(None) };
+        let cards = CardClasses::new(p, &r);
+        let plan = Plan::new(p, &r, &cards, order::dp_order(&r, &cards))?;
+        let fwd = dp::forward(&plan, true)?;
+        let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
+        let (total, back) = dp::backward(&plan, &fwd, &mut marginal, true)?;
+        if total == 0 {
+            return Ok(None);
+        }
+        Ok(Some(UniformSampler { np: p.np, reduced: r, in_play: p.in_play, plan, fwd, back, total }))
+    }
+
+    /// The number of consistent deals.
+    pub fn total(&self) -> u128 {
+        self.total
+    }
+
+    /// Draws one deal.
+    pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Deal {
+        let mut place = vec![None; MAX_CARDS];
+        let to_place = |q: u8| Place::from_index(q as usize, self.np);
+        for c in self.in_play {
+            let q = self.reduced.assigned[c.index()];
+            if q != NONE {
+                place[c.index()] = Some(to_place(q));
+            }
+        }
+        // Walk the DP.
+        let mut i = 0usize;
+        for (k, step) in self.plan.steps.iter().enumerate() {
+            let width = step.moves.len();
+            let succ = &self.fwd.succ[k][i * width..(i + 1) * width];
+            let mut pick = rng.gen_range(0..self.back[k][i]);
+            let mut chosen = None;
+            for (mv, &j) in step.moves.iter().zip(succ) {
+                if j == NO_STATE {
+                    continue;
+                }
+                let b = self.back[k + 1][j as usize];
+                if pick < b {
+                    chosen = Some((mv.place, j as usize));
+                    break;
+                }
+                pick -= b;
+            }
+            let (q, j) = chosen.expect("backward counts add up over the moves");
+            place[step.card as usize] = Some(to_place(q));
+            i = j;
+        }
+        // The tail from the final state.
+        let last = self.fwd.layers.last().expect("a forward pass has a final layer");
+        let (rem, open) = self.plan.final_state(last.keys[i]);
+        let mut rest: Vec<u8> = Vec::new();
+        let mut case_cards: Vec<u8> = Vec::new();
+        for &k in &open {
+            let eligible: Vec<u8> =
+                self.plan.tail.iter().filter(|t| t.category == k && t.case_ok).flat_map(|t| t.cards.clone()).collect();
+            let c = *eligible.choose(rng).expect("a final state with weight has tail case cards");
+            case_cards.push(c);
+        }
+        for class in &self.plan.tail {
+            rest.extend(class.cards.iter().copied().filter(|c| !case_cards.contains(c)));
+        }
+        for &c in &case_cards {
+            place[c as usize] = Some(Place::CaseFile);
+        }
+        rest.shuffle(rng);
+        let mut cards = rest.into_iter();
+        for a in 0..self.np {
+            for _ in 0..rem[a] {
+                let c = cards.next().expect("the tail fills the room left exactly");
+                place[c as usize] = Some(to_place(a as u8));
+            }
+        }
+        debug_assert!(cards.next().is_none());
+        place
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::brute::{deal_fits, enumerate};
+    use crate::generate::{generate, DeckChoice, GenConfig};
+    use crate::Game;
+    use rand::SeedableRng;
+    use std::collections::HashMap;
+
+    /// The chi-square critical value at significance 0.0001 (Wilson-Hilferty).
+    fn chi2_critical(df: f64) -> f64 {
+        let z = 3.719_016;
+        let a = 2.0 / (9.0 * df);
+        df * (1.0 - a + z * a.sqrt()).powi(3)
+    }
+
+    #[test]
+    fn draws_are_consistent_and_uniform_on_small_games() {
+        let mut tested = 0;
+        for seed in 0..400u64 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let cfg = GenConfig {
+                face_up: (seed % 3 == 0) as usize,
+                accusation_rate: 0.1,
+                ..GenConfig::new(
+                    DeckChoice::Custom(vec![3, 3, 2]),
+                    2 + (seed % 2) as usize,
+                    seed % 2 == 0,
+                    (seed % 5) as usize,
+                )
+            };
+            let game = Game::new(&generate(&cfg, &mut rng).file).unwrap();
+            let brute = enumerate(&game);
+            if !(2..=60).contains(&brute.total) {
+                continue;
+            }
+            let sampler = UniformSampler::new(&Problem::new(&game)).unwrap().unwrap();
+            assert_eq!(sampler.total(), brute.total);
+            let draws = 100 * brute.total as usize;
+            let mut freq: HashMap<Deal, usize> = HashMap::new();
+            for _ in 0..draws {
+                let mut deal = sampler.sample(&mut rng);
+                deal.truncate(game.deck().len());
+                assert!(deal_fits(&game, &deal), "seed {seed}: a draw does not fit the evidence");
+                *freq.entry(deal).or_insert(0) += 1;
+            }
+            assert_eq!(freq.len() as u128, brute.total, "seed {seed}: every deal is drawn");
+            let expected = draws as f64 / brute.total as f64;
+            let chi2: f64 = freq.values().map(|&o| (o as f64 - expected).powi(2) / expected).sum();
+            let df = (brute.total - 1) as f64;
+            assert!(chi2 < chi2_critical(df), "seed {seed}: chi2 {chi2:.1} over {df} degrees of freedom");
+            tested += 1;
+        }
+        assert!(tested > 50, "only {tested} games had a testable number of deals");
+    }
+}
