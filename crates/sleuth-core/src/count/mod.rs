@@ -21,6 +21,7 @@
 //! arithmetic.
 
 mod arith;
+mod case_file;
 mod dp;
 mod order;
 mod plan;
@@ -52,7 +53,7 @@ pub struct Counts {
 }
 
 use crate::deduce::{propagate, Problem, Reduced, NONE};
-use crate::model::{Card, CardSet, MAX_CARDS, MAX_PLACES};
+use crate::model::{MAX_CARDS, MAX_PLACES};
 use plan::{CardClasses, Plan};
 
 /// The DP for a reduced problem.
@@ -98,97 +99,4 @@ pub fn count_marginals(p: &Problem) -> Result<Counts, CountError> {
     Ok(Counts { total, marginal, states: fwd.states })
 }
 
-/// Possible case files with their number of consistent deals, most likely
-/// first (ties in deck order).
-///
-/// Cards that are interchangeable (same allowed places, in no clause) give
-/// equal counts, so only one representative of each group is counted.
-///
-/// # Errors
-/// [`CountError`] from the underlying counts.
-pub fn case_files(p: &Problem, counts: &Counts) -> Result<Vec<(Vec<Card>, u128)>, CountError> {
-    if counts.total == 0 {
-        return Ok(Vec::new());
-    }
-    let cf = p.np;
-    let Some(r) = propagate(p) else { return Ok(Vec::new()) };
-    let mut in_clause = CardSet::EMPTY;
-    for cl in &r.clauses {
-        for l in cl {
-            in_clause.insert(Card(l.card));
-        }
-    }
-    // Per category: groups of interchangeable candidates.
-    let mut groups: Vec<Vec<Vec<Card>>> = Vec::new();
-    for &cards in &p.categories {
-        let mut cat_groups: Vec<Vec<Card>> = Vec::new();
-        for c in cards.iter().filter(|c| counts.marginal[c.index()][cf] > 0) {
-            let free = !in_clause.contains(c) && r.assigned[c.index()] == NONE;
-            let same = cat_groups.iter_mut().find(|g| {
-                let d = g[0];
-                free && !in_clause.contains(d)
-                    && r.assigned[d.index()] == NONE
-                    && r.allowed[d.index()] == r.allowed[c.index()]
-            });
-            match same {
-                Some(g) => g.push(c),
-                None => cat_groups.push(vec![c]),
-            }
-        }
-        groups.push(cat_groups);
-    }
-    // Every combination of representatives.
-    let mut result = Vec::new();
-    let mut choice = vec![0usize; groups.len()];
-    loop {
-        let mut q = p.clone();
-        for (k, &g) in choice.iter().enumerate() {
-            let rep = groups[k][g][0];
-            q.add_clause_unit(rep, cf as u8);
-        }
-        let n = count(&q)?;
-        if n > 0 {
-            expand(&groups, &choice, n, &mut result);
-        }
-        // Next combination.
-        let mut k = 0;
-        loop {
-            if k == choice.len() {
-                result.sort_by(|a: &(Vec<Card>, u128), b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-                return Ok(result);
-            }
-            choice[k] += 1;
-            if choice[k] < groups[k].len() {
-                break;
-            }
-            choice[k] = 0;
-            k += 1;
-        }
-    }
-}
-
-fn expand(groups: &[Vec<Vec<Card>>], choice: &[usize], n: u128, out: &mut Vec<(Vec<Card>, u128)>) {
-    let mut idx = vec![0usize; choice.len()];
-    loop {
-        let cards = (0..choice.len()).map(|k| groups[k][choice[k]][idx[k]]).collect();
-        out.push((cards, n));
-        let mut k = 0;
-        loop {
-            if k == idx.len() {
-                return;
-            }
-            idx[k] += 1;
-            if idx[k] < groups[k][choice[k]].len() {
-                break;
-            }
-            idx[k] = 0;
-            k += 1;
-        }
-    }
-}
-
-impl Problem {
-    fn add_clause_unit(&mut self, card: Card, place: u8) {
-        self.allowed[card.index()] &= 1 << place;
-    }
-}
+pub use case_file::case_files;
