@@ -1,0 +1,7 @@
+//! Integration tests of the simulator: one binary, one module per topic.
+
+mod determinism;
+mod exact;
+mod rules;
+mod support;
+mod views;
