@@ -8,7 +8,7 @@ use crate::generate::generate_seeded;
 use crate::input::load_game;
 use crate::output::group_digits;
 use crate::Outcome;
-use anyhow::anyhow;
+use anyhow::{anyhow, Context as _};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sleuth_core::count::count_marginals;
 use sleuth_core::generate::{DeckChoice, GenConfig};
@@ -170,7 +170,8 @@ fn run_generated(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
             let cfg = GenConfig::new(kind.deck.clone(), kind.players, kind.observer, suggestions);
             let mut times = Vec::with_capacity(games as usize);
             for seed in 0..games {
-                let generated = generate_seeded(&cfg, seed);
+                let generated = generate_seeded(&cfg, seed)
+                    .with_context(|| format!("{} {} players: cannot generate games", kind.deck_name, kind.players))?;
                 let game = match Game::new(&generated.file) {
                     Ok(g) => g,
                     Err(e) => {
@@ -256,7 +257,7 @@ fn write_footer(out: &mut dyn Write, markdown: bool) -> std::io::Result<()> {
 }
 
 /// Writes rows as an aligned text table or a Markdown table.
-fn write_table(
+pub(crate) fn write_table(
     out: &mut dyn Write,
     header: &[&str],
     rows: &[Vec<String>],
@@ -299,7 +300,7 @@ fn write_table(
 }
 
 /// The CPU model and the number of logical cores, from /proc/cpuinfo.
-fn machine() -> (String, String) {
+pub(crate) fn machine() -> (String, String) {
     let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let cpu = info
         .lines()
@@ -320,7 +321,7 @@ fn machine() -> (String, String) {
 }
 
 /// Today's date (UTC) as YYYY-MM-DD, from the system clock.
-fn today() -> String {
+pub(crate) fn today() -> String {
     let secs = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     let (y, m, d) = civil_from_days((secs / 86_400) as i64);
     format!("{y:04}-{m:02}-{d:02}")

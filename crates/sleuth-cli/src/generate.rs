@@ -6,16 +6,12 @@ use crate::Outcome;
 use anyhow::{bail, Context as _};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use sleuth_core::generate::{generate, DeckChoice, GenConfig, Generated};
-use sleuth_core::model::{MAX_CARDS, MAX_PLAYERS};
+use sleuth_core::generate::{try_generate, DeckChoice, GenConfig, GenError, Generated};
 use std::io::{self, Write};
 use std::path::PathBuf;
 
 /// The most suggestions a generated game may have (a file of about 10 MB).
 pub const MAX_SUGGESTIONS: usize = 100_000;
-
-/// The most categories of a custom deck (card ids are `a0`, `b0`, ... `z0`).
-const MAX_CATEGORIES: usize = 26;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -54,6 +50,8 @@ pub struct Args {
     deal: Option<Option<PathBuf>>,
 }
 
+/// Parses the `--deck` syntax; whether the deck can be played is
+/// [`try_generate`]'s to say.
 fn parse_deck(s: &str) -> Result<DeckChoice, String> {
     match s {
         "classic" => return Ok(DeckChoice::Classic),
@@ -61,45 +59,26 @@ fn parse_deck(s: &str) -> Result<DeckChoice, String> {
         _ => {}
     }
     let sizes: Result<Vec<usize>, _> = s.split(',').map(|x| x.trim().parse::<usize>()).collect();
-    let Ok(sizes) = sizes else {
-        return Err("expected 'classic', 'master' or category sizes such as '6,6,9'".to_string());
-    };
-    if sizes.is_empty() || sizes.len() > MAX_CATEGORIES {
-        return Err(format!("a deck has between 1 and {MAX_CATEGORIES} categories"));
-    }
-    if sizes.contains(&0) {
-        return Err("every category needs at least one card".to_string());
-    }
-    let total: usize = sizes.iter().sum();
-    if total > MAX_CARDS {
-        return Err(format!("{total} cards; at most {MAX_CARDS} are supported"));
-    }
-    Ok(DeckChoice::Custom(sizes))
+    sizes.map(DeckChoice::Custom).map_err(|_| "expected 'classic', 'master' or category sizes such as '6,6,9'".into())
 }
 
-fn deck_sizes(deck: &DeckChoice) -> (usize, usize) {
-    match deck {
-        DeckChoice::Classic => (21, 3),
-        DeckChoice::Master => (30, 3),
-        DeckChoice::Custom(sizes) => (sizes.iter().sum(), sizes.len()),
-    }
+/// The option a configuration error is about.
+fn culprit(e: &GenError) -> Option<&'static str> {
+    Some(match e {
+        GenError::Players(_) => "--players",
+        GenError::FaceUp { .. } => "--face-up",
+        GenError::AccusationRate(_) => "--accusation-rate",
+        GenError::NoCategories
+        | GenError::TooManyCategories(_)
+        | GenError::EmptyCategory(_)
+        | GenError::TooManyCards(_) => "--deck",
+        _ => return None,
+    })
 }
 
-/// Checks what `sleuth_core::generate` would panic on or produce invalid games for.
 fn config(args: &Args) -> anyhow::Result<GenConfig> {
-    if !(2..=MAX_PLAYERS).contains(&args.players) {
-        bail!("--players {}: between 2 and {MAX_PLAYERS} players are supported", args.players);
-    }
     if args.suggestions > MAX_SUGGESTIONS {
         bail!("--suggestions {}: at most {MAX_SUGGESTIONS} are supported", args.suggestions);
-    }
-    let (cards, categories) = deck_sizes(&args.deck);
-    let spare = cards - categories;
-    if args.face_up > spare {
-        bail!("--face-up {}: only {spare} cards are outside the case file", args.face_up);
-    }
-    if !(0.0..=1.0).contains(&args.accusation_rate) {
-        bail!("--accusation-rate {}: must be between 0 and 1", args.accusation_rate);
     }
     let mut cfg = GenConfig::new(args.deck.clone(), args.players, !args.bystander, args.suggestions);
     cfg.face_up = args.face_up;
@@ -110,14 +89,20 @@ fn config(args: &Args) -> anyhow::Result<GenConfig> {
 }
 
 /// The game for a configuration and seed, as the bench and tests make them.
-pub fn generate_seeded(cfg: &GenConfig, seed: u64) -> Generated {
+///
+/// # Errors
+/// [`GenError`] when the configuration cannot make a game.
+pub fn generate_seeded(cfg: &GenConfig, seed: u64) -> Result<Generated, GenError> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    generate(cfg, &mut rng)
+    try_generate(cfg, &mut rng)
 }
 
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let cfg = config(args)?;
-    let generated = generate_seeded(&cfg, args.seed);
+    let generated = generate_seeded(&cfg, args.seed).map_err(|e| match culprit(&e) {
+        Some(option) => anyhow::anyhow!("{option}: {e}"),
+        None => anyhow::anyhow!(e),
+    })?;
     let deal = json_object(generated.deal.iter().map(|(card, place)| (card.clone(), json_str(place)))) + "\n";
     match &args.deal {
         Some(Some(path)) => write_to(Some(path), &deal, out)?,

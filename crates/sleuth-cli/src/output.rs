@@ -1,7 +1,7 @@
 //! Text and JSON rendering shared by the subcommands.
 
 use sleuth_core::analysis::ratio;
-use sleuth_core::{CardSet, Event, Explanation, Game, Place};
+use sleuth_core::{CardSet, Explanation, Game, Place};
 use std::fmt::Write as _;
 use std::io::{self, IsTerminal as _, Write};
 
@@ -98,34 +98,13 @@ pub fn card_ids(game: &Game, cards: CardSet, sep: &str) -> String {
     game.deck().ids(cards).join(sep)
 }
 
-/// One event, readably: `wh suggested mu, re, ba; pe refuted (card not seen)`.
-pub fn describe_event(game: &Game, event: &Event) -> String {
-    match event {
-        Event::Suggestion(s) => {
-            let by = game.player_id(s.by);
-            let cards = card_ids(game, s.cards, ", ");
-            let answer = match (s.refuted_by, s.shown) {
-                (None, _) => "nobody refuted".to_string(),
-                (Some(r), Some(c)) => format!("{} refuted and showed {}", game.player_id(r), game.deck().id(c)),
-                (Some(r), None) => format!("{} refuted (card not seen)", game.player_id(r)),
-            };
-            format!("{by} suggested {cards}; {answer}")
-        }
-        Event::Accusation(a) => {
-            let by = game.player_id(a.by);
-            let verdict = if a.correct { "correct" } else { "wrong" };
-            format!("{by} accused {}; {verdict}", card_ids(game, a.cards, ", "))
-        }
-    }
-}
-
 /// The items of an explanation, one line each: `  event 3: ...` and the hand.
 pub fn explanation_lines(game: &Game, explanation: &Explanation) -> Vec<String> {
     let mut lines: Vec<String> = explanation
         .events
         .iter()
-        .map(|&i| match game.events().get(i) {
-            Some(e) => format!("event {i}: {}", describe_event(game, e)),
+        .map(|&i| match game.describe_event(i) {
+            Some(text) => format!("event {i}: {text}"),
             None => format!("event {i}"),
         })
         .collect();

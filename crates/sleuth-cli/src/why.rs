@@ -4,7 +4,7 @@ use crate::input::{in_file, load_game};
 use crate::output::{cell_percent, explanation_lines, group_digits, write_conflict};
 use crate::Outcome;
 use anyhow::bail;
-use sleuth_core::{why, Analysis, Card, Game, Place, Status};
+use sleuth_core::{why, Analysis, Card, Game, Place, Status, Why};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -42,9 +42,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         writeln!(out, "{card_id} is face up: every player has seen it, and it is in no hand and not in the case file")?;
         return Ok(Outcome::Success);
     }
-    let Some((_, explanation)) = in_file(&args.game, why(&game, card, place))? else {
+    let explanation = match in_file(&args.game, why(&game, card, place))? {
+        Why::Certain { explanation, .. } => explanation,
         // The analysis says the fact is certain, so this should not happen.
-        bail!("could not explain the fact; the exact counts disagree with each other");
+        _ => bail!("could not explain the fact; the exact counts disagree with each other"),
     };
     let lines = explanation_lines(&game, &explanation);
     if lines.is_empty() {

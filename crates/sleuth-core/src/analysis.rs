@@ -37,8 +37,8 @@ pub struct Explanation {
     /// Whether the observer's hand is needed.
     pub hand: bool,
     /// `true` when no smaller set exists (exhaustive search finished);
-    /// `false` when the search budget ran out and the set is only minimal
-    /// (no member can be dropped).
+    /// `false` when the search budget ([`SEARCH_BUDGET`] subsets) ran out
+    /// and the set is only minimal (no member can be dropped).
     pub minimum: bool,
 }
 
@@ -66,6 +66,10 @@ impl Analysis {
     /// assert!((analysis.probability(rope, Place::CaseFile) - 0.25).abs() < 1e-12);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    ///
+    /// # Cost
+    /// A few exact counts. For an inconsistent game it also finds the
+    /// conflicting events with [`conflict`], which runs many more.
     ///
     /// # Errors
     /// [`CountError`] when the count does not fit in `u128`.
@@ -164,8 +168,10 @@ impl Items {
     }
 }
 
-/// How many subsets the exhaustive part of the search may test.
-const SEARCH_BUDGET: usize = 4000;
+/// How many subsets the exhaustive part of the search of [`why`] and
+/// [`conflict`] may test (one count each) before it settles for a minimal
+/// set; [`Explanation::minimum`] says whether it had to.
+pub const SEARCH_BUDGET: usize = 4000;
 
 /// The smallest subset of `0..n` for which `holds` is true, given that it
 /// is true of the whole set and monotone (true of every superset of a set it
@@ -225,6 +231,14 @@ fn next_combination(idx: &mut [usize], n: usize) -> bool {
 /// A smallest set of events (and the hand) that cannot all hold together,
 /// or `None` if the game is consistent.
 ///
+/// # Cost
+/// One exact count to test consistency; if the game is inconsistent, then
+/// one count per event (and one for the hand) to delete what is not needed,
+/// and at most [`SEARCH_BUDGET`] more to look for a smaller set. Each count
+/// takes about as long as [`Analysis::new`]'s, so this can take thousands
+/// of times longer. [`Explanation::minimum`] is `false` when the budget ran
+/// out (the set is then minimal, not necessarily smallest).
+///
 /// # Errors
 /// [`CountError`] from the underlying counts.
 pub fn conflict(game: &Game) -> Result<Option<Explanation>, CountError> {
@@ -236,16 +250,69 @@ pub fn conflict(game: &Game) -> Result<Option<Explanation>, CountError> {
     Ok(Some(items.explain(set, minimum)))
 }
 
+/// The answer of [`why`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Why {
+    /// The fact is certain: `status` is [`Status::Yes`] (the card is at the
+    /// place in every consistent deal) or [`Status::No`] (in none), and
+    /// `explanation` is a smallest set of events (and the hand) that forces
+    /// it. An empty set means the rules alone (deck, hand sizes, face-up
+    /// cards) force it.
+    Certain {
+        /// [`Status::Yes`] or [`Status::No`].
+        status: Status,
+        /// What forces it.
+        explanation: Explanation,
+    },
+    /// The fact is open: some consistent deals have it and some do not.
+    NotCertain,
+    /// No deal fits the evidence, so nothing is explained; see [`conflict`].
+    Inconsistent,
+}
+
 /// A smallest set of events (and the hand) that forces the fact "card is
-/// (or is not) at place", or `None` if the fact is not certain.
+/// (or is not) at place".
+///
+/// # Examples
+/// ```
+/// use sleuth_core::{why, Game, Place, Status, Why};
+/// let game = Game::from_json(r#"{"version": 1, "deck": "classic", "players": ["a", "b", "c"],
+///     "events": [{"suggestion": {"by": "a", "cards": ["mu", "kn", "ha"], "refuted_by": "c"}},
+///                {"suggestion": {"by": "b", "cards": ["pl", "kn", "lo"], "refuted_by": null}}]}"#)?;
+/// let (knife, rope) = (game.deck().card("kn").unwrap(), game.deck().card("ro").unwrap());
+/// // Nobody refuted b's suggestion, so a does not hold the knife.
+/// match why(&game, knife, game.place("a").unwrap())? {
+///     Why::Certain { status, explanation } => {
+///         assert_eq!(status, Status::No);
+///         assert_eq!(explanation.events, vec![1]);
+///     }
+///     other => panic!("{other:?}"),
+/// }
+/// // And b passed a's suggestion: the knife is in the case file.
+/// let Why::Certain { status: Status::Yes, explanation } = why(&game, knife, Place::CaseFile)? else {
+///     panic!("certain")
+/// };
+/// assert_eq!(explanation.events, vec![0, 1]);
+/// assert_eq!(why(&game, rope, game.place("c").unwrap())?, Why::NotCertain);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Cost
+/// Two exact counts to find the status; for a certain fact, then one count
+/// per event (and one for the hand) to delete what is not needed, and at
+/// most [`SEARCH_BUDGET`] more to look for a smaller set. Each count takes
+/// about as long as [`Analysis::new`]'s, so this can take thousands of
+/// times longer. [`Explanation::minimum`] is `false` when the budget ran out
+/// (the set is then minimal, not necessarily smallest).
 ///
 /// # Errors
 /// [`CountError`] from the underlying counts.
-pub fn why(game: &Game, card: Card, place: Place) -> Result<Option<(Status, Explanation)>, CountError> {
+pub fn why(game: &Game, card: Card, place: Place) -> Result<Why, CountError> {
     let problem = Problem::new(game);
     let total = count(&problem)?;
     if total == 0 {
-        return Ok(None);
+        return Ok(Why::Inconsistent);
     }
     let with = {
         let mut p = problem.clone();
@@ -257,7 +324,7 @@ pub fn why(game: &Game, card: Card, place: Place) -> Result<Option<(Status, Expl
     } else if with == 0 {
         Status::No
     } else {
-        return Ok(None);
+        return Ok(Why::NotCertain);
     };
     let items = Items::of(game);
     // The fact is forced by a subset when the subset plus its negation has no deal.
@@ -266,7 +333,7 @@ pub fn why(game: &Game, card: Card, place: Place) -> Result<Option<(Status, Expl
         p.add_fact(card, place, status == Status::No);
         Ok(count(&p)? == 0)
     })?;
-    Ok(Some((status, items.explain(set, minimum))))
+    Ok(Why::Certain { status, explanation: items.explain(set, minimum) })
 }
 
 #[cfg(test)]
@@ -286,6 +353,37 @@ mod tests {
         assert_eq!(s, vec![0, 1]);
         let (s, min) = smallest_subset(4, |_| Ok(true)).unwrap();
         assert_eq!((s, min), (vec![], true));
+    }
+
+    #[test]
+    fn why_tells_open_facts_from_inconsistent_games() {
+        let game = Game::from_json(
+            r#"{"version": 1, "deck": "classic", "players": ["a", "b", "c"],
+                "me": "a", "hand": ["mu", "pl", "gr", "pe", "sc", "kn"], "events": [
+                {"suggestion": {"by": "b", "cards": ["wh", "ca", "ha"], "refuted_by": "c"}}]}"#,
+        )
+        .unwrap();
+        let card = |id| game.deck().card(id).unwrap();
+        let place = |id| game.place(id).unwrap();
+        // a holds every suspect but White, so White is in the case file and
+        // c showed ca or ha: the hand alone forces it.
+        let Why::Certain { status, explanation } = why(&game, card("wh"), Place::CaseFile).unwrap() else {
+            panic!("certain")
+        };
+        assert_eq!(status, Status::Yes);
+        assert_eq!(explanation, Explanation { events: vec![], hand: true, minimum: true });
+        assert_eq!(why(&game, card("ca"), place("c")).unwrap(), Why::NotCertain);
+
+        // A correct accusation naming a card that a holds contradicts the hand.
+        let bad = game
+            .with_event(crate::format::EventSpec::Accusation(crate::format::AccusationSpec {
+                by: "b".into(),
+                cards: vec!["mu".into(), "ca".into(), "ha".into()],
+                correct: true,
+            }))
+            .unwrap();
+        assert_eq!(why(&bad, card("wh"), Place::CaseFile).unwrap(), Why::Inconsistent);
+        assert_eq!(conflict(&bad).unwrap().unwrap().events, vec![1]);
     }
 
     #[test]

@@ -18,8 +18,9 @@ pub struct GameFile {
     pub deck: DeckSpec,
     /// Player ids in seat order, clockwise.
     pub players: Vec<String>,
-    /// Cards per player; absent means the default dealing rule.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Cards per player; absent means the default dealing rule. A player
+    /// named twice is an error, not "the last one wins".
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "unique_keys")]
     pub hand_sizes: Option<BTreeMap<String, i64>>,
     /// Cards every player has seen; in no hand and not in the case file.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -121,6 +122,27 @@ pub struct AccusationSpec {
 /// no `default`) the key must be present, though its value may be `null`.
 fn required_nullable<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
     Option::<String>::deserialize(d)
+}
+
+/// A map whose keys must all differ (serde's maps keep the last duplicate).
+fn unique_keys<'de, D: Deserializer<'de>>(d: D) -> Result<Option<BTreeMap<String, i64>>, D::Error> {
+    struct Visitor;
+    impl<'de> serde::de::Visitor<'de> for Visitor {
+        type Value = BTreeMap<String, i64>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a map from player ids to hand sizes")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut out = BTreeMap::new();
+            while let Some((key, value)) = map.next_entry::<String, i64>()? {
+                if out.insert(key.clone(), value).is_some() {
+                    return Err(serde::de::Error::custom(format!("player '{key}' has two hand sizes")));
+                }
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_map(Visitor).map(Some)
 }
 
 /// An error reading a game file: not JSON, or JSON of the wrong shape.

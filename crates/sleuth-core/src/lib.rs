@@ -22,7 +22,9 @@
 //!
 //! Costs: [`Analysis::new`] counts every marginal exactly with a dynamic
 //! program (well under a millisecond for classic games; see BENCHMARKS.md);
-//! explanations ([`why`], [`conflict`]) run many counts and can take longer.
+//! explanations ([`why`], [`conflict`]) run one count per event plus up to
+//! [`analysis::SEARCH_BUDGET`] more, so they can take thousands of times
+//! longer; [`Explanation::minimum`] says whether that budget ran out.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -36,7 +38,7 @@ pub mod knowledge;
 pub mod model;
 pub mod sample;
 
-pub use analysis::{conflict, why, Analysis, Explanation, Status};
+pub use analysis::{conflict, why, Analysis, Explanation, Status, Why};
 pub use count::{CountError, Counts};
 pub use deduce::Problem;
 pub use format::{FormatError, GameFile};

@@ -44,7 +44,7 @@ fn every_problem_is_listed() {
     expect![[r#"
         error: 'bad.json': the game file has 3 problems
           face_up: unknown card 'xx'
-          hand: 1 cards in hand but a's hand size is 6
+          hand: face-up card 'mu' cannot be in a hand
           event 0: card 'kn' is shown but nobody refuted
     "#]]
     .assert_eq(&run.stderr);

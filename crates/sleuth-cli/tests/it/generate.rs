@@ -80,13 +80,13 @@ fn bad_options_are_usage_errors() {
         (
             &["--players", "11"],
             expect![[r#"
-                error: --players 11: between 2 and 10 players are supported
+                error: --players: between 2 and 10 players are supported, not 11
             "#]],
         ),
         (
             &["--players", "1"],
             expect![[r#"
-                error: --players 1: between 2 and 10 players are supported
+                error: --players: between 2 and 10 players are supported, not 1
             "#]],
         ),
         (
@@ -100,29 +100,25 @@ fn bad_options_are_usage_errors() {
         (
             &["--deck", "30,30,30"],
             expect![[r#"
-                error: invalid value '30,30,30' for '--deck <DECK>': 90 cards; at most 64 are supported
-
-                For more information, try '--help'.
+                error: --deck: too many cards (90): at most 64 are supported
             "#]],
         ),
         (
             &["--deck", "3,0,3"],
             expect![[r#"
-                error: invalid value '3,0,3' for '--deck <DECK>': every category needs at least one card
-
-                For more information, try '--help'.
+                error: --deck: every category needs at least one card, and category 2 has none
             "#]],
         ),
         (
             &["--face-up", "19"],
             expect![[r#"
-                error: --face-up 19: only 18 cards are outside the case file
+                error: --face-up: too many face-up cards (19): at most 18 are outside the case file
             "#]],
         ),
         (
             &["--accusation-rate", "NaN"],
             expect![[r#"
-                error: --accusation-rate NaN: must be between 0 and 1
+                error: --accusation-rate: accusation rate NaN is not between 0 and 1
             "#]],
         ),
         (

@@ -16,7 +16,7 @@
 //! a backward pass that combines forward and backward counts at every edge.
 //! All arithmetic is checked `u128`; a count that does not fit is an error.
 //!
-//! Modules: [`plan`] compiles the DP (key layout, moves, tail), `order`
+//! Modules: `plan` compiles the DP (key layout, moves, tail), `order`
 //! chooses the card order, `dp` runs the passes, `arith` has the checked
 //! arithmetic.
 

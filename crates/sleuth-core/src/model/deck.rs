@@ -133,13 +133,16 @@ const MASTER: [(&str, Names); 3] = [
 
 /// Why a list of categories is not a deck.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DeckProblem {
     /// The deck has no categories.
     NoCategories,
     /// A category has no cards.
     EmptyCategory(String),
-    /// A card id is empty or used twice.
+    /// A card id is used twice.
     BadCardId(String),
+    /// A card of this category has an empty id.
+    EmptyCardId(String),
     /// More than [`MAX_CARDS`] cards.
     TooManyCards(usize),
 }
@@ -149,7 +152,7 @@ impl std::fmt::Display for DeckProblem {
         match self {
             DeckProblem::NoCategories => write!(f, "the deck has no categories"),
             DeckProblem::EmptyCategory(c) => write!(f, "category '{c}' has no cards"),
-            DeckProblem::BadCardId(id) if id.is_empty() => write!(f, "a card id is empty"),
+            DeckProblem::EmptyCardId(c) => write!(f, "a card id is empty (in category '{c}')"),
             DeckProblem::BadCardId(id) => write!(f, "card id '{id}' is used more than once"),
             DeckProblem::TooManyCards(n) => {
                 write!(f, "the deck has {n} cards; at most {MAX_CARDS} are supported")
@@ -204,7 +207,9 @@ impl Deck {
             }
             let mut set = CardSet::EMPTY;
             for (id, display) in cards {
-                if id.is_empty() || deck.cards.iter().any(|c| c.id == id) {
+                if id.is_empty() {
+                    problems.push(DeckProblem::EmptyCardId(name.clone()));
+                } else if deck.cards.iter().any(|c| c.id == id) {
                     problems.push(DeckProblem::BadCardId(id.clone()));
                 }
                 set.insert(Card(deck.cards.len() as u8));

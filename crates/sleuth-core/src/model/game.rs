@@ -1,6 +1,6 @@
 //! A validated game: deck, seats, hands, and the events in order.
 
-use super::card::{Card, CardSet};
+use super::card::{Card, CardSet, MAX_CARDS};
 use super::deck::{Deck, DeckProblem};
 use super::player::{Place, Player, MAX_PLAYERS};
 use crate::format::{AccusationSpec, CardSpec, DeckSpec, EventSpec, GameFile, SuggestionSpec};
@@ -123,6 +123,36 @@ pub struct Game {
     explicit_hand_sizes: bool,
 }
 
+/// The cards of a list of ids: the known ones, and whether the list was valid.
+#[derive(Copy, Clone, Debug)]
+struct Cards {
+    /// The known cards (each once).
+    set: CardSet,
+    /// Whether every id named a card.
+    all_known: bool,
+    /// Whether no card was listed twice.
+    distinct: bool,
+}
+
+impl Cards {
+    /// The set, if every id was known and none repeated.
+    fn valid(self) -> Option<CardSet> {
+        (self.all_known && self.distinct).then_some(self.set)
+    }
+}
+
+/// Who saw the events, as far as validation can tell.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Viewer {
+    /// No `me` and no `hand`: nobody sees a shown card.
+    Bystander,
+    /// `me` names this player (whether or not the hand is valid).
+    Observer(Player),
+    /// The observer is unknown (`me` invalid or missing beside a `hand`):
+    /// who could see a shown card is not checked.
+    Unknown,
+}
+
 /// Collects problems while validating.
 struct Checker<'a> {
     deck: Option<&'a Deck>,
@@ -161,34 +191,38 @@ impl Checker<'_> {
         }
     }
 
-    /// Cards that must all be distinct; `None` if any is unknown or repeated.
-    fn card_set(&mut self, at: &Location, ids: &[String]) -> Option<CardSet> {
-        let mut set = CardSet::EMPTY;
-        let mut ok = true;
+    /// Cards that must all be distinct: the known ones, reporting each
+    /// unknown or repeated id.
+    fn card_set(&mut self, at: &Location, ids: &[String]) -> Cards {
+        let mut cards = Cards { set: CardSet::EMPTY, all_known: true, distinct: true };
         for id in ids {
             match self.card(at, id) {
-                Some(c) if !set.insert(c) => {
+                Some(c) if !cards.set.insert(c) => {
                     self.report(at.clone(), format!("card '{id}' is listed twice"));
-                    ok = false;
+                    cards.distinct = false;
                 }
                 Some(_) => {}
-                None => ok = false,
+                None => cards.all_known = false,
             }
         }
-        ok.then_some(set)
+        cards
     }
 
     /// One card of every category, as suggestions and accusations name.
     fn one_per_category(&mut self, at: &Location, ids: &[String]) -> Option<CardSet> {
-        let set = self.card_set(at, ids)?;
+        let set = self.card_set(at, ids).valid()?;
         let deck = self.deck?;
         let mut ok = true;
         for cat in deck.categories() {
-            let n = (set & deck.category_cards(cat)).len();
+            let named = set & deck.category_cards(cat);
+            let n = named.len();
             if n != 1 {
                 let name = deck.category_name(cat);
-                let msg =
-                    if n == 0 { format!("no {name} named") } else { format!("{n} cards of category {name} named") };
+                let msg = if n == 0 {
+                    format!("no {name} named")
+                } else {
+                    format!("{n} cards of category {name} named ({})", deck.ids(named).join(", "))
+                };
                 self.report(at.clone(), format!("{msg}; name exactly one card per category"));
                 ok = false;
             }
@@ -261,7 +295,10 @@ impl Game {
         // Players.
         let n = file.players.len();
         if !(2..=MAX_PLAYERS).contains(&n) {
-            chk.report(Location::Players, format!("{n} players; between 2 and {MAX_PLAYERS} are supported"));
+            chk.report(
+                Location::Players,
+                format!("{n} {}; between 2 and {MAX_PLAYERS} are supported", plural(n, "player", "players")),
+            );
         }
         for (i, p) in file.players.iter().enumerate() {
             if p.is_empty() {
@@ -273,63 +310,79 @@ impl Game {
             }
         }
 
-        // Face-up cards.
-        let face_up = chk.card_set(&Location::FaceUp, &file.face_up).unwrap_or_default();
+        // Face-up cards: the known ones are kept even if some id is unknown,
+        // so that later checks (a face-up card in the hand) still run.
+        let face_up_cards = chk.card_set(&Location::FaceUp, &file.face_up);
+        let face_up = face_up_cards.set;
         if let Some(deck) = &deck {
             for cat in deck.categories() {
-                if deck.category_cards(cat).is_subset(face_up) {
+                let cards = deck.category_cards(cat);
+                if cards.is_subset(face_up) {
                     let name = deck.category_name(cat);
-                    chk.report(Location::FaceUp, format!("every {name} is face up, so none can be in the case file"));
+                    chk.report(
+                        Location::FaceUp,
+                        format!(
+                            "every {name} is face up ({}), so none can be in the case file",
+                            deck.ids(cards).join(", ")
+                        ),
+                    );
                 }
             }
         }
 
-        // Hand sizes.
-        let dealt = deck.as_ref().map(|d| d.len().saturating_sub(d.num_categories() + face_up.len()));
-        let mut hand_sizes = vec![0; n];
-        if let Some(dealt) = dealt {
-            hand_sizes = default_hand_sizes(dealt, n.max(1));
-            hand_sizes.truncate(n);
-        }
+        // Hand sizes: `None` where unknown (an unknown face-up id leaves the
+        // number of dealt cards, and so the default sizes, unknown).
+        let dealt = match &deck {
+            Some(d) if face_up_cards.all_known => {
+                Some(Dealt { deck: d.len(), case_file: d.num_categories(), face_up: face_up.len() })
+            }
+            _ => None,
+        };
+        let mut hand_sizes: Vec<Option<usize>> = match dealt {
+            Some(dealt) if n > 0 => default_hand_sizes(dealt.cards(), n).into_iter().map(Some).collect(),
+            _ => vec![None; n],
+        };
         if let Some(sizes) = &file.hand_sizes {
             check_hand_sizes(&mut chk, sizes, &mut hand_sizes, dealt);
         }
 
-        // Observer.
-        let observer = match (&file.me, &file.hand) {
-            (None, None) => None,
-            (Some(_), None) => {
+        // Observer. A valid `me` is kept for the event checks even when the
+        // hand is invalid, so that a shown card is not blamed on a bystander.
+        let (viewer, observer) = match (&file.me, &file.hand) {
+            (None, None) => (Viewer::Bystander, None),
+            (Some(me), None) => {
                 chk.report(Location::Hand, "'me' is given without 'hand'; give both, or neither for a bystander");
-                None
+                (chk.player(&Location::Hand, me).map_or(Viewer::Unknown, Viewer::Observer), None)
             }
-            (None, Some(_)) => {
+            (None, Some(hand)) => {
                 chk.report(Location::Hand, "'hand' is given without 'me'; give both, or neither for a bystander");
-                None
+                let cards = chk.card_set(&Location::Hand, hand);
+                check_face_up_in_hand(&mut chk, cards.set, face_up);
+                (Viewer::Unknown, None)
             }
             (Some(me), Some(hand)) => {
                 let player = chk.player(&Location::Hand, me);
                 let cards = chk.card_set(&Location::Hand, hand);
-                match (player, cards) {
-                    (Some(p), Some(cards)) => {
-                        let overlap = cards & face_up;
-                        if !overlap.is_empty() {
-                            let ids = deck.as_ref().map(|d| d.ids(overlap).join(", ")).unwrap_or_default();
-                            chk.report(Location::Hand, format!("face-up cards {ids} cannot be in a hand"));
-                        }
-                        if cards.len() != hand_sizes[p.index()] {
+                check_face_up_in_hand(&mut chk, cards.set, face_up);
+                if let (Some(p), Some(set)) = (player, cards.valid()) {
+                    if let Some(size) = hand_sizes.get(p.index()).copied().flatten() {
+                        if set.len() != size {
+                            let held = set.len();
                             chk.report(
                                 Location::Hand,
                                 format!(
-                                    "{} cards in hand but {me}'s hand size is {}",
-                                    cards.len(),
-                                    hand_sizes[p.index()]
+                                    "{held} {} in hand but {me}'s hand size is {size}",
+                                    plural(held, "card", "cards")
                                 ),
                             );
                         }
-                        Some((p, cards))
                     }
-                    _ => None,
                 }
+                let observer = match (player, cards.valid()) {
+                    (Some(p), Some(set)) => Some((p, set)),
+                    _ => None,
+                };
+                (player.map_or(Viewer::Unknown, Viewer::Observer), observer)
             }
         };
 
@@ -338,7 +391,7 @@ impl Game {
         for (i, spec) in file.events.iter().enumerate() {
             let at = Location::Event(i);
             let event = match spec {
-                EventSpec::Suggestion(s) => check_suggestion(&mut chk, &at, s, observer.map(|o| o.0)),
+                EventSpec::Suggestion(s) => check_suggestion(&mut chk, &at, s, viewer),
                 EventSpec::Accusation(a) => check_accusation(&mut chk, &at, a),
             };
             if let Some(e) = event {
@@ -352,7 +405,7 @@ impl Game {
         Ok(Game {
             deck: deck.expect("no problems means the deck is valid"),
             players: file.players.clone(),
-            hand_sizes,
+            hand_sizes: hand_sizes.into_iter().map(|s| s.unwrap_or(0)).collect(),
             face_up,
             observer,
             events,
@@ -439,6 +492,37 @@ impl Game {
     /// The events in order.
     pub fn events(&self) -> &[Event] {
         &self.events
+    }
+
+    /// Event `index` in words, for people: `wh suggested mu, re, ba; pe
+    /// refuted (card not seen)`, `gr accused pe, kn, ha; wrong`. `None` if
+    /// there is no such event. Every front end uses this wording.
+    ///
+    /// # Examples
+    /// ```
+    /// use sleuth_core::Game;
+    /// let game = Game::from_json(r#"{"version": 1, "deck": "classic", "players": ["a", "b", "c"],
+    ///     "events": [{"suggestion": {"by": "a", "cards": ["mu", "kn", "ha"], "refuted_by": "c"}}]}"#)?;
+    /// assert_eq!(game.describe_event(0).unwrap(), "a suggested mu, kn, ha; c refuted (card not seen)");
+    /// assert_eq!(game.describe_event(1), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn describe_event(&self, index: usize) -> Option<String> {
+        let ids = |cards: CardSet| self.deck.ids(cards).join(", ");
+        Some(match self.events.get(index)? {
+            Event::Suggestion(s) => {
+                let answer = match (s.refuted_by, s.shown) {
+                    (None, _) => "nobody refuted".to_string(),
+                    (Some(r), Some(c)) => format!("{} refuted and showed {}", self.player_id(r), self.deck.id(c)),
+                    (Some(r), None) => format!("{} refuted (card not seen)", self.player_id(r)),
+                };
+                format!("{} suggested {}; {answer}", self.player_id(s.by), ids(s.cards))
+            }
+            Event::Accusation(a) => {
+                let verdict = if a.correct { "correct" } else { "wrong" };
+                format!("{} accused {}; {verdict}", self.player_id(a.by), ids(a.cards))
+            }
+        })
     }
 
     /// The player after `player` clockwise.
@@ -538,23 +622,63 @@ impl Game {
     }
 }
 
+/// How many cards are dealt to the players, and why.
+#[derive(Copy, Clone, Debug)]
+struct Dealt {
+    deck: usize,
+    case_file: usize,
+    face_up: usize,
+}
+
+impl Dealt {
+    fn cards(self) -> usize {
+        self.deck.saturating_sub(self.case_file + self.face_up)
+    }
+}
+
+/// `one` when `n` is 1, else `many`.
+fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
+}
+
+/// Card ids quoted and joined: `'mu', 'kn'`.
+fn quoted(deck: &Deck, cards: CardSet) -> String {
+    cards.iter().map(|c| format!("'{}'", deck.id(c))).collect::<Vec<_>>().join(", ")
+}
+
+/// Reports face-up cards listed in the observer's hand.
+fn check_face_up_in_hand(chk: &mut Checker<'_>, hand: CardSet, face_up: CardSet) {
+    let overlap = hand & face_up;
+    if let (false, Some(deck)) = (overlap.is_empty(), chk.deck) {
+        let msg =
+            format!("face-up {} {} cannot be in a hand", plural(overlap.len(), "card", "cards"), quoted(deck, overlap));
+        chk.report(Location::Hand, msg);
+    }
+}
+
 fn check_hand_sizes(
     chk: &mut Checker<'_>,
     sizes: &BTreeMap<String, i64>,
-    hand_sizes: &mut [usize],
-    dealt: Option<usize>,
+    hand_sizes: &mut [Option<usize>],
+    dealt: Option<Dealt>,
 ) {
+    // Explicit sizes replace the default ones; a player without one has none.
+    hand_sizes.fill(None);
     let mut ok = true;
     for (id, &size) in sizes {
         let Some(p) = chk.player(&Location::HandSizes, id) else {
             ok = false;
             continue;
         };
-        if !(0..=64).contains(&size) {
-            chk.report(Location::HandSizes, format!("hand size {size} for '{id}' is out of range"));
+        if !(0..=MAX_CARDS as i64).contains(&size) {
+            chk.report(Location::HandSizes, format!("hand size {size} for '{id}' is out of range (0 to {MAX_CARDS})"));
             ok = false;
         } else {
-            hand_sizes[p.index()] = size as usize;
+            hand_sizes[p.index()] = Some(size as usize);
         }
     }
     for id in chk.players.iter() {
@@ -564,19 +688,22 @@ fn check_hand_sizes(
         }
     }
     if let (true, Some(dealt)) = (ok, dealt) {
-        let total: usize = hand_sizes.iter().sum();
-        if total != dealt {
+        let total: usize = hand_sizes.iter().flatten().sum();
+        if total != dealt.cards() {
+            let Dealt { deck, case_file, face_up } = dealt;
             chk.report(
                 Location::HandSizes,
                 format!(
-                    "hand sizes add up to {total}, but {dealt} cards are dealt (deck minus case file minus face-up)"
+                    "hand sizes add up to {total}, but {} cards are dealt ({deck} in the deck, \
+                     {case_file} in the case file, {face_up} face up)",
+                    dealt.cards()
                 ),
             );
         }
     }
 }
 
-fn check_suggestion(chk: &mut Checker<'_>, at: &Location, s: &SuggestionSpec, me: Option<Player>) -> Option<Event> {
+fn check_suggestion(chk: &mut Checker<'_>, at: &Location, s: &SuggestionSpec, viewer: Viewer) -> Option<Event> {
     let by = chk.player(at, &s.by);
     let cards = chk.one_per_category(at, &s.cards);
     let refuted_by = match &s.refuted_by {
@@ -597,17 +724,20 @@ fn check_suggestion(chk: &mut Checker<'_>, at: &Location, s: &SuggestionSpec, me
                     chk.report(at.clone(), format!("shown card '{id}' was not suggested"));
                 }
             }
-            match refuted_by {
-                Some(None) => chk.report(at.clone(), format!("card '{id}' is shown but nobody refuted")),
-                Some(Some(r)) if me.is_none() => {
-                    let _ = r;
-                    chk.report(at.clone(), "a bystander cannot see the shown card; remove 'shown' or give 'me'");
-                }
-                Some(Some(r)) if me != by && me != Some(r) => {
-                    chk.report(
-                        at.clone(),
-                        "the observer neither suggested nor refuted, so cannot have seen the shown card",
+            // Who could have seen it; skipped where a player is unknown, as
+            // the unknown id is reported already.
+            match (refuted_by, viewer) {
+                (Some(None), _) => chk.report(at.clone(), format!("card '{id}' is shown but nobody refuted")),
+                (Some(Some(_)), Viewer::Bystander) => chk.report(
+                    at.clone(),
+                    format!("a bystander cannot see the shown card '{id}'; remove 'shown' or give 'me'"),
+                ),
+                (Some(Some(r)), Viewer::Observer(me)) if me != r && by.is_some_and(|b| b != me) => {
+                    let me = &chk.players[me.index()];
+                    let msg = format!(
+                        "the observer neither suggested nor refuted, so '{me}' cannot have seen the shown card '{id}'"
                     );
+                    chk.report(at.clone(), msg);
                 }
                 _ => {}
             }
@@ -649,4 +779,167 @@ pub fn passed_players(game: &Game, by: Player, refuted_by: Option<Player>) -> Ve
         p = game.next_player(p);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The problems of a classic three-player file with these extra fields.
+    fn problems(extra: &str) -> Vec<String> {
+        let text = format!(r#"{{"version": 1, "deck": "classic", "players": ["a", "b", "c"], {extra}}}"#);
+        match Game::from_json(&text) {
+            Err(LoadError::Game(e)) => e.problems.iter().map(Problem::to_string).collect(),
+            Err(e) => panic!("{e}"),
+            Ok(_) => Vec::new(),
+        }
+    }
+
+    const SHOWN_TO_A: &str =
+        r#""events": [{"suggestion": {"by": "a", "cards": ["mu", "kn", "ha"], "refuted_by": "b", "shown": "kn"}}]"#;
+
+    #[test]
+    fn an_invalid_hand_keeps_the_observer_for_shown_cards() {
+        let got = problems(&format!(r#""me": "a", "hand": ["mu", "mu", "gr", "pe", "sc", "wh"], {SHOWN_TO_A}"#));
+        assert_eq!(got, ["hand: card 'mu' is listed twice"]);
+        let got = problems(&format!(r#""me": "a", "hand": ["mu", "zz", "gr", "pe", "sc", "wh"], {SHOWN_TO_A}"#));
+        assert_eq!(got, ["hand: unknown card 'zz'"]);
+        // The observer is still checked: c neither suggested nor refuted.
+        let got = problems(&format!(
+            r#""me": "c", "hand": ["zz"], {}"#,
+            r#""events": [{"suggestion": {"by": "a", "cards": ["mu", "kn", "ha"], "refuted_by": "b", "shown": "kn"}}]"#
+        ));
+        assert_eq!(
+            got,
+            [
+                "hand: unknown card 'zz'",
+                "event 0: the observer neither suggested nor refuted, so 'c' cannot have seen the shown card 'kn'",
+            ]
+        );
+    }
+
+    #[test]
+    fn an_unknown_observer_skips_the_shown_card_check() {
+        let got = problems(&format!(r#""me": "z", "hand": ["mu", "pl", "gr", "pe", "sc", "wh"], {SHOWN_TO_A}"#));
+        assert_eq!(got, ["hand: unknown player 'z' (players are a, b, c)"]);
+        let got = problems(&format!(r#""hand": ["mu", "pl", "gr", "pe", "sc", "wh"], {SHOWN_TO_A}"#));
+        assert_eq!(got, ["hand: 'hand' is given without 'me'; give both, or neither for a bystander"]);
+        // `me` alone still names the observer, and is checked.
+        let got = problems(&format!(r#""me": "a", {SHOWN_TO_A}"#));
+        assert_eq!(got, ["hand: 'me' is given without 'hand'; give both, or neither for a bystander"]);
+        let got = problems(&format!(r#""me": "q", {SHOWN_TO_A}"#));
+        assert_eq!(
+            got,
+            [
+                "hand: 'me' is given without 'hand'; give both, or neither for a bystander",
+                "hand: unknown player 'q' (players are a, b, c)",
+            ]
+        );
+        // A bystander really cannot see it; the message names the card.
+        assert_eq!(
+            problems(SHOWN_TO_A),
+            ["event 0: a bystander cannot see the shown card 'kn'; remove 'shown' or give 'me'"]
+        );
+    }
+
+    #[test]
+    fn an_unknown_suggester_is_not_blamed_on_the_observer() {
+        let got = problems(
+            r#""me": "c", "hand": ["mu", "pl", "gr", "pe", "sc", "wh"], "events": [
+              {"suggestion": {"by": "x", "cards": ["mu", "kn", "ha"], "refuted_by": "b", "shown": "kn"}},
+              {"suggestion": {"by": "a", "cards": ["mu", "kn", "ha"], "refuted_by": "y", "shown": "kn"}}]"#,
+        );
+        assert_eq!(
+            got,
+            ["event 0: unknown player 'x' (players are a, b, c)", "event 1: unknown player 'y' (players are a, b, c)"]
+        );
+    }
+
+    #[test]
+    fn unknown_face_up_ids_keep_the_known_ones() {
+        // 'mu' is still face up, so it cannot be in the hand; the hand size
+        // is unknown (the number of face-up cards is), so it is not checked.
+        let got = problems(r#""face_up": ["mu", "zz"], "me": "a", "hand": ["mu"]"#);
+        assert_eq!(got, ["face_up: unknown card 'zz'", "hand: face-up card 'mu' cannot be in a hand"]);
+        let got = problems(r#""face_up": ["mu", "kn"], "me": "a", "hand": ["mu", "kn", "ha", "lo", "di", "ki"]"#);
+        assert_eq!(got, ["hand: face-up cards 'mu', 'kn' cannot be in a hand"]);
+        // Explicit hand sizes do not depend on the face-up cards.
+        let got = problems(
+            r#""face_up": ["zz"], "hand_sizes": {"a": 6, "b": 6, "c": 6}, "me": "a", "hand": ["mu", "pl", "gr"]"#,
+        );
+        assert_eq!(got, ["face_up: unknown card 'zz'", "hand: 3 cards in hand but a's hand size is 6"]);
+    }
+
+    #[test]
+    fn counts_are_singular_or_plural() {
+        assert_eq!(problems(r#""me": "a", "hand": ["mu"]"#), ["hand: 1 card in hand but a's hand size is 6"]);
+        assert_eq!(problems(r#""me": "a", "hand": []"#), ["hand: 0 cards in hand but a's hand size is 6"]);
+        let one = Game::from_json(r#"{"version": 1, "deck": "classic", "players": ["a"]}"#).unwrap_err();
+        assert!(one.to_string().contains("players: 1 player; between 2 and 10 are supported"), "{one}");
+        let none = Game::from_json(r#"{"version": 1, "deck": "classic", "players": []}"#).unwrap_err();
+        assert!(none.to_string().contains("players: 0 players; between 2 and 10 are supported"), "{none}");
+    }
+
+    #[test]
+    fn messages_name_what_is_wrong_and_where() {
+        let got = problems(r#""hand_sizes": {"a": 6, "b": 6, "c": 5}"#);
+        assert_eq!(
+            got,
+            ["hand_sizes: hand sizes add up to 17, but 18 cards are dealt (21 in the deck, 3 in the case file, 0 face up)"]
+        );
+        let got =
+            problems(r#""events": [{"suggestion": {"by": "a", "cards": ["mu", "pl", "kn"], "refuted_by": null}}]"#);
+        assert_eq!(
+            got,
+            [
+                "event 0: 2 cards of category suspect named (mu, pl); name exactly one card per category",
+                "event 0: no room named; name exactly one card per category",
+            ]
+        );
+        let got = problems(r#""face_up": ["mu", "pl", "gr", "pe", "sc", "wh"]"#);
+        assert_eq!(
+            got,
+            ["face_up: every suspect is face up (mu, pl, gr, pe, sc, wh), so none can be in the case file"]
+        );
+        let text =
+            r#"{"version": 1, "deck": {"categories": [{"name": "s", "cards": ["x", ""]}]}, "players": ["a", "b"]}"#;
+        let err = Game::from_json(text).unwrap_err().to_string();
+        assert!(err.contains("deck: a card id is empty (in category 's')"), "{err}");
+        // Every message: lowercase start, no trailing period.
+        for p in problems(
+            r#""face_up": ["zz", "mu", "mu"], "hand_sizes": {"a": 99, "q": 1}, "me": "z", "hand": ["kn", "kn"],
+            "events": [{"suggestion": {"by": "a", "cards": ["mu"], "refuted_by": "a", "shown": "ro"}},
+                       {"accusation": {"by": "b", "cards": ["x"], "correct": true}}]"#,
+        ) {
+            let message = p.split_once(": ").unwrap().1;
+            assert!(!message.ends_with('.'), "{p}");
+            assert!(!message.starts_with(|c: char| c.is_uppercase()), "{p}");
+        }
+    }
+
+    #[test]
+    fn events_are_described_for_people() {
+        let game = Game::from_json(
+            r#"{"version": 1, "deck": "classic", "players": ["a", "b", "c"],
+                "me": "a", "hand": ["mu", "pl", "gr", "pe", "sc", "wh"], "events": [
+                {"suggestion": {"by": "a", "cards": ["mu", "kn", "ha"], "refuted_by": "b", "shown": "kn"}},
+                {"suggestion": {"by": "b", "cards": ["mu", "kn", "ha"], "refuted_by": "c"}},
+                {"suggestion": {"by": "c", "cards": ["mu", "kn", "ha"], "refuted_by": null}},
+                {"accusation": {"by": "c", "cards": ["mu", "kn", "ha"], "correct": false}},
+                {"accusation": {"by": "b", "cards": ["pl", "kn", "ha"], "correct": true}}]}"#,
+        )
+        .unwrap();
+        let all: Vec<String> = (0..5).map(|i| game.describe_event(i).unwrap()).collect();
+        assert_eq!(
+            all,
+            [
+                "a suggested mu, kn, ha; b refuted and showed kn",
+                "b suggested mu, kn, ha; c refuted (card not seen)",
+                "c suggested mu, kn, ha; nobody refuted",
+                "c accused mu, kn, ha; wrong",
+                "b accused pl, kn, ha; correct",
+            ]
+        );
+        assert_eq!(game.describe_event(5), None);
+    }
 }

@@ -45,3 +45,15 @@ fn exact_counts_match_brute_force_on_thousands_of_small_games() {
     // The corpus must exercise inconsistent histories too.
     assert!(inconsistent > 50, "only {inconsistent} inconsistent games");
 }
+
+/// The pruned enumerator of `support` (used as an oracle for bigger games
+/// in `seeds` and `corpus`) agrees with plain enumeration.
+#[test]
+fn the_pruned_enumerator_agrees_with_plain_enumeration() {
+    for i in 0..1500 {
+        let generated = small_game("pruned", i);
+        let game = Game::new(&generated.file).expect("generated games are valid");
+        let pruned = crate::support::enumerate_pruned(&game, u64::MAX).expect("no limit");
+        assert_eq!(pruned, enumerate(&game), "game {i}: {}", generated.file.to_json());
+    }
+}

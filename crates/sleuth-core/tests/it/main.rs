@@ -2,4 +2,10 @@
 //! oracles (brute force, a SAT solver) and its stated properties.
 
 mod brute_force;
+mod corpus;
+mod errors;
+mod properties;
+mod samplers;
+mod sat;
+mod seeds;
 mod support;
