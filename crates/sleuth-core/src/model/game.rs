@@ -544,15 +544,40 @@ impl Game {
         g
     }
 
-    /// The same game with one more event appended (not re-validated beyond
-    /// the checks that [`Game::new`] would make on it).
+    /// The same game with one more event appended, checked as
+    /// [`Game::new`] would check it.
     ///
     /// # Errors
     /// [`GameError`] if the event is invalid for this game.
     pub fn with_event(&self, event: EventSpec) -> Result<Game, GameError> {
-        let mut file = self.to_file();
-        file.events.push(event);
-        Game::new(&file)
+        let mut game = self.clone();
+        game.push_event(&event)?;
+        Ok(game)
+    }
+
+    /// Appends one event, validating only that event: cheap however long
+    /// the history is. On error the game is unchanged.
+    ///
+    /// # Errors
+    /// [`GameError`] listing the event's problems, located at its index.
+    pub fn push_event(&mut self, event: &EventSpec) -> Result<(), GameError> {
+        let mut chk = Checker { deck: Some(&self.deck), players: &self.players, problems: Vec::new() };
+        let at = Location::Event(self.events.len());
+        let viewer = match self.observer {
+            Some((p, _)) => Viewer::Observer(p),
+            None => Viewer::Bystander,
+        };
+        let checked = match event {
+            EventSpec::Suggestion(s) => check_suggestion(&mut chk, &at, s, viewer),
+            EventSpec::Accusation(a) => check_accusation(&mut chk, &at, a),
+        };
+        match checked {
+            Some(e) if chk.problems.is_empty() => {
+                self.events.push(e);
+                Ok(())
+            }
+            _ => Err(GameError { problems: chk.problems }),
+        }
     }
 
     /// Whether the observer's hand is known (false for bystanders and for
@@ -941,5 +966,36 @@ mod tests {
             ]
         );
         assert_eq!(game.describe_event(5), None);
+    }
+}
+
+#[cfg(test)]
+mod push_tests {
+    use super::*;
+    use crate::generate::{generate, DeckChoice, GenConfig};
+    use rand::SeedableRng;
+
+    /// Pushing events one at a time gives the same game as validating the
+    /// whole file, and a bad event is refused without changing the game.
+    #[test]
+    fn pushing_events_equals_validating_the_file() {
+        for seed in 0..50u64 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let cfg = GenConfig { accusation_rate: 0.2, ..GenConfig::new(DeckChoice::Classic, 4, seed % 2 == 0, 12) };
+            let file = generate(&cfg, &mut rng).file;
+            let whole = Game::new(&file).unwrap();
+            let mut empty = file.clone();
+            empty.events.clear();
+            let mut game = Game::new(&empty).unwrap();
+            for e in &file.events {
+                game.push_event(e).unwrap();
+            }
+            assert_eq!(game, whole);
+            let before = game.clone();
+            let bad = EventSpec::Accusation(AccusationSpec { by: "nobody".into(), cards: vec![], correct: false });
+            let err = game.push_event(&bad).unwrap_err();
+            assert!(err.problems.iter().all(|p| p.location == Location::Event(file.events.len())));
+            assert_eq!(game, before);
+        }
     }
 }
