@@ -6,7 +6,8 @@ use super::CountError;
 use crate::model::MAX_PLACES;
 use rustc_hash::FxHashMap;
 
-/// One layer of states: keys and their forward counts, by index.
+/// One layer of states: keys and their forward counts, by index. Once the
+/// next layer is built, a kept layer drops its keys (see [`forward`]).
 #[derive(Default)]
 pub(super) struct Layer {
     pub keys: Vec<u128>,
@@ -76,8 +77,14 @@ fn forward_keyed<K: std::hash::Hash + Eq>(
             }
         }
         states += next.keys.len();
+        next.keys.shrink_to_fit();
+        next.counts.shrink_to_fit();
         if keep {
+            // The successor table now links the layers; only the last
+            // layer's keys are read again (by the tail).
             succ.push(table);
+            let done = layers.last_mut().expect("layers start non-empty");
+            done.keys = Vec::new();
         } else {
             layers.clear();
         }
@@ -138,7 +145,7 @@ pub(super) fn backward(
     let mut kept = Vec::new();
     for (k, step) in plan.steps.iter().enumerate().rev() {
         let layer = &fwd.layers[k];
-        let mut prev = vec![0u128; layer.keys.len()];
+        let mut prev = vec![0u128; layer.counts.len()];
         let row = &mut marginal[step.card as usize];
         let width = step.moves.len();
         for (i, succ) in fwd.succ[k].chunks_exact(width).enumerate() {
