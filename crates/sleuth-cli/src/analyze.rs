@@ -33,7 +33,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
 
 /// The analysis as JSON: the keys of the output contract, then optional
 /// extras (`conflict_hand`, `conflict_minimum`, `models_by_place`,
-/// `case_file[].models`, `face_up`), one card per line.
+/// `case_file[].models`, `face_up`, and `case_file_omitted: true` when there
+/// are too many possible case files to list), one card per line.
 pub fn to_json(game: &Game, analysis: &Analysis) -> String {
     let deck = game.deck();
     let places = places(game);
@@ -79,6 +80,10 @@ pub fn to_json(game: &Game, analysis: &Analysis) -> String {
     let case_files =
         if case_files.is_empty() { "[]".to_string() } else { format!("[\n{}\n  ]", case_files.join(",\n")) };
     fields.push(("case_file".into(), case_files));
+    if !analysis.case_files_listed() {
+        // Too many to list: `case_file` is empty and says so.
+        fields.push(("case_file_omitted".into(), "true".into()));
+    }
     fields.push(("face_up".into(), json_str_array(game.face_up().iter().map(|c| deck.id(c)))));
 
     let body: Vec<String> = fields.iter().map(|(k, v)| format!("  {}: {v}", json_str(k))).collect();
@@ -123,6 +128,9 @@ fn write_text(out: &mut dyn Write, game: &Game, analysis: &Analysis) -> std::io:
     }
 
     let case_files: Vec<(&[Card], u128)> = analysis.case_files().collect();
+    if !analysis.case_files_listed() {
+        writeln!(out, "\ntoo many possible case files to list; the probabilities above are exact")?;
+    }
     writeln!(out, "\nmost likely case files ({} possible):", group_digits(case_files.len() as u128))?;
     for (cards, k) in case_files.iter().take(5) {
         writeln!(out, "  {:>6}  {}", fine_percent(*k, total), describe_cards(game, cards))?;

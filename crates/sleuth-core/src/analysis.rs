@@ -46,7 +46,8 @@ pub struct Explanation {
 #[derive(Clone, Debug)]
 pub struct Analysis {
     counts: Counts,
-    case_files: Vec<(Vec<Card>, u128)>,
+    /// `None` when there are too many to list ([`crate::count::MAX_CASE_FILES`]).
+    case_files: Option<Vec<(Vec<Card>, u128)>>,
     conflict: Option<Explanation>,
     num_places: usize,
 }
@@ -76,7 +77,11 @@ impl Analysis {
     pub fn new(game: &Game) -> Result<Analysis, CountError> {
         let problem = Problem::new(game);
         let counts = count_marginals(&problem)?;
-        let case_files = case_files(&problem, &counts)?;
+        let case_files = match case_files(&problem, &counts) {
+            Ok(list) => Some(list),
+            Err(CountError::TooManyCaseFiles(_)) => None,
+            Err(e) => return Err(e),
+        };
         let conflict = if counts.total == 0 { conflict(game)? } else { None };
         Ok(Analysis { counts, case_files, conflict, num_places: game.num_places() })
     }
@@ -124,8 +129,17 @@ impl Analysis {
     }
 
     /// The possible case files and their numbers of deals, most likely first.
+    ///
+    /// Empty when there are more than [`crate::count::MAX_CASE_FILES`]
+    /// possible case files; [`Analysis::case_files_listed`] tells.
     pub fn case_files(&self) -> impl Iterator<Item = (&[Card], u128)> {
-        self.case_files.iter().map(|(c, n)| (c.as_slice(), *n))
+        self.case_files.iter().flatten().map(|(c, n)| (c.as_slice(), *n))
+    }
+
+    /// Whether the possible case files were listed (false when there are
+    /// too many; the per-card probabilities are exact either way).
+    pub fn case_files_listed(&self) -> bool {
+        self.case_files.is_some()
     }
 
     /// The raw counts.
@@ -212,6 +226,16 @@ fn smallest_subset(
     Ok((set, true))
 }
 
+/// Whether no deal fits. A count too large for `u128` is certainly not
+/// zero, so a subset of events whose count overflows simply has deals.
+fn has_no_deal(p: &Problem) -> Result<bool, CountError> {
+    match count(p) {
+        Ok(n) => Ok(n == 0),
+        Err(CountError::Overflow) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
 /// Advances `idx` to the next `idx.len()`-combination of `0..n` in
 /// lexicographic order; `false` after the last one.
 fn next_combination(idx: &mut [usize], n: usize) -> bool {
@@ -246,7 +270,7 @@ pub fn conflict(game: &Game) -> Result<Option<Explanation>, CountError> {
         return Ok(None);
     }
     let items = Items::of(game);
-    let (set, minimum) = smallest_subset(items.len(), |s| Ok(count(&Problem::new(&items.game(game, s)))? == 0))?;
+    let (set, minimum) = smallest_subset(items.len(), |s| has_no_deal(&Problem::new(&items.game(game, s))))?;
     Ok(Some(items.explain(set, minimum)))
 }
 
@@ -331,7 +355,7 @@ pub fn why(game: &Game, card: Card, place: Place) -> Result<Why, CountError> {
     let (set, minimum) = smallest_subset(items.len(), |s| {
         let mut p = Problem::new(&items.game(game, s));
         p.add_fact(card, place, status == Status::No);
-        Ok(count(&p)? == 0)
+        has_no_deal(&p)
     })?;
     Ok(Why::Certain { status, explanation: items.explain(set, minimum) })
 }

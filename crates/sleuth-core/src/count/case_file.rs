@@ -1,6 +1,6 @@
 //! The exact distribution of the case file.
 
-use super::{count_marginals, CountError, Counts};
+use super::{count_marginals, CountError, Counts, MAX_CASE_FILES};
 use crate::deduce::{propagate, Problem, NONE};
 use crate::model::{Card, CardSet};
 
@@ -15,7 +15,8 @@ use crate::model::{Card, CardSet};
 /// the most groups, so that the number of counts is as small as possible.
 ///
 /// # Errors
-/// [`CountError`] from the underlying counts.
+/// [`CountError::TooManyCaseFiles`] when more than [`MAX_CASE_FILES`] case
+/// files are possible; otherwise [`CountError`] from the underlying counts.
 pub fn case_files(p: &Problem, counts: &Counts) -> Result<Vec<(Vec<Card>, u128)>, CountError> {
     if counts.total == 0 {
         return Ok(Vec::new());
@@ -43,6 +44,10 @@ pub fn case_files(p: &Problem, counts: &Counts) -> Result<Vec<(Vec<Card>, u128)>
             }
         }
         groups.push(cat_groups);
+    }
+    let listed: u128 = groups.iter().map(|g| g.iter().map(Vec::len).sum::<usize>() as u128).product();
+    if listed > MAX_CASE_FILES {
+        return Err(CountError::TooManyCaseFiles(listed));
     }
     let free = (0..groups.len()).max_by_key(|&k| groups[k].len()).expect("decks have categories");
 

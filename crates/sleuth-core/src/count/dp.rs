@@ -77,6 +77,9 @@ fn forward_keyed<K: std::hash::Hash + Eq>(
             }
         }
         states += next.keys.len();
+        if states > super::MAX_STATES {
+            return Err(CountError::TooManyStates(super::MAX_STATES));
+        }
         next.keys.shrink_to_fit();
         next.counts.shrink_to_fit();
         if keep {

@@ -37,7 +37,21 @@ pub enum CountError {
     /// The dynamic program's state does not fit in 128 bits.
     #[error("the game's constraints are too entangled for the exact counter ({0} state bits needed, 128 available)")]
     TooComplex(u32),
+    /// The dynamic program would visit more states than [`MAX_STATES`].
+    #[error("the exact counter would need more than {0} states for this game (custom decks with many categories or cards can get there); this game is too large for exact analysis")]
+    TooManyStates(usize),
+    /// More possible case files than [`MAX_CASE_FILES`] to list.
+    #[error("there are {0} possible case files, too many to list")]
+    TooManyCaseFiles(u128),
 }
+
+/// The most states one count may visit: about a gigabyte of tables. Classic
+/// and master games stay far below (see BENCHMARKS.md); only large custom
+/// decks reach it.
+pub const MAX_STATES: usize = 20_000_000;
+
+/// The most possible case files that are listed one by one.
+pub const MAX_CASE_FILES: u128 = 100_000;
 
 /// The result of an exact count.
 #[derive(Clone, Debug, PartialEq, Eq)]
