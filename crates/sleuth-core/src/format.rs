@@ -2,15 +2,20 @@
 //!
 //! These types mirror `game-format.md` field by field and know nothing about
 //! validity; [`Game::new`](crate::Game::new) turns a [`GameFile`] into a checked
-//! [`Game`](crate::Game). Unknown fields are rejected so that a misspelt key
-//! (say `refuted` for `refuted_by`) is an error, not silently ignored evidence.
+//! [`Game`](crate::Game).
+//!
+//! Unknown keys: the format welcomes optional additions by other tools, so a
+//! key Sleuth does not know is accepted and ignored — unless it looks like a
+//! misspelling of a key Sleuth knows at that place (`shwon`, `handSizes`,
+//! `Refuted_By`), which is an error naming the key it resembles, so that
+//! evidence is never silently lost. An event must still be a single
+//! `suggestion` or `accusation` object.
 
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
 
 /// A game file, exactly as read from or written to JSON.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct GameFile {
     /// The format version; only `1` exists.
     pub version: u32,
@@ -48,7 +53,6 @@ pub enum DeckSpec {
 
 /// A custom deck: categories in order, one case-file card from each.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct CustomDeck {
     /// The categories.
     pub categories: Vec<CategorySpec>,
@@ -56,7 +60,6 @@ pub struct CustomDeck {
 
 /// One category of a custom deck.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct CategorySpec {
     /// The category's name, e.g. `"suspect"`.
     pub name: String,
@@ -91,7 +94,6 @@ pub enum EventSpec {
 
 /// A suggestion as written in the file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct SuggestionSpec {
     /// The suggester.
     pub by: String,
@@ -108,7 +110,6 @@ pub struct SuggestionSpec {
 
 /// An accusation as written in the file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct AccusationSpec {
     /// The accuser.
     pub by: String,
@@ -161,7 +162,20 @@ impl GameFile {
     /// [`FormatError`] when the text is not JSON or does not have the shape of
     /// a game file; the message names the line and column.
     pub fn from_json(text: &str) -> Result<GameFile, FormatError> {
-        serde_json::from_str(text).map_err(|e| FormatError { message: describe_json_error(&e) })
+        let typed = serde_json::from_str(text);
+        let misspelt = serde_json::from_str::<serde_json::Value>(text).map(|v| misspelt_keys(&v)).unwrap_or_default();
+        match typed {
+            Ok(file) if misspelt.is_empty() => Ok(file),
+            Ok(_) => Err(FormatError { message: format!("not a valid game file: {}", misspelt.join("; ")) }),
+            Err(e) => {
+                let mut message = describe_json_error(&e);
+                for m in misspelt {
+                    message.push_str("; ");
+                    message.push_str(&m);
+                }
+                Err(FormatError { message })
+            }
+        }
     }
 
     /// Writes the file as pretty JSON with one event per line.
@@ -208,6 +222,69 @@ mod erased {
     }
 }
 
+const TOP_KEYS: &[&str] = &["version", "deck", "players", "hand_sizes", "face_up", "me", "hand", "events"];
+const SUGGESTION_KEYS: &[&str] = &["by", "cards", "refuted_by", "shown"];
+const ACCUSATION_KEYS: &[&str] = &["by", "cards", "correct"];
+const DECK_KEYS: &[&str] = &["categories"];
+const CATEGORY_KEYS: &[&str] = &["name", "cards"];
+
+/// Unknown keys that look like misspellings of the keys known at their place.
+fn misspelt_keys(value: &serde_json::Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut check = |obj: &serde_json::Value, known: &[&str], place: &str| {
+        let Some(map) = obj.as_object() else { return };
+        for key in map.keys().filter(|k| !known.contains(&k.as_str())) {
+            if let Some(like) = known.iter().find(|k| looks_like(key, k)) {
+                out.push(format!("unknown key '{key}' in {place} (did you mean '{like}'?)"));
+            }
+        }
+    };
+    check(value, TOP_KEYS, "the file");
+    if let Some(deck) = value.get("deck") {
+        check(deck, DECK_KEYS, "the deck");
+        for cat in deck.get("categories").and_then(|c| c.as_array()).into_iter().flatten() {
+            check(cat, CATEGORY_KEYS, "a category");
+        }
+    }
+    for (i, event) in value.get("events").and_then(|e| e.as_array()).into_iter().flatten().enumerate() {
+        if let Some(s) = event.get("suggestion") {
+            check(s, SUGGESTION_KEYS, &format!("event {i}"));
+        }
+        if let Some(a) = event.get("accusation") {
+            check(a, ACCUSATION_KEYS, &format!("event {i}"));
+        }
+    }
+    out
+}
+
+/// Whether `key` is probably a misspelling of `known`: equal once case,
+/// `_` and `-` are ignored, or within a small edit distance.
+fn looks_like(key: &str, known: &str) -> bool {
+    let norm = |s: &str| s.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect::<Vec<_>>();
+    let (a, b) = (norm(key), norm(known));
+    if a == b {
+        return true;
+    }
+    let allowed = match b.len() {
+        0..=3 => 0,
+        4 => 1,
+        _ => 2,
+    };
+    edit_distance(&a, &b) <= allowed
+}
+
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur.push((prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
 fn describe_json_error(e: &serde_json::Error) -> String {
     use serde_json::error::Category;
     let what = match e.classify() {
@@ -247,6 +324,25 @@ mod tests {
           "events": [{"suggestion": {"by": "a", "cards": ["mu","kn","ha"]}}]}"#;
         let err = GameFile::from_json(text).unwrap_err();
         assert!(err.message.contains("refuted_by"), "{}", err.message);
+    }
+
+    #[test]
+    fn unknown_keys_are_accepted_but_misspellings_are_errors() {
+        let base = |extra: &str| {
+            format!(
+                r#"{{"version": 1, "deck": "classic", "players": ["a","b","c"]{extra},
+                "events": [{{"suggestion": {{"by": "a", "cards": ["mu","kn","ha"], "refuted_by": "b", "turn": 3}}}}]}}"#
+            )
+        };
+        assert!(GameFile::from_json(&base(r#", "tool": "other notepad""#)).is_ok());
+        let err = GameFile::from_json(&base(r#", "handSizes": {}"#)).unwrap_err();
+        assert!(err.message.contains("'handSizes' in the file (did you mean 'hand_sizes'?)"), "{}", err.message);
+        let err = GameFile::from_json(&base(r#", "face-up": []"#)).unwrap_err();
+        assert!(err.message.contains("did you mean 'face_up'"), "{}", err.message);
+        let text = r#"{"version": 1, "deck": "classic", "players": ["a","b","c"], "me": "a", "hand": [],
+          "events": [{"suggestion": {"by": "a", "cards": ["mu","kn","ha"], "refuted_by": "b", "shwon": "mu"}}]}"#;
+        let err = GameFile::from_json(text).unwrap_err();
+        assert!(err.message.contains("'shwon' in event 0 (did you mean 'shown'?)"), "{}", err.message);
     }
 
     #[test]

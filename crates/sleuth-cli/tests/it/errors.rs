@@ -104,7 +104,7 @@ fn missing_and_misspelt_keys() {
     check_bad(
         &classic_game(r#"{"suggestion": {"by": "sc", "cards": ["mu", "kn", "ha"], "refuted": null}}"#),
         expect![[r#"
-            error: 'game.json': not a valid game file: unknown field `refuted`, expected one of `by`, `cards`, `refuted_by`, `shown` at line 2 column 119
+            error: 'game.json': not a valid game file: missing field `refuted_by` at line 2 column 126; unknown key 'refuted' in event 0 (did you mean 'refuted_by'?)
         "#]],
     );
 }
