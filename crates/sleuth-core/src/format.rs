@@ -168,7 +168,7 @@ impl GameFile {
             Ok(file) if misspelt.is_empty() => Ok(file),
             Ok(_) => Err(FormatError { message: format!("not a valid game file: {}", misspelt.join("; ")) }),
             Err(e) => {
-                let mut message = describe_json_error(&e);
+                let mut message = describe_json_error(&e, text);
                 for m in misspelt {
                     message.push_str("; ");
                     message.push_str(&m);
@@ -285,15 +285,26 @@ fn edit_distance(a: &[char], b: &[char]) -> usize {
     prev[b.len()]
 }
 
-fn describe_json_error(e: &serde_json::Error) -> String {
+/// A reader's message for a failed typed parse of `text`.
+fn describe_json_error(e: &serde_json::Error, text: &str) -> String {
     use serde_json::error::Category;
+    // serde reports some shape errors (an empty event object) as syntax
+    // errors; if the text is JSON at all, the file is what is wrong.
+    let is_json = serde_json::from_str::<serde_json::Value>(text).is_ok();
     let what = match e.classify() {
-        Category::Syntax | Category::Eof => "not valid JSON",
-        Category::Data => "not a valid game file",
+        Category::Syntax | Category::Eof if !is_json => "not valid JSON",
         Category::Io => "could not be read",
+        _ => "not a valid game file",
     };
     // serde_json's own message already ends with "at line L column C".
-    format!("{what}: {e}")
+    let detail = e.to_string();
+    let detail = match detail.strip_prefix("data did not match any variant of untagged enum DeckSpec") {
+        Some(at) => format!(
+            "the deck must be \"classic\", \"master\" or {{\"categories\": [{{\"name\": ..., \"cards\": [ids, or {{\"id\": ..., \"name\": ...}}]}}]}}{at}"
+        ),
+        None => detail,
+    };
+    format!("{what}: {detail}")
 }
 
 #[cfg(test)]

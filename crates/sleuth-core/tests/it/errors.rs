@@ -100,13 +100,14 @@ fn wrong_shapes_and_types_say_what_was_expected() {
     }
 }
 
-/// Untagged decks give serde's generic message; it still says where.
+/// A malformed deck says what a deck must look like, and where.
 #[test]
 fn malformed_decks_are_errors() {
     for deck in ["5", "null", r#"{"categories": [{"name": "x", "cards": [{"id": "q"}]}]}"#, r#"{"cards": []}"#] {
         let text = format!(r#"{{"version": 1, "deck": {deck}, "players": ["a", "b"]}}"#);
         let m = format_error(&text);
-        assert!(m.contains("DeckSpec") && m.contains("line"), "{text}: {m}");
+        assert!(m.contains("the deck must be \"classic\", \"master\" or") && m.contains("line"), "{text}: {m}");
+        assert!(!m.contains("DeckSpec"), "{text}: {m} names a Rust type");
     }
 }
 
