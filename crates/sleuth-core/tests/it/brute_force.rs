@@ -2,7 +2,7 @@
 
 use crate::support::small_game;
 use sleuth_core::brute::enumerate;
-use sleuth_core::{Analysis, Game, Place};
+use sleuth_core::{Analysis, Game};
 
 /// Compares counts, every marginal, and the case-file distribution.
 fn check(game: &Game, label: &str) {
@@ -28,22 +28,36 @@ fn check(game: &Game, label: &str) {
     if !analysis.is_consistent() {
         assert!(analysis.conflict().is_some(), "{label}: an inconsistent game names a conflict");
     }
-    let _ = Place::CaseFile;
 }
 
 #[test]
 fn exact_counts_match_brute_force_on_thousands_of_small_games() {
-    let mut inconsistent = 0;
+    use sleuth_core::Event;
+    let (mut inconsistent, mut face_up, mut bystander, mut correct, mut failed) = (0, 0, 0, 0, 0);
     for i in 0..3000 {
         let generated = small_game("brute", i);
         let game = Game::new(&generated.file).expect("generated games are valid");
         check(&game, &format!("game {i}: {}", generated.file.to_json()));
-        if sleuth_core::brute::enumerate(&game).total == 0 {
-            inconsistent += 1;
+        inconsistent += usize::from(sleuth_core::brute::enumerate(&game).total == 0);
+        face_up += usize::from(!game.face_up().is_empty());
+        bystander += usize::from(game.observer().is_none());
+        let accusations = game.events().iter().filter_map(|e| match e {
+            Event::Accusation(a) => Some(a.correct),
+            Event::Suggestion(_) => None,
+        });
+        for right in accusations {
+            if right {
+                correct += 1;
+            } else {
+                failed += 1;
+            }
         }
     }
-    // The corpus must exercise inconsistent histories too.
-    assert!(inconsistent > 50, "only {inconsistent} inconsistent games");
+    // The corpus must exercise every kind of evidence the issue names.
+    let kinds = [("inconsistent", inconsistent), ("face-up", face_up), ("bystander", bystander)];
+    for (kind, n) in kinds.into_iter().chain([("correct accusation", correct), ("failed accusation", failed)]) {
+        assert!(n > 50, "only {n} games or events with {kind}");
+    }
 }
 
 /// The pruned enumerator of `support` (used as an oracle for bigger games
