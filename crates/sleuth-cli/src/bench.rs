@@ -111,38 +111,66 @@ fn run_files(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     // Each file is timed until both limits are reached (after one warm-up run).
     let (min_time, min_runs) = if args.quick { (Duration::from_millis(200), 3) } else { (Duration::from_secs(1), 10) };
     const MAX_RUNS: usize = 100_000;
-    let games: Vec<(String, Game)> =
-        args.files.iter().map(|p| Ok((p.display().to_string(), load_game(p)?))).collect::<anyhow::Result<_>>()?;
     write_header(out, args.markdown)?;
     writeln!(out)?;
     let rows_header = ["file", "models", "runs", "median ms", "min ms", "p95 ms", "max ms"];
     let mut rows = Vec::new();
-    let bar = progress(games.len() as u64);
-    for (name, game) in &games {
+    let mut failed = 0usize;
+    let bar = progress(args.files.len() as u64);
+    for path in &args.files {
+        let name = path.display().to_string();
         bar.set_message(name.clone());
-        let (_, models) = time_once(game).map_err(|e| anyhow!("{name}: {e}"))?;
-        let mut times = Vec::new();
-        let started = Instant::now();
-        while times.len() < MAX_RUNS && (times.len() < min_runs || started.elapsed() < min_time) {
-            times.push(time_once(game).map_err(|e| anyhow!("{name}: {e}"))?.0);
+        // A file that cannot be read or counted is reported and skipped, so
+        // the other files still get their row; the exit code says so.
+        match time_file(path, min_time, min_runs, MAX_RUNS) {
+            Ok((models, runs, s)) => rows.push(vec![
+                name.clone(),
+                group_digits(models),
+                runs.to_string(),
+                format!("{:.3}", s.median),
+                format!("{:.3}", s.min),
+                format!("{:.3}", s.p95),
+                format!("{:.3}", s.max),
+            ]),
+            Err(e) => {
+                failed += 1;
+                bar.suspend(|| eprintln!("error: {name}: {e:#}"));
+                rows.push(vec![
+                    name.clone(),
+                    "failed".into(),
+                    "0".into(),
+                    "-".into(),
+                    "-".into(),
+                    "-".into(),
+                    "-".into(),
+                ]);
+            }
         }
-        let runs = times.len();
-        let s = stats(&mut times).ok_or_else(|| anyhow!("{name}: no runs"))?;
-        rows.push(vec![
-            name.clone(),
-            group_digits(models),
-            runs.to_string(),
-            format!("{:.3}", s.median),
-            format!("{:.3}", s.min),
-            format!("{:.3}", s.p95),
-            format!("{:.3}", s.max),
-        ]);
         bar.inc(1);
     }
     bar.finish_and_clear();
     write_table(out, &rows_header, &rows, &[false, true, true, true, true, true, true], args.markdown)?;
     write_footer(out, args.markdown)?;
-    Ok(Outcome::Success)
+    Ok(if failed == 0 { Outcome::Success } else { Outcome::NoResult })
+}
+
+/// Times one file: its model count, the number of runs, and their statistics.
+fn time_file(
+    path: &std::path::Path,
+    min_time: Duration,
+    min_runs: usize,
+    max_runs: usize,
+) -> anyhow::Result<(u128, usize, Stats)> {
+    let game = load_game(path)?;
+    let (_, models) = time_once(&game)?;
+    let mut times = Vec::new();
+    let started = Instant::now();
+    while times.len() < max_runs && (times.len() < min_runs || started.elapsed() < min_time) {
+        times.push(time_once(&game)?.0);
+    }
+    let runs = times.len();
+    let s = stats(&mut times).ok_or_else(|| anyhow!("no runs"))?;
+    Ok((models, runs, s))
 }
 
 fn run_generated(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {

@@ -24,9 +24,15 @@ fn generated_cells_as_markdown() {
     assert!(run.stdout.contains("bystander"));
 }
 
+/// A file that cannot be read is reported, the others are still timed, and
+/// the exit code (1: a state could not be analysed) says something failed.
 #[test]
-fn bad_files_are_input_errors() {
-    let run = sleuth(&["bench", "--quick", "no-such-file.json"]);
-    run.code(2);
+fn bad_files_are_reported_and_the_rest_timed() {
+    let good = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/seed-sat-sample.json");
+    let run = sleuth(&["bench", "--quick", "no-such-file.json", good]);
+    run.code(1);
     assert!(run.stderr.contains("cannot read 'no-such-file.json'"), "{}", run.stderr);
+    let row = run.stdout.lines().find(|l| l.contains("seed-sat-sample.json")).expect("the good file has a row");
+    assert!(row.split_whitespace().nth(1) == Some("1"), "one consistent deal: {row}");
+    assert!(run.stdout.lines().any(|l| l.starts_with("no-such-file.json") && l.contains("failed")), "{}", run.stdout);
 }
