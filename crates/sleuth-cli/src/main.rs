@@ -2,17 +2,23 @@
 //! for Clue (Cluedo).
 //!
 //! This crate parses arguments, reads and writes files, and renders text and
-//! JSON. All reasoning lives in `sleuth-core`.
+//! JSON. All reasoning lives in `sleuth-core` and `sleuth-logic`.
 #![forbid(unsafe_code)]
 
 mod analyze;
 mod bench;
 mod check;
 mod constraints;
+mod experiment;
 mod generate;
 mod input;
+mod logic;
 mod notepad;
 mod output;
+mod plot;
+mod sample;
+mod sat_engine;
+mod sat_notepad;
 mod why;
 
 use clap::{Parser, Subcommand};
@@ -26,6 +32,7 @@ Exit codes:
   2  usage or input error: bad arguments, unreadable file, malformed JSON, invalid game,
      count too large
   3  the history is inconsistent: no deal fits every event (notepad, analyze, check, why)
+  10, 20  sleuth logic solve: satisfiable, unsatisfiable (see sleuth logic --help)
 
 A GAME argument of '-' reads the game file from standard input.";
 
@@ -60,6 +67,14 @@ enum Command {
     /// Time the exact analysis on game files or on generated states.
     #[command(after_help = EXIT_CODES)]
     Bench(bench::Args),
+    /// The logic workbench: CNF, truth tables, entailment, resolution proofs, DPLL, WalkSAT.
+    Logic(logic::Args),
+    /// Estimate probabilities from sampled deals (exactly uniform, or WalkSAT as in
+    /// Neller and Luo), with 95 % intervals; or print the deals.
+    #[command(after_help = EXIT_CODES)]
+    Sample(sample::Args),
+    /// Rerun experiments: Neller and Luo's sampling-error experiment, and merging its shards.
+    Experiment(experiment::Args),
 }
 
 /// How a command that ran to the end went; errors are exit code 2.
@@ -71,6 +86,8 @@ pub enum Outcome {
     NoResult,
     /// Exit code 3: no deal fits the history.
     Inconsistent,
+    /// A subcommand's own exit code (`sleuth logic solve`: 10 satisfiable, 20 unsatisfiable).
+    Code(u8),
 }
 
 impl Outcome {
@@ -79,6 +96,7 @@ impl Outcome {
             Outcome::Success => ExitCode::SUCCESS,
             Outcome::NoResult => ExitCode::from(1),
             Outcome::Inconsistent => ExitCode::from(3),
+            Outcome::Code(c) => ExitCode::from(c),
         }
     }
 }
@@ -92,6 +110,9 @@ fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         Command::Why(args) => why::run(&args, out),
         Command::Generate(args) => generate::run(&args, out),
         Command::Bench(args) => bench::run(&args, out),
+        Command::Logic(args) => logic::run(&args, out),
+        Command::Sample(args) => sample::run(&args, out),
+        Command::Experiment(args) => experiment::run(&args, out),
     }
 }
 

@@ -17,10 +17,17 @@ pub struct Args {
     /// Never colour the output (colour is also off when stdout is not a terminal or NO_COLOR is set).
     #[arg(long)]
     no_color: bool,
+    /// The engine: 'exact' counts every deal (probabilities); 'sat' asks DPLL's
+    /// testLiteral of every card and place on the game's CNF (O, X or -).
+    #[arg(long, value_enum, default_value_t = crate::sat_notepad::Engine::Exact)]
+    engine: crate::sat_notepad::Engine,
 }
 
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let game = load_game(&args.game)?;
+    if args.engine == crate::sat_notepad::Engine::Sat {
+        return crate::sat_notepad::run(out, &args.game, &game, Paint::for_stdout(args.no_color));
+    }
     let analysis = in_file(&args.game, Analysis::new(&game))?;
     let paint = Paint::for_stdout(args.no_color);
     write_notepad(out, &game, &analysis, paint)
@@ -98,6 +105,10 @@ pub fn write_notepad(out: &mut dyn Write, game: &Game, analysis: &Analysis, pain
             writeln!(out, "{}", paint.green(&format!("solved: the case file is {}", describe_cards(game, cards))))?;
             return Ok(Outcome::Success);
         }
+    }
+    if !analysis.case_files_listed() {
+        writeln!(out, "too many possible case files to list; the probabilities above are exact")?;
+        return Ok(Outcome::Success);
     }
     writeln!(out, "most likely case files ({} possible):", group_digits(case_files.len() as u128))?;
     for (cards, n) in case_files.iter().take(TOP_CASE_FILES) {

@@ -63,6 +63,7 @@
 mod agent;
 pub mod agents;
 mod deal;
+pub mod experiment;
 mod perspective;
 mod record;
 mod sim;

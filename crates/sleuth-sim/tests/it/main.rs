@@ -2,6 +2,7 @@
 
 mod determinism;
 mod exact;
+mod experiment;
 mod rules;
 mod support;
 mod views;

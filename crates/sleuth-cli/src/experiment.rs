@@ -1,0 +1,251 @@
+//! `sleuth experiment`: reruns of published experiments.
+//!
+//! `sleuth experiment sampling` is Neller and Luo's sampling-error experiment
+//! (the protocol is documented in `sleuth_sim::experiment`); `sleuth
+//! experiment merge` combines the outputs of `--shard` runs. Both write the
+//! raw results, `summary.json`, `summary.md` and the plots into `--out`.
+
+use crate::input::display;
+use crate::plot;
+use crate::Outcome;
+use anyhow::{bail, Context as _};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sleuth_sim::experiment::{self, Progress, Results, SamplingConfig, Shard};
+use std::io::{IsTerminal as _, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Experiment,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Experiment {
+    /// Neller and Luo's sampling-error experiment: RMSD of every WalkSAT sampler (and the
+    /// exactly uniform one) against exact probabilities on states of simulated games.
+    Sampling(SamplingArgs),
+    /// Merge the outputs of `sleuth experiment sampling --shard i/n` runs.
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct SamplingArgs {
+    /// Games to simulate.
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Players per game (classic deck).
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u64).range(3..=6))]
+    players: u64,
+    /// Who plays the simulated games: 'exact' agents (suggest the most likely case file;
+    /// usually won by one unrefuted suggestion) or 'random' agents (random suggestions,
+    /// won by elimination).
+    #[arg(long, default_value = "exact")]
+    agents: experiment::Agents,
+    /// Runs of every method on every state.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    runs: u64,
+    /// WalkSAT iterations per run.
+    #[arg(long, default_value_t = 100_000)]
+    iterations: u64,
+    /// The paper's threshold: states with more consistent deals are reported as "beyond"
+    /// (0: no threshold).
+    #[arg(long, default_value_t = 10_000_000)]
+    max_models: u64,
+    /// At most this many states per game within the threshold (default: all).
+    #[arg(long)]
+    max_states: Option<usize>,
+    /// At most this many states per game beyond the threshold (default: all, down to no
+    /// suggestions; 0 runs the paper's protocol only).
+    #[arg(long)]
+    beyond: Option<usize>,
+    /// The experiment seed.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Run only the games whose index is i modulo n, and write their raw results for
+    /// `sleuth experiment merge`.
+    #[arg(long, value_name = "i/n")]
+    shard: Option<Shard>,
+    /// CI size: 3 games, 3 runs of 2,000 iterations, at most 2 states within the threshold
+    /// and 1 beyond per game (overrides those options).
+    #[arg(long)]
+    quick: bool,
+    /// The output directory.
+    #[arg(long, default_value = "experiments/sampling")]
+    out: PathBuf,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+#[derive(Debug, clap::Args)]
+struct MergeArgs {
+    /// Output directories of the shards.
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// The output directory for the merged results.
+    #[arg(long, default_value = "experiments/sampling")]
+    out: PathBuf,
+}
+
+pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    match &args.command {
+        Experiment::Sampling(a) => sampling(a, out),
+        Experiment::Merge(a) => merge(a, out),
+    }
+}
+
+fn config(a: &SamplingArgs) -> SamplingConfig {
+    let mut cfg = if a.quick {
+        SamplingConfig::quick()
+    } else {
+        SamplingConfig {
+            games: a.games,
+            runs: a.runs as usize,
+            iterations: a.iterations,
+            max_states: a.max_states,
+            beyond: a.beyond,
+            ..SamplingConfig::paper()
+        }
+    };
+    cfg.players = a.players as usize;
+    cfg.agents = a.agents;
+    cfg.max_models = a.max_models;
+    cfg.seed = a.seed;
+    cfg.shard = a.shard.unwrap_or(Shard::ALL);
+    cfg.threads = a.threads;
+    cfg
+}
+
+fn sampling(a: &SamplingArgs, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    if a.threads == Some(0) {
+        bail!("--threads must be at least 1");
+    }
+    let cfg = config(a);
+    let started = Instant::now();
+    let progress = Bar::new();
+    let results = experiment::run_sampling(&cfg, &progress).context("the sampling experiment failed")?;
+    progress.finish();
+    experiment::write_raw(&a.out, &results).with_context(|| format!("cannot write to {}", display(&a.out)))?;
+    let elapsed = started.elapsed();
+    if cfg.shard.count > 1 {
+        writeln!(
+            out,
+            "shard {}: {} games, {} states, {} runs in {:.0} s; raw results in {}",
+            cfg.shard,
+            results.games.len(),
+            results.states.len(),
+            results.runs.len(),
+            elapsed.as_secs_f64(),
+            display(&a.out)
+        )?;
+        writeln!(out, "merge the shards with: sleuth experiment merge DIR... --out DIR")?;
+        return Ok(Outcome::Success);
+    }
+    report(&results, &a.out, out)?;
+    writeln!(out, "\n{:.0} s in all", elapsed.as_secs_f64())?;
+    Ok(Outcome::Success)
+}
+
+fn merge(a: &MergeArgs, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    let parts = a
+        .dirs
+        .iter()
+        .map(|d| experiment::read_raw(d).with_context(|| format!("cannot read the results in {}", display(d))))
+        .collect::<anyhow::Result<Vec<Results>>>()?;
+    let merged = experiment::merge(parts)?;
+    experiment::write_raw(&a.out, &merged).with_context(|| format!("cannot write to {}", display(&a.out)))?;
+    report(&merged, &a.out, out)?;
+    Ok(Outcome::Success)
+}
+
+/// Writes the summary and plots, and prints the table.
+fn report(results: &Results, dir: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
+    let summary = experiment::summarize(results);
+    experiment::write_summary(dir, &summary).with_context(|| format!("cannot write to {}", display(dir)))?;
+    let files =
+        plot::write_plots(dir, results).with_context(|| format!("cannot write the plots to {}", display(dir)))?;
+    write!(
+        out,
+        "{}\n{}\nmean RMSD by number of consistent deals:\n\n{}",
+        summary.counts(),
+        summary.table(),
+        summary.size_table()
+    )?;
+    let names: Vec<String> =
+        files.iter().map(|f| f.file_name().unwrap_or_default().to_string_lossy().into_owned()).collect();
+    writeln!(
+        out,
+        "\nwritten to {}: config.json, games.csv, states.csv, runs.csv, summary.json, summary.md, {}",
+        display(dir),
+        names.join(", ")
+    )?;
+    Ok(())
+}
+
+/// An indicatif bar on a terminal; otherwise a line on stderr every 30 s.
+struct Bar {
+    bar: Option<ProgressBar>,
+    state: Mutex<(String, u64, Instant, Instant)>,
+    done: AtomicU64,
+}
+
+impl Bar {
+    fn new() -> Bar {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+            if let Ok(style) =
+                ProgressStyle::with_template("{msg:>8} {bar:40} {pos}/{len} [{elapsed_precise}, eta {eta}]")
+            {
+                bar.set_style(style);
+            }
+            bar
+        });
+        let now = Instant::now();
+        Bar { bar, state: Mutex::new((String::new(), 0, now, now)), done: AtomicU64::new(0) }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Progress for Bar {
+    fn phase(&self, name: &str, total: u64) {
+        self.done.store(0, Ordering::Relaxed);
+        if let Some(bar) = &self.bar {
+            bar.set_message(name.to_string());
+            bar.set_length(total);
+            bar.set_position(0);
+            bar.reset_eta();
+        } else if let Ok(mut s) = self.state.lock() {
+            let now = Instant::now();
+            *s = (name.to_string(), total, now, now);
+            eprintln!("{name}: {total} tasks");
+        }
+    }
+
+    fn advance(&self, n: u64) {
+        let done = self.done.fetch_add(n, Ordering::Relaxed) + n;
+        if let Some(bar) = &self.bar {
+            bar.inc(n);
+            return;
+        }
+        let Ok(mut s) = self.state.lock() else { return };
+        let (name, total, start, last) = &mut *s;
+        if last.elapsed() >= Duration::from_secs(30) || done == *total {
+            *last = Instant::now();
+            let secs = start.elapsed().as_secs_f64();
+            let eta = if done > 0 { secs * (*total - done.min(*total)) as f64 / done as f64 } else { 0.0 };
+            eprintln!(
+                "{name}: {done}/{total} ({:.1} %), {secs:.0} s, eta {eta:.0} s",
+                100.0 * done as f64 / (*total).max(1) as f64
+            );
+        }
+    }
+}

@@ -1,0 +1,640 @@
+//! Neller and Luo's sampling-error experiment (section 4.1 of "Mixed logical
+//! and probabilistic reasoning in the game of Clue"), rerun on Sleuth's
+//! samplers, with the exactly uniform sampler alongside.
+//!
+//! # Protocol
+//!
+//! 1. Simulate [`SamplingConfig::games`] complete games: classic deck,
+//!    [`SamplingConfig::players`] seats (6 by default; the paper does not
+//!    say), every seat an [`ExactAgent`](crate::ExactAgent) or every seat a
+//!    [`RandomAgent`](crate::RandomAgent) ([`Agents`]; the paper does not
+//!    say either). Game `i` is played with seed
+//!    [`game_seed`]`(seed, i)`.
+//! 2. Take the winner's view, without accusations (neither agent accuses
+//!    wrongly, so only the winning accusation is dropped).
+//! 3. Reduce its suggestions to a minimal subset that still determines the
+//!    case file ([`minimal_suggestions`]: greedy deletion, earliest first;
+//!    the hand is always kept).
+//! 4. Remove kept suggestions from the end backwards, one at a time, down
+//!    to none: each step is a state with at least as many consistent deals.
+//!    Every state is counted exactly. States with at most
+//!    [`SamplingConfig::max_models`] deals are the paper's range (it stopped
+//!    a game at the first state above 10,000,000); later states are
+//!    *beyond*, reported separately.
+//! 5. For each selected state with at least one open card-place pair, run
+//!    every WalkSAT method ([`Method::WALKSAT`]) [`SamplingConfig::runs`]
+//!    times for [`SamplingConfig::iterations`] iterations, each run with its
+//!    own seed, and take each run's RMSD over the open pairs against the
+//!    exact probabilities (a run that records no sample estimates 0
+//!    everywhere). Then the exactly uniform sampler, as many times: with as
+//!    many draws as Algorithm 2 recorded on average on that state
+//!    ([`Method::UniformSamples`]), and drawing for as long as an
+//!    Algorithm 2 run took on average there ([`Method::UniformTime`]).
+//!
+//! # Determinism
+//!
+//! Each (state, method, run) task seeds its own ChaCha8 generator from the
+//! experiment seed, the game, the state, the method and the run, so every
+//! result except the measured times, and the uniform-time runs' draw counts
+//! (which follow the clock), is the same for any number of threads and any
+//! sharding.
+
+mod protocol;
+mod results;
+mod summary;
+
+pub use protocol::{
+    case_file_determined, game_config, minimal_suggestions, prepare_game, winner_view, GameStatus, PreparedGame, State,
+};
+pub use results::{merge, read_raw, write_raw, GameRow, Range, Results, RunRow, StateRow};
+pub use summary::{
+    by_size, loess, state_means, summarize, write_summary, MethodSummary, RangeStats, SizeRow, StateMean, Summary,
+    Wins, PAPER_THRESHOLD, SPAN,
+};
+
+use crate::sim::SimError;
+use crate::stats::game_seed;
+use rand::SeedableRng;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use sleuth_core::sample::{estimate_from_deals, search_and_sample, Estimate, Formula, UniformSampler, WalkSatConfig};
+use sleuth_core::{Analysis, CountError, Game, Status};
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+/// The size and seed of a run of the experiment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SamplingConfig {
+    /// Games simulated (the paper: 100).
+    pub games: usize,
+    /// Seats per game.
+    pub players: usize,
+    /// Who plays them.
+    #[serde(default)]
+    pub agents: Agents,
+    /// Runs of every method on every state (the paper: 100).
+    pub runs: usize,
+    /// WalkSAT iterations per run (the paper: 100,000).
+    pub iterations: u64,
+    /// The paper's threshold on consistent deals (10,000,000); 0: no
+    /// threshold, every state is in the paper's range.
+    pub max_models: u64,
+    /// At most this many paper-range states per game, fewest deals first
+    /// (`None`: all).
+    pub max_states: Option<usize>,
+    /// At most this many states beyond the threshold per game, fewest deals
+    /// first (`None`: all of them, down to no suggestions).
+    pub beyond: Option<usize>,
+    /// The experiment seed.
+    pub seed: u64,
+    /// Which games this process runs.
+    pub shard: Shard,
+    /// Worker threads (`None`: rayon's default, one per core). Not part of
+    /// the results.
+    #[serde(skip)]
+    pub threads: Option<usize>,
+}
+
+impl SamplingConfig {
+    /// The paper's size: 100 games, 100 runs of 100,000 iterations, the
+    /// 10,000,000 threshold, and every state beyond it.
+    pub fn paper() -> SamplingConfig {
+        SamplingConfig {
+            games: 100,
+            players: 6,
+            agents: Agents::Exact,
+            runs: 100,
+            iterations: WalkSatConfig::DEFAULT_ITERATIONS,
+            max_models: 10_000_000,
+            max_states: None,
+            beyond: None,
+            seed: 0,
+            shard: Shard::ALL,
+            threads: None,
+        }
+    }
+
+    /// A size for CI: 3 games, 3 runs of 2,000 iterations, at most 2 states
+    /// in the paper's range and 1 beyond per game.
+    pub fn quick() -> SamplingConfig {
+        SamplingConfig {
+            games: 3,
+            runs: 3,
+            iterations: 2_000,
+            max_states: Some(2),
+            beyond: Some(1),
+            ..SamplingConfig::paper()
+        }
+    }
+
+    /// Whether a state with `models` deals is in the paper's range.
+    pub fn in_paper_range(&self, models: u128) -> bool {
+        self.max_models == 0 || models <= u128::from(self.max_models)
+    }
+
+    /// The configuration with the shard and thread count cleared, for
+    /// comparing shards.
+    fn shared(&self) -> SamplingConfig {
+        SamplingConfig { shard: Shard::ALL, threads: None, ..self.clone() }
+    }
+}
+
+/// The agents that play the simulated games.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Agents {
+    /// Every seat an [`ExactAgent`](crate::ExactAgent): it suggests the most
+    /// likely case file, so it usually wins right after a suggestion nobody
+    /// could refute, and that one suggestion is the whole minimal subset.
+    #[default]
+    Exact,
+    /// Every seat a [`RandomAgent`](crate::RandomAgent): random suggestions,
+    /// and an accusation once its notepad of seen cards leaves one card per
+    /// category. Games are longer and won by elimination, so minimal subsets
+    /// are longer too.
+    Random,
+}
+
+impl Agents {
+    /// `exact` or `random`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Agents::Exact => "exact",
+            Agents::Random => "random",
+        }
+    }
+}
+
+impl FromStr for Agents {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Agents, String> {
+        match s {
+            "exact" => Ok(Agents::Exact),
+            "random" => Ok(Agents::Random),
+            _ => Err(format!("unknown agents '{s}': 'exact' or 'random'")),
+        }
+    }
+}
+
+/// Part `index` of `count` of a sharded run: the games whose index is
+/// `index` modulo `count`. Written `i/n`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// This shard (0-based).
+    pub index: usize,
+    /// How many shards.
+    pub count: usize,
+}
+
+impl Shard {
+    /// The whole run.
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
+    /// Whether game `game` belongs to this shard.
+    pub fn contains(self, game: usize) -> bool {
+        game % self.count == self.index
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let (i, n) = s.split_once('/').ok_or_else(|| format!("'{s}' is not of the form i/n, such as 0/4"))?;
+        let index: usize = i.trim().parse().map_err(|_| format!("'{i}' is not a shard number"))?;
+        let count: usize = n.trim().parse().map_err(|_| format!("'{n}' is not a number of shards"))?;
+        if count == 0 || index >= count {
+            return Err(format!("shard {index}/{count}: the shard number must be below the number of shards"));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// A sampler compared by the experiment.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// Algorithm 1, the paper's base.
+    Alg1,
+    /// (a) random restart after each sample.
+    A,
+    /// (b) random flip or restart after each sample.
+    B,
+    /// (c) mixed random/heuristic flips.
+    C,
+    /// (d) duplicates eliminated.
+    D,
+    /// (e) = Algorithm 2: duplicates eliminated, tabu tenure 2.
+    Alg2,
+    /// The exactly uniform sampler, as many draws as Algorithm 2 recorded
+    /// on average on the state.
+    UniformSamples,
+    /// The exactly uniform sampler, drawing for as long as an Algorithm 2
+    /// run took on average on the state.
+    UniformTime,
+}
+
+impl Method {
+    /// Every method, in table order.
+    pub const ALL: [Method; 8] = [
+        Method::Alg1,
+        Method::A,
+        Method::B,
+        Method::C,
+        Method::D,
+        Method::Alg2,
+        Method::UniformSamples,
+        Method::UniformTime,
+    ];
+
+    /// The WalkSAT methods of the paper.
+    pub const WALKSAT: [Method; 6] = [Method::Alg1, Method::A, Method::B, Method::C, Method::D, Method::Alg2];
+
+    /// The name in files and on the command line: `alg1`, `a` to `d`,
+    /// `alg2`, `uniform-samples`, `uniform-time`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Alg1 => "alg1",
+            Method::A => "a",
+            Method::B => "b",
+            Method::C => "c",
+            Method::D => "d",
+            Method::Alg2 => "alg2",
+            Method::UniformSamples => "uniform-samples",
+            Method::UniformTime => "uniform-time",
+        }
+    }
+
+    /// A description for tables.
+    pub fn label(self) -> &'static str {
+        match self {
+            Method::Alg1 => "Algorithm 1 (base)",
+            Method::A => "(a) random restart",
+            Method::B => "(b) random flip or restart",
+            Method::C => "(c) mixed random/heuristic flips",
+            Method::D => "(d) duplicates eliminated",
+            Method::Alg2 => "(e) Algorithm 2: (d) + tabu tenure 2",
+            Method::UniformSamples => "uniform, Algorithm 2's number of samples",
+            Method::UniformTime => "uniform, Algorithm 2's wall time",
+        }
+    }
+
+    /// The method of a name (`e` is Algorithm 2).
+    pub fn from_name(name: &str) -> Option<Method> {
+        if name == "e" {
+            return Some(Method::Alg2);
+        }
+        Method::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// The paper's mean RMSD (section 4.2), for its methods.
+    pub fn paper_rmsd(self) -> Option<f64> {
+        match self {
+            Method::Alg1 => Some(0.01021),
+            Method::A => Some(0.01316),
+            Method::B => Some(0.01078),
+            Method::C => Some(0.01117),
+            Method::D => Some(0.00776),
+            Method::Alg2 => Some(0.00602),
+            Method::UniformSamples | Method::UniformTime => None,
+        }
+    }
+
+    /// The WalkSAT configuration, for the paper's methods.
+    pub fn walksat(self, iterations: u64) -> Option<WalkSatConfig> {
+        let cfg = match self {
+            Method::Alg1 => WalkSatConfig::alg1(),
+            Method::A => WalkSatConfig::variation('a')?,
+            Method::B => WalkSatConfig::variation('b')?,
+            Method::C => WalkSatConfig::variation('c')?,
+            Method::D => WalkSatConfig::variation('d')?,
+            Method::Alg2 => WalkSatConfig::alg2(),
+            Method::UniformSamples | Method::UniformTime => return None,
+        };
+        Some(cfg.with_iterations(iterations))
+    }
+
+    fn tag(self) -> u64 {
+        Method::ALL.iter().position(|&m| m == self).expect("every method is listed") as u64
+    }
+}
+
+/// Why the experiment failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ExperimentError {
+    /// Simulating a game failed.
+    #[error("simulation failed: {0}")]
+    Sim(#[from] SimError),
+    /// A game file built from a record did not validate.
+    #[error("a state did not validate: {0}")]
+    Game(#[from] sleuth_core::GameError),
+    /// An exact count failed.
+    #[error(transparent)]
+    Count(#[from] CountError),
+    /// Reading or writing a file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// A CSV file could not be read or written.
+    #[error("{path}: {source}")]
+    Csv {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        source: csv::Error,
+    },
+    /// A JSON file could not be read or written.
+    #[error("{path}: {source}")]
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        source: serde_json::Error,
+    },
+    /// Shards that do not belong together, or a bad configuration.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// Progress reports from a running experiment (called from worker
+/// threads).
+pub trait Progress: Sync {
+    /// A phase starts with `total` steps.
+    fn phase(&self, name: &str, total: u64);
+    /// `n` more steps of the current phase are done.
+    fn advance(&self, n: u64);
+}
+
+/// Reports nothing.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn phase(&self, _name: &str, _total: u64) {}
+    fn advance(&self, _n: u64) {}
+}
+
+/// A state selected for sampling.
+struct Selected<'a> {
+    row: usize,
+    game: usize,
+    state: &'a State,
+    formula: Formula,
+}
+
+/// The seed of one task.
+fn task_seed(seed: u64, game: usize, removed: usize, method: Method, run: usize) -> u64 {
+    let s = game_seed(seed ^ 0x5A4D_504C_494E_4721, game);
+    let s = game_seed(s, removed * 16 + method.tag() as usize);
+    game_seed(s, run)
+}
+
+fn task_rng(seed: u64, game: usize, removed: usize, method: Method, run: usize) -> rand_chacha::ChaCha8Rng {
+    rand_chacha::ChaCha8Rng::seed_from_u64(task_seed(seed, game, removed, method, run))
+}
+
+/// The root-mean-square deviation of `estimate` from `analysis` over the
+/// open pairs (status maybe). Unlike [`sleuth_core::sample::rmsd`] it also
+/// scores an estimate without samples (every open pair estimated 0).
+/// `None` when there is no open pair.
+pub fn rmsd_open(estimate: &Estimate, game: &Game, analysis: &Analysis) -> Option<f64> {
+    let mut sum = 0.0;
+    let mut n = 0usize;
+    for card in game.deck().cards() {
+        for place in game.places() {
+            if analysis.status(card, place) == Status::Maybe {
+                let d = estimate.probability(card, place) - analysis.probability(card, place);
+                sum += d * d;
+                n += 1;
+            }
+        }
+    }
+    (n > 0).then(|| (sum / n as f64).sqrt())
+}
+
+/// Runs the experiment (the games of `cfg.shard`).
+///
+/// # Errors
+/// A simulation or counting error, or a thread pool that cannot start.
+pub fn run_sampling(cfg: &SamplingConfig, progress: &dyn Progress) -> Result<Results, ExperimentError> {
+    if cfg.shard.count == 0 || cfg.shard.index >= cfg.shard.count {
+        return Err(ExperimentError::Invalid(format!("invalid shard {}", cfg.shard)));
+    }
+    if cfg.players < 3 || cfg.players > 6 {
+        return Err(ExperimentError::Invalid(format!("{} players; the classic game has 3 to 6", cfg.players)));
+    }
+    match cfg.threads {
+        Some(threads) => rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build()
+            .map_err(|e| ExperimentError::Invalid(format!("cannot start {threads} threads: {e}")))?
+            .install(|| run_inner(cfg, progress)),
+        None => run_inner(cfg, progress),
+    }
+}
+
+fn run_inner(cfg: &SamplingConfig, progress: &dyn Progress) -> Result<Results, ExperimentError> {
+    let indices: Vec<usize> = (0..cfg.games).filter(|&i| cfg.shard.contains(i)).collect();
+    progress.phase("games", indices.len() as u64);
+    let prepared: Vec<PreparedGame> = indices
+        .par_iter()
+        .map(|&i| {
+            let game = prepare_game(cfg, i);
+            progress.advance(1);
+            game
+        })
+        .collect::<Result<_, _>>()?;
+
+    let mut games = Vec::new();
+    let mut states = Vec::new();
+    let mut selected = Vec::new();
+    for g in &prepared {
+        let winner = g.record.winner.map(|w| g.record.players[w.index()].clone()).unwrap_or_default();
+        games.push(GameRow {
+            game: g.index,
+            seed: g.record.seed,
+            status: g.status.as_str().to_string(),
+            winner,
+            turns: g.record.turns,
+            suggestions: g.view.as_ref().map_or(0, |v| v.events().len()),
+            minimal: g.kept.len(),
+            states: g.states.len(),
+        });
+        let (mut paper, mut beyond) = (0usize, 0usize);
+        for s in &g.states {
+            let models = s.analysis.models();
+            let range = if cfg.in_paper_range(models) { Range::Paper } else { Range::Beyond };
+            let open = s.open_pairs();
+            let quota = match range {
+                Range::Paper => cfg.max_states.is_none_or(|m| paper < m),
+                Range::Beyond => cfg.beyond.is_none_or(|m| beyond < m),
+            };
+            let sampled = open > 0 && quota;
+            if sampled {
+                match range {
+                    Range::Paper => paper += 1,
+                    Range::Beyond => beyond += 1,
+                }
+            }
+            let row = states.len();
+            states.push(StateRow {
+                state: state_id(g.index, s.removed),
+                game: g.index,
+                removed: s.removed,
+                suggestions: s.events.len(),
+                models: models.to_string(),
+                log10_models: log10(models),
+                open_pairs: open,
+                range,
+                sampled,
+                exact_seconds: s.exact_seconds,
+                uniform_setup_seconds: None,
+            });
+            if sampled {
+                let formula = Formula::new(&s.game, &s.analysis).expect("sampled states are consistent");
+                selected.push(Selected { row, game: g.index, state: s, formula });
+            }
+        }
+    }
+
+    let runs = cfg.runs;
+    let walksat_tasks: Vec<(usize, Method, usize)> = (0..selected.len())
+        .flat_map(|k| Method::WALKSAT.into_iter().flat_map(move |m| (0..runs).map(move |r| (k, m, r))))
+        .collect();
+    let uniform_tasks = selected.len() * runs * 2;
+    progress.phase("sampling", (walksat_tasks.len() + uniform_tasks) as u64);
+    let walksat_rows: Vec<(usize, RunRow)> = walksat_tasks
+        .par_iter()
+        .map(|&(k, method, run)| {
+            let sel = &selected[k];
+            let walksat = method.walksat(cfg.iterations).expect("a WalkSAT method");
+            let mut rng = task_rng(cfg.seed, sel.game, sel.state.removed, method, run);
+            let start = Instant::now();
+            let estimate = search_and_sample(&sel.formula, &walksat, &mut rng);
+            let seconds = start.elapsed().as_secs_f64();
+            let row = run_row(&states[sel.row], sel.state, method, run, &estimate, seconds);
+            progress.advance(1);
+            (k, row)
+        })
+        .collect();
+
+    // The uniform sampler, matched to Algorithm 2's mean samples and time
+    // on each state.
+    let mut alg2 = vec![(0u64, 0f64, 0usize); selected.len()];
+    for (k, r) in walksat_rows.iter().filter(|(_, r)| r.method == Method::Alg2.name()) {
+        alg2[*k].0 += r.samples;
+        alg2[*k].1 += r.seconds;
+        alg2[*k].2 += 1;
+    }
+    let mut rows: Vec<RunRow> = walksat_rows.into_iter().map(|(_, r)| r).collect();
+    let setups: Vec<(UniformSampler, f64)> = selected
+        .par_iter()
+        .map(|sel| {
+            let start = Instant::now();
+            let sampler = UniformSampler::new(&sleuth_core::Problem::new(&sel.state.game))?
+                .expect("sampled states are consistent");
+            Ok((sampler, start.elapsed().as_secs_f64()))
+        })
+        .collect::<Result<_, CountError>>()?;
+    for (sel, (_, setup)) in selected.iter().zip(&setups) {
+        states[sel.row].uniform_setup_seconds = Some(*setup);
+    }
+    let uniform: Vec<(usize, Method, usize)> = (0..selected.len())
+        .flat_map(|k| {
+            [Method::UniformSamples, Method::UniformTime]
+                .into_iter()
+                .flat_map(move |m| (0..runs).map(move |r| (k, m, r)))
+        })
+        .collect();
+    let uniform_rows: Vec<RunRow> = uniform
+        .par_iter()
+        .map(|&(k, method, run)| {
+            let sel = &selected[k];
+            let (sampler, _) = &setups[k];
+            let (samples, seconds, n) = alg2[k];
+            let n = n.max(1);
+            let mut rng = task_rng(cfg.seed, sel.game, sel.state.removed, method, run);
+            let game = &sel.state.game;
+            let start = Instant::now();
+            let estimate = match method {
+                Method::UniformSamples => {
+                    let draws = ((samples as f64 / n as f64).round() as u64).max(1);
+                    estimate_from_deals(game, (0..draws).map(|_| sampler.sample(&mut rng)), "uniform", true)
+                }
+                _ => {
+                    let budget = Duration::from_secs_f64(seconds / n as f64);
+                    let mut drawn = 0u64;
+                    let deals = std::iter::from_fn(|| {
+                        (drawn == 0 || start.elapsed() < budget).then(|| {
+                            drawn += 1;
+                            sampler.sample(&mut rng)
+                        })
+                    });
+                    estimate_from_deals(game, deals, "uniform", true)
+                }
+            };
+            let elapsed = start.elapsed().as_secs_f64();
+            let row = run_row(&states[sel.row], sel.state, method, run, &estimate, elapsed);
+            progress.advance(1);
+            row
+        })
+        .collect();
+    rows.extend(uniform_rows);
+    rows.sort_by(|a, b| {
+        (a.game, a.removed, Method::from_name(&a.method), a.run).cmp(&(
+            b.game,
+            b.removed,
+            Method::from_name(&b.method),
+            b.run,
+        ))
+    });
+    Ok(Results { config: cfg.clone(), games, states, runs: rows })
+}
+
+fn run_row(
+    state_row: &StateRow,
+    state: &State,
+    method: Method,
+    run: usize,
+    estimate: &Estimate,
+    seconds: f64,
+) -> RunRow {
+    let rmsd = rmsd_open(estimate, &state.game, &state.analysis).expect("sampled states have open pairs");
+    RunRow {
+        state: state_row.state.clone(),
+        game: state_row.game,
+        removed: state_row.removed,
+        suggestions: state_row.suggestions,
+        log10_models: state_row.log10_models,
+        range: state_row.range,
+        method: method.name().to_string(),
+        run,
+        rmsd,
+        samples: estimate.samples(),
+        seconds,
+    }
+}
+
+/// `g12-s3`: game 12 with 3 suggestions removed from its minimal subset.
+pub fn state_id(game: usize, removed: usize) -> String {
+    format!("g{game}-s{removed}")
+}
+
+/// `log10(n)` of a count.
+fn log10(n: u128) -> f64 {
+    (n as f64).log10()
+}
