@@ -52,49 +52,14 @@ pub fn write_notepad(out: &mut dyn Write, game: &Game, analysis: &Analysis, pain
         return Ok(Outcome::Inconsistent);
     }
 
-    let deck = game.deck();
-    let places = places(game);
-    let headers: Vec<&str> =
-        places.iter().map(|&(p, id)| if p == Place::CaseFile { "case file" } else { id }).collect();
-    let widths: Vec<usize> = headers.iter().map(|h| h.chars().count().max(4)).collect();
-    let face_up = game.face_up();
-    let label = |c: Card| {
-        let (id, name) = (deck.id(c), deck.name(c));
-        let mut s = if id == name { id.to_string() } else { format!("{id:<id_w$}  {name}", id_w = id_width(game)) };
-        if face_up.contains(c) {
-            s.push_str(" (face up)");
+    write_grid(out, game, paint, &|c, place, w| match analysis.status(c, place) {
+        Status::Yes => paint.green(&format!("{:^w$}", "O")),
+        Status::No => paint.dim(&format!("{:^w$}", "X")),
+        Status::Maybe => {
+            let (num, den) = analysis.fraction(c, place);
+            format!("{:^w$}", cell_percent(num, den))
         }
-        s
-    };
-    let label_w = deck.cards().map(|c| label(c).chars().count() + 2).max().unwrap_or(0);
-
-    // Header row.
-    let mut line = " ".repeat(label_w);
-    for (h, w) in headers.iter().zip(&widths) {
-        line.push_str("  ");
-        line.push_str(&paint.bold(&format!("{h:^w$}")));
-    }
-    writeln!(out, "{}", line.trim_end())?;
-
-    for cat in deck.categories() {
-        writeln!(out, "{}", paint.bold(deck.category_name(cat)))?;
-        for c in deck.category_cards(cat) {
-            let mut line = format!("  {:<w$}", label(c), w = label_w - 2);
-            for (&(place, _), &w) in places.iter().zip(&widths) {
-                line.push_str("  ");
-                let cell = match analysis.status(c, place) {
-                    Status::Yes => paint.green(&format!("{:^w$}", "O")),
-                    Status::No => paint.dim(&format!("{:^w$}", "X")),
-                    Status::Maybe => {
-                        let (num, den) = analysis.fraction(c, place);
-                        format!("{:^w$}", cell_percent(num, den))
-                    }
-                };
-                line.push_str(&cell);
-            }
-            writeln!(out, "{}", line.trim_end())?;
-        }
-    }
+    })?;
     writeln!(out)?;
 
     let total = analysis.models();
@@ -130,6 +95,52 @@ pub fn describe_cards(game: &Game, cards: &[Card]) -> String {
     } else {
         format!("{} ({})", ids.join(", "), names.join(", "))
     }
+}
+
+/// The notepad grid: a header row of places, then cards by category, each
+/// cell drawn by `cell(card, place, width)`. Shared by both engines.
+pub(crate) fn write_grid(
+    out: &mut dyn Write,
+    game: &Game,
+    paint: Paint,
+    cell: &dyn Fn(Card, Place, usize) -> String,
+) -> std::io::Result<()> {
+    let deck = game.deck();
+    let places = places(game);
+    let headers: Vec<&str> =
+        places.iter().map(|&(p, id)| if p == Place::CaseFile { "case file" } else { id }).collect();
+    let widths: Vec<usize> = headers.iter().map(|h| h.chars().count().max(4)).collect();
+    let face_up = game.face_up();
+    let label = |c: Card| {
+        let (id, name) = (deck.id(c), deck.name(c));
+        let mut s = if id == name { id.to_string() } else { format!("{id:<id_w$}  {name}", id_w = id_width(game)) };
+        if face_up.contains(c) {
+            s.push_str(" (face up)");
+        }
+        s
+    };
+    let label_w = deck.cards().map(|c| label(c).chars().count() + 2).max().unwrap_or(0);
+
+    // Header row.
+    let mut line = " ".repeat(label_w);
+    for (h, w) in headers.iter().zip(&widths) {
+        line.push_str("  ");
+        line.push_str(&paint.bold(&format!("{h:^w$}")));
+    }
+    writeln!(out, "{}", line.trim_end())?;
+
+    for cat in deck.categories() {
+        writeln!(out, "{}", paint.bold(deck.category_name(cat)))?;
+        for c in deck.category_cards(cat) {
+            let mut line = format!("  {:<w$}", label(c), w = label_w - 2);
+            for (&(place, _), &w) in places.iter().zip(&widths) {
+                line.push_str("  ");
+                line.push_str(&cell(c, place, w));
+            }
+            writeln!(out, "{}", line.trim_end())?;
+        }
+    }
+    Ok(())
 }
 
 fn id_width(game: &Game) -> usize {

@@ -3,8 +3,8 @@
 //! the exact notepad with `O`, `X` and `-` cells and no probabilities.
 
 use crate::input::in_file;
-use crate::notepad::describe_cards;
-use crate::output::{deck_name, places, viewpoint, write_conflict, Paint};
+use crate::notepad::{describe_cards, write_grid};
+use crate::output::{deck_name, viewpoint, write_conflict, Paint};
 use crate::sat_engine::SatNotepad;
 use crate::Outcome;
 use sleuth_core::{Card, Game, Place};
@@ -52,44 +52,11 @@ pub fn run(out: &mut dyn Write, path: &Path, game: &Game, paint: Paint) -> anyho
     }
 
     let deck = game.deck();
-    let places = places(game);
-    let headers: Vec<&str> =
-        places.iter().map(|&(p, id)| if p == Place::CaseFile { "case file" } else { id }).collect();
-    let widths: Vec<usize> = headers.iter().map(|h| h.chars().count().max(4)).collect();
-    let id_w = deck.cards().map(|c| deck.id(c).chars().count()).max().unwrap_or(0);
-    let face_up = game.face_up();
-    let label = |c: Card| {
-        let (id, name) = (deck.id(c), deck.name(c));
-        let mut s = if id == name { id.to_string() } else { format!("{id:<id_w$}  {name}") };
-        if face_up.contains(c) {
-            s.push_str(" (face up)");
-        }
-        s
-    };
-    let label_w = deck.cards().map(|c| label(c).chars().count() + 2).max().unwrap_or(0);
-
-    let mut line = " ".repeat(label_w);
-    for (h, w) in headers.iter().zip(&widths) {
-        line.push_str("  ");
-        line.push_str(&paint.bold(&format!("{h:^w$}")));
-    }
-    writeln!(out, "{}", line.trim_end())?;
-    for cat in deck.categories() {
-        writeln!(out, "{}", paint.bold(deck.category_name(cat)))?;
-        for c in deck.category_cards(cat) {
-            let mut line = format!("  {:<w$}", label(c), w = label_w - 2);
-            for (&(place, _), &w) in places.iter().zip(&widths) {
-                line.push_str("  ");
-                let cell = match notepad.truth(c, place) {
-                    Truth::True => paint.green(&format!("{:^w$}", "O")),
-                    Truth::False => paint.dim(&format!("{:^w$}", "X")),
-                    Truth::Unknown => format!("{:^w$}", "-"),
-                };
-                line.push_str(&cell);
-            }
-            writeln!(out, "{}", line.trim_end())?;
-        }
-    }
+    write_grid(out, game, paint, &|c, place, w| match notepad.truth(c, place) {
+        Truth::True => paint.green(&format!("{:^w$}", "O")),
+        Truth::False => paint.dim(&format!("{:^w$}", "X")),
+        Truth::Unknown => format!("{:^w$}", "-"),
+    })?;
     writeln!(out)?;
     writeln!(out, "O entailed, X its negation entailed, - neither (no probabilities: use --engine exact)")?;
 
