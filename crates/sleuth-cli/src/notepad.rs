@@ -1,7 +1,7 @@
 //! `sleuth notepad`: the detective notepad.
 
 use crate::input::{in_file, load_game};
-use crate::output::{cell_percent, deck_name, fine_percent, group_digits, places, viewpoint, write_conflict, Paint};
+use crate::output::{cell_percent, fine_percent, group_digits, places, write_conflict, write_title, Paint};
 use crate::Outcome;
 use sleuth_core::{Analysis, Card, Game, Place, Status};
 use std::io::Write;
@@ -35,17 +35,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
 
 /// Writes the notepad (or the conflict report) and says how it went.
 pub fn write_notepad(out: &mut dyn Write, game: &Game, analysis: &Analysis, paint: Paint) -> anyhow::Result<Outcome> {
-    let n = game.events().len();
-    writeln!(
-        out,
-        "{}",
-        paint.bold(&format!(
-            "Sleuth notepad: {}, {n} event{}, {}",
-            viewpoint(game),
-            if n == 1 { "" } else { "s" },
-            deck_name(game)
-        ))
-    )?;
+    write_title(out, game, paint, "notepad")?;
     writeln!(out)?;
     if !analysis.is_consistent() {
         write_conflict(out, game, analysis.conflict())?;

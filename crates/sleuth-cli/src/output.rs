@@ -199,6 +199,14 @@ pub fn json_object(entries: impl IntoIterator<Item = (String, String)>) -> Strin
     s
 }
 
+/// The bold first line of a report: "Sleuth WHAT: viewpoint, N events, deck".
+pub fn write_title(out: &mut dyn std::io::Write, game: &Game, paint: Paint, what: &str) -> std::io::Result<()> {
+    let n = game.events().len();
+    let title =
+        format!("Sleuth {what}: {}, {n} event{}, {}", viewpoint(game), if n == 1 { "" } else { "s" }, deck_name(game));
+    writeln!(out, "{}", paint.bold(&title))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

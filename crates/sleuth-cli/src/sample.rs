@@ -8,9 +8,7 @@
 
 use crate::input::{in_file, load_game};
 use crate::notepad::describe_cards;
-use crate::output::{
-    deck_name, json_f64, json_object, json_str, json_str_array, places, viewpoint, write_conflict, Paint,
-};
+use crate::output::{json_f64, json_object, json_str, json_str_array, places, write_conflict, write_title, Paint};
 use crate::Outcome;
 use anyhow::{anyhow, bail};
 use rand::SeedableRng;
@@ -274,17 +272,7 @@ fn write_text(
     case_files: &[(CardSet, u64)],
     paint: Paint,
 ) -> std::io::Result<()> {
-    let n = game.events().len();
-    writeln!(
-        out,
-        "{}",
-        paint.bold(&format!(
-            "Sleuth sample: {}, {n} event{}, {}",
-            viewpoint(game),
-            if n == 1 { "" } else { "s" },
-            deck_name(game)
-        ))
-    )?;
+    write_title(out, game, paint, "sample")?;
     writeln!(out, "method: {}", estimate.method())?;
     let samples = estimate.samples();
     writeln!(out, "{samples} sample{} recorded", if samples == 1 { "" } else { "s" })?;

@@ -4,7 +4,7 @@
 
 use crate::input::in_file;
 use crate::notepad::{describe_cards, write_grid};
-use crate::output::{deck_name, viewpoint, write_conflict, Paint};
+use crate::output::{write_conflict, write_title, Paint};
 use crate::sat_engine::SatNotepad;
 use crate::Outcome;
 use sleuth_core::{Card, Game, Place};
@@ -24,17 +24,7 @@ pub enum Engine {
 /// Computes the SAT notepad of `game` and writes it (or the conflict report).
 pub fn run(out: &mut dyn Write, path: &Path, game: &Game, paint: Paint) -> anyhow::Result<Outcome> {
     let notepad = SatNotepad::new(game)?;
-    let n = game.events().len();
-    writeln!(
-        out,
-        "{}",
-        paint.bold(&format!(
-            "Sleuth notepad: {}, {n} event{}, {}",
-            viewpoint(game),
-            if n == 1 { "" } else { "s" },
-            deck_name(game)
-        ))
-    )?;
+    write_title(out, game, paint, "notepad")?;
     writeln!(
         out,
         "engine: sat (testLiteral by DPLL on the game's CNF: {} variables, {} clauses; {} SAT questions)",
