@@ -11,9 +11,24 @@ mod random;
 pub use exact::{certain_case_file, ExactAgent};
 pub use random::RandomAgent;
 
-use crate::agent::SimRng;
+use crate::agent::{Agent, SimRng};
 use rand::seq::IteratorRandom;
 use sleuth_core::{Card, CardSet, Deck};
+
+/// The names of every agent that [`agent_by_name`] can build, in the order
+/// reports list them.
+pub const AGENT_NAMES: &[&str] = &["random", "exact"];
+
+/// A fresh agent of the strategy called `name` (one of [`AGENT_NAMES`]), or
+/// `None` for an unknown name.
+pub fn agent_by_name(name: &str) -> Option<Box<dyn Agent>> {
+    let agent: Box<dyn Agent> = match name {
+        "random" => Box::new(RandomAgent::new()),
+        "exact" => Box::new(ExactAgent::new()),
+        _ => return None,
+    };
+    Some(agent)
+}
 
 /// A uniformly random card of `set`.
 ///
@@ -26,4 +41,18 @@ pub fn random_card(set: CardSet, rng: &mut SimRng) -> Card {
 /// A uniformly random combination: one card of each category of `deck`.
 pub fn random_combination(deck: &Deck, rng: &mut SimRng) -> CardSet {
     deck.categories().map(|cat| random_card(deck.category_cards(cat), rng)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_agent_can_be_built_under_its_own_name() {
+        for &name in AGENT_NAMES {
+            let agent = agent_by_name(name).unwrap_or_else(|| panic!("agent {name} is listed but not built"));
+            assert_eq!(agent.name(), name);
+        }
+        assert!(agent_by_name("no-such-agent").is_none());
+    }
 }
