@@ -19,6 +19,7 @@ mod plot;
 mod sample;
 mod sat_engine;
 mod sat_notepad;
+mod serve;
 mod why;
 
 use clap::{Parser, Subcommand};
@@ -75,6 +76,8 @@ enum Command {
     Sample(sample::Args),
     /// Rerun experiments: Neller and Luo's sampling-error experiment, and merging its shards.
     Experiment(experiment::Args),
+    /// Serve the notepad in the browser: a local web server with a JSON API, games kept on disk.
+    Serve(serve::Args),
 }
 
 /// How a command that ran to the end went; errors are exit code 2.
@@ -113,6 +116,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         Command::Logic(args) => logic::run(&args, out),
         Command::Sample(args) => sample::run(&args, out),
         Command::Experiment(args) => experiment::run(&args, out),
+        Command::Serve(args) => serve::run(&args, out),
     }
 }
 

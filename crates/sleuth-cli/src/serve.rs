@@ -1,0 +1,56 @@
+//! `sleuth serve`: the notepad in the browser (the server is sleuth-web).
+
+use crate::Outcome;
+use std::io::Write;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Where games are kept: DIR/games/ID.json (game files) and ID.journal.
+    #[arg(long, value_name = "DIR", default_value = "sleuth-data")]
+    data: PathBuf,
+    /// The port on 127.0.0.1 (0 picks a free one).
+    #[arg(long, value_name = "N", default_value_t = 7878, conflicts_with = "listen")]
+    port: u16,
+    /// Listen on ADDR (e.g. 0.0.0.0:7878) to reach the notepad from a phone on
+    /// the same network; every request then needs the access token printed at start.
+    #[arg(long, value_name = "ADDR")]
+    listen: Option<SocketAddr>,
+    /// Open the notepad in the default browser.
+    #[arg(long)]
+    open: bool,
+}
+
+pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    let (addr, token) = match args.listen {
+        Some(addr) => (addr, Some(sleuth_web::guard::new_token())),
+        None => (SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), args.port), None),
+    };
+    let config = sleuth_web::Config { data: args.data.clone(), addr, token };
+    let open = args.open;
+    let data = args.data.display().to_string();
+    sleuth_web::serve(config, |url| {
+        // Tests and scripts read this line to find the port.
+        let _ = writeln!(out, "sleuth serve: notepad at {url} (games in {data}/games)");
+        let _ = out.flush();
+        if open {
+            open_browser(url);
+        }
+    })?;
+    Ok(Outcome::Success)
+}
+
+/// Opens `url` in the default browser; failing to is not an error.
+fn open_browser(url: &str) {
+    let cmd = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    if let Err(e) = std::process::Command::new(cmd).arg(url).spawn() {
+        eprintln!("sleuth serve: cannot open a browser ({cmd}: {e}); open {url} yourself");
+    }
+}

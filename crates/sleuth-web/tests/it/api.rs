@@ -1,0 +1,316 @@
+//! Every endpoint over real HTTP, with good, bad and hostile input.
+
+use crate::support::{get, json, sample_game, sample_setup, send, start, Response};
+use serde_json::json;
+use std::net::SocketAddr;
+
+fn create(addr: SocketAddr, file: &serde_json::Value) -> String {
+    let r = json(addr, "POST", "/api/games", file);
+    assert_eq!(r.status, 201, "{}", r.body);
+    r.json()["id"].as_str().unwrap().to_string()
+}
+
+fn cell(analysis: &serde_json::Value, card: &str, place: &str) -> (f64, String) {
+    let i = analysis["places"].as_array().unwrap().iter().position(|p| p == place).unwrap();
+    let c = &analysis["cells"][card][i];
+    (c["p"].as_f64().unwrap(), c["status"].as_str().unwrap().to_string())
+}
+
+fn add(addr: SocketAddr, id: &str, event: serde_json::Value) -> Response {
+    json(addr, "POST", &format!("/api/games/{id}/events"), &json!({ "event": event }))
+}
+
+#[test]
+fn the_page_and_its_assets_are_served_with_a_strict_policy() {
+    let s = start(None);
+    let page = get(s.addr, "/");
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("<script src=\"app.js\""));
+    assert!(page.header("content-security-policy").unwrap().contains("default-src 'self'"));
+    assert_eq!(page.header("x-frame-options"), Some("DENY"));
+    assert!(get(s.addr, "/app.js").body.contains("async function api("));
+    assert!(get(s.addr, "/style.css").body.contains("#notepad"));
+    let missing = get(s.addr, "/nope");
+    assert_eq!((missing.status, missing.error()), (404, "no such page or endpoint".to_string()));
+    let decks = get(s.addr, "/api/decks").json();
+    assert_eq!(decks["classic"].as_array().unwrap().len(), 3);
+    assert_eq!(decks["master"][0]["cards"].as_array().unwrap().len(), 10);
+}
+
+#[test]
+fn the_sample_game_entered_turn_by_turn_ends_solved() {
+    let s = start(None);
+    let id = create(s.addr, &sample_setup());
+    let events = sample_game()["events"].as_array().unwrap().clone();
+    for (i, e) in events.iter().enumerate() {
+        let r = add(s.addr, &id, e.clone());
+        assert_eq!(r.status, 200, "event {i}: {}", r.body);
+        assert_eq!(r.json()["events"].as_array().unwrap().len(), i + 1);
+    }
+    let a = get(s.addr, &format!("/api/games/{id}/analysis"));
+    assert_eq!(a.status, 200);
+    let a = a.json();
+    assert_eq!(a["consistent"], true);
+    assert_eq!(a["method"], "exact");
+    assert_eq!(a["case_files"][0]["cards"], json!(["pe", "pi", "bi"]));
+    assert_eq!(a["case_files"][0]["probability"], 1.0);
+    assert_eq!(cell(&a, "pe", "case_file"), (1.0, "yes".into()));
+    assert_eq!(cell(&a, "wh", "sc"), (1.0, "yes".into()));
+    assert_eq!(cell(&a, "kn", "case_file").1, "no");
+
+    // The game is listed, exported as a game file, and reads back the same.
+    let list = get(s.addr, "/api/games").json();
+    assert_eq!(list["games"][0]["id"], id.as_str());
+    assert_eq!(list["games"][0]["events"], events.len());
+    let export = get(s.addr, &format!("/api/games/{id}/export"));
+    assert!(export.header("content-disposition").unwrap().contains(&format!("{id}.json")));
+    let exported = sleuth_core::GameFile::from_json(&export.body).unwrap();
+    let original = sleuth_core::GameFile::from_json(&sample_game().to_string()).unwrap();
+    assert_eq!(exported, original);
+    // Imported again, it is a new game with the same analysis.
+    let again = create(s.addr, &serde_json::from_str(&export.body).unwrap());
+    assert_ne!(again, id);
+    let b = get(s.addr, &format!("/api/games/{again}/analysis")).json();
+    assert_eq!(b["cells"], a["cells"]);
+}
+
+#[test]
+fn why_explains_certain_cells_and_only_those() {
+    let s = start(None);
+    let mut game = sample_game();
+    game["events"] = json!(game["events"].as_array().unwrap()[..6]);
+    let id = create(s.addr, &game);
+    // sc was shown the Scarlet card by mu in turn 0.
+    let w = get(s.addr, &format!("/api/games/{id}/why?card=sc&place=mu")).json();
+    assert_eq!(w["certain"], true);
+    assert_eq!(w["status"], "yes");
+    assert_eq!(w["events"][0]["index"], 0);
+    assert!(w["events"][0]["text"].as_str().unwrap().contains("mu refuted and showed sc"));
+    let open = get(s.addr, &format!("/api/games/{id}/why?card=pe&place=case_file")).json();
+    assert_eq!(open["certain"], false);
+    let r = get(s.addr, &format!("/api/games/{id}/why?card=zz&place=mu"));
+    assert_eq!((r.status, r.error()), (400, "unknown card 'zz'".to_string()));
+    let r = get(s.addr, &format!("/api/games/{id}/why?card=pe&place=nobody"));
+    assert_eq!(r.status, 400);
+    assert_eq!(get(s.addr, &format!("/api/games/{id}/why?card=pe")).status, 400);
+}
+
+#[test]
+fn edit_delete_undo_and_redo() {
+    let s = start(None);
+    let id = create(s.addr, &sample_setup());
+    let events = sample_game()["events"].as_array().unwrap().clone();
+    for e in &events[..3] {
+        assert_eq!(add(s.addr, &id, e.clone()).status, 200);
+    }
+    let path = |p: &str| format!("/api/games/{id}{p}");
+    // Insert at the front, replace, delete.
+    let r = json(s.addr, "POST", &path("/events"), &json!({"event": events[5], "index": 0}));
+    assert_eq!(r.json()["events"][0]["event"], events[5]);
+    let r = json(s.addr, "PUT", &path("/events/1"), &json!({"event": events[4]}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["events"][1]["event"], events[4]);
+    let r = send(s.addr, "DELETE", &path("/events/0"), &[], b"");
+    assert_eq!(r.json()["events"].as_array().unwrap().len(), 3);
+    // Undo twice: the replace and the delete are gone; redo once.
+    json(s.addr, "POST", &path("/undo"), &json!({}));
+    let r = json(s.addr, "POST", &path("/undo"), &json!({}));
+    assert_eq!(r.json()["events"][1]["event"], events[0]);
+    assert_eq!(r.json()["can_redo"], true);
+    let r = json(s.addr, "POST", &path("/redo"), &json!({}));
+    assert_eq!(r.json()["events"][1]["event"], events[4]);
+    // A new change clears the redo history.
+    let r = add(s.addr, &id, events[6].clone());
+    assert_eq!(r.json()["can_redo"], false);
+    let r = json(s.addr, "POST", &path("/redo"), &json!({}));
+    assert_eq!((r.status, r.error()), (409, "nothing to redo".to_string()));
+    // Out of range and malformed indices.
+    let r = send(s.addr, "DELETE", &path("/events/99"), &[], b"");
+    assert_eq!(r.status, 422);
+    assert!(r.error().contains("no event 99"), "{}", r.body);
+    assert_eq!(send(s.addr, "DELETE", &path("/events/-1"), &[], b"").status, 400);
+    assert_eq!(json(s.addr, "PUT", &path("/events/abc"), &json!({"event": events[0]})).status, 400);
+}
+
+#[test]
+fn contradictions_are_kept_and_named() {
+    let s = start(None);
+    let id = create(s.addr, &sample_setup());
+    // sc holds wh; then sc says mu showed wh: impossible with sc's hand.
+    let bad = json!({"suggestion": {"by": "sc", "cards": ["wh", "ro", "lo"], "refuted_by": "mu", "shown": "wh"}});
+    assert_eq!(add(s.addr, &id, sample_game()["events"][1].clone()).status, 200);
+    let r = add(s.addr, &id, bad);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let a = get(s.addr, &format!("/api/games/{id}/analysis")).json();
+    assert_eq!(a["consistent"], false);
+    assert_eq!(a["models"], "0");
+    assert_eq!(a["conflict"]["events"][0]["index"], 1);
+    assert_eq!(a["conflict"]["hand"], true);
+    let state = get(s.addr, &format!("/api/games/{id}")).json();
+    assert_eq!(state["events"].as_array().unwrap().len(), 2, "nothing typed is dropped");
+    let advice = get(s.addr, &format!("/api/games/{id}/advice")).json();
+    assert_eq!(advice["consistent"], false);
+}
+
+#[test]
+fn advice_from_the_analysis() {
+    let s = start(None);
+    let id = create(s.addr, &sample_game());
+    let a = get(s.addr, &format!("/api/games/{id}/advice")).json();
+    assert_eq!(a["source"], "minimal");
+    assert_eq!(a["accuse"]["cards"], json!(["pe", "pi", "bi"]));
+    assert_eq!(a["accuse"]["now"], true);
+    // sc showed wh to pl, gr and pe: asked by gr about wh and st, show wh.
+    let a = get(s.addr, &format!("/api/games/{id}/advice?by=gr&cards=wh,pi,st")).json();
+    assert_eq!(a["show"]["card"], "wh");
+    assert!(a["show"]["reason"].as_str().unwrap().contains("gr has seen it"));
+    let a = get(s.addr, &format!("/api/games/{id}/advice?by=gr&cards=mu,kn,ha")).json();
+    assert_eq!(a["show"]["card"], serde_json::Value::Null);
+    assert_eq!(get(s.addr, &format!("/api/games/{id}/advice?by=gr")).status, 400);
+    assert_eq!(get(s.addr, &format!("/api/games/{id}/advice?by=zz&cards=wh")).status, 400);
+    assert_eq!(get(s.addr, &format!("/api/games/{id}/advice?by=gr&cards=wh,zz")).status, 400);
+}
+
+#[test]
+fn bad_input_is_refused_with_a_clear_message_and_changes_nothing() {
+    let s = start(None);
+    let id = create(s.addr, &sample_setup());
+    let events = format!("/api/games/{id}/events");
+    let cases: Vec<(serde_json::Value, u16, &str)> = vec![
+        (json!({"event": 5}), 400, "invalid request body"),
+        (json!({"event": {"suggestion": {"by": "sc", "cards": "pe"}}}), 400, "invalid request body"),
+        (json!({"event": {"suggestion": {"by": "sc", "cards": ["pe", "pi", "ba"]}}}), 400, "refuted_by"),
+        (json!({"event": {"suggestion": {"by": "sc", "cards": ["pe", "pi", "zz"], "refuted_by": null}}}), 422, "zz"),
+        (json!({"event": {"suggestion": {"by": "xx", "cards": ["pe", "pi", "ba"], "refuted_by": null}}}), 422, "xx"),
+        (json!({"event": {"suggestion": {"by": "sc", "cards": ["pe", "pl", "ba"], "refuted_by": null}}}), 422, ""),
+        (
+            json!({"event": {"suggestion": {"by": "mu", "cards": ["pe", "pi", "ba"], "refuted_by": "pe", "shown": "pe"}}}),
+            422,
+            "shown",
+        ),
+        (json!({"event": {"accusation": {"by": "mu", "cards": ["pe", "pi", "ba"], "correct": "yes"}}}), 400, ""),
+        (
+            json!({"event": {"accusation": {"by": "mu", "cards": ["pe", "pi", "ba"], "correct": true}}, "extra": 1}),
+            400,
+            "extra",
+        ),
+        (
+            json!({"event": {"accusation": {"by": "mu", "cards": ["pe", "pi", "ba"], "correct": true}}, "index": 7}),
+            422,
+            "no event 7",
+        ),
+        (json!([1, 2, 3]), 400, ""),
+    ];
+    for (body, status, message) in cases {
+        let r = json(s.addr, "POST", &events, &body);
+        assert_eq!(r.status, status, "{body}: {}", r.body);
+        assert!(r.error().contains(message), "{body}: {}", r.body);
+    }
+    let r = send(s.addr, "POST", &events, &[("Content-Type", "application/json")], b"{not json");
+    assert_eq!(r.status, 400);
+    let r = send(s.addr, "POST", &events, &[("Content-Type", "application/json")], &[0xff, 0xfe]);
+    assert_eq!(r.status, 400);
+    assert_eq!(get(s.addr, &format!("/api/games/{id}")).json()["events"], json!([]));
+
+    // Invalid games are not created.
+    let mut one_player = sample_setup();
+    one_player["players"] = json!(["sc"]);
+    let r = json(s.addr, "POST", "/api/games", &one_player);
+    assert_eq!(r.status, 422);
+    assert!(r.error().contains("player"), "{}", r.body);
+    let r = json(s.addr, "POST", "/api/games", &json!({"version": 1}));
+    assert_eq!(r.status, 400, "{}", r.body);
+    let r = json(
+        s.addr,
+        "POST",
+        "/api/games",
+        &json!({"version": 1, "deck": "classic", "players": ["a", "b"], "handSizes": {}}),
+    );
+    assert!(r.error().contains("did you mean 'hand_sizes'"), "{}", r.body);
+    assert_eq!(get(s.addr, "/api/games").json()["games"].as_array().unwrap().len(), 1);
+
+    // Unknown and hostile game ids.
+    assert_eq!(get(s.addr, "/api/games/nope").status, 404);
+    assert_eq!(get(s.addr, "/api/games/..%2F..%2Fetc%2Fpasswd").status, 404);
+    assert_eq!(get(s.addr, "/api/games/%2E%2E/analysis").status, 404);
+}
+
+#[test]
+fn huge_bodies_are_refused() {
+    let s = start(None);
+    let id = create(s.addr, &sample_setup());
+    let huge = format!("{{\"event\": \"{}\"}}", "x".repeat(sleuth_web::MAX_BODY + 1));
+    let r = send(
+        s.addr,
+        "POST",
+        &format!("/api/games/{id}/events"),
+        &[("Content-Type", "application/json")],
+        huge.as_bytes(),
+    );
+    assert_eq!(r.status, 413, "{}", r.body);
+    let mut big_game = sample_setup();
+    big_game["players"] = json!(vec!["p".repeat(1000); 300]);
+    let r = json(s.addr, "POST", "/api/games", &big_game);
+    assert_eq!(r.status, 413);
+}
+
+#[test]
+fn cross_origin_and_rebinding_requests_are_refused() {
+    let s = start(None);
+    let id = create(s.addr, &sample_setup());
+    let body = json!({"event": sample_game()["events"][0]}).to_string();
+    let events = format!("/api/games/{id}/events");
+    let with = |headers: &[(&str, &str)]| send(s.addr, "POST", &events, headers, body.as_bytes());
+    let ct = ("Content-Type", "application/json");
+    let r = with(&[ct, ("Origin", "http://evil.example")]);
+    assert_eq!((r.status, r.error()), (403, "cross-origin requests are refused".to_string()));
+    let r = with(&[ct, ("Origin", "null")]);
+    assert_eq!(r.status, 403);
+    let r = with(&[ct, ("Sec-Fetch-Site", "cross-site")]);
+    assert_eq!(r.status, 403);
+    let r = with(&[ct, ("Host", "evil.example"), ("Origin", "http://evil.example")]);
+    assert_eq!(r.status, 403);
+    let r = send(s.addr, "GET", "/api/games", &[("Host", "rebound.example:7878")], b"");
+    assert_eq!(r.status, 403);
+    // A form post from another site cannot even send JSON.
+    let r = with(&[("Content-Type", "application/x-www-form-urlencoded")]);
+    assert_eq!(r.status, 415);
+    let r = with(&[]);
+    assert_eq!(r.status, 415);
+    assert_eq!(get(s.addr, &format!("/api/games/{id}")).json()["events"], json!([]));
+    // The same origin is fine.
+    let origin = format!("http://{}", s.addr);
+    let r = with(&[ct, ("Origin", &origin)]);
+    assert_eq!(r.status, 200, "{}", r.body);
+}
+
+#[test]
+fn with_a_token_every_request_needs_it() {
+    let token = "0123456789abcdef0123456789abcdef";
+    let s = start(Some(token));
+    for path in ["/", "/app.js", "/api/decks", "/api/games", "/api/games/x/analysis"] {
+        let r = get(s.addr, path);
+        assert_eq!(r.status, 401, "{path}");
+        assert!(r.error().contains("access token"));
+        let r = send(s.addr, "GET", path, &[("X-Sleuth-Token", "0123456789abcdef0123456789abcdee")], b"");
+        assert_eq!(r.status, 401, "{path}");
+    }
+    let r = json(s.addr, "POST", "/api/games", &sample_setup());
+    assert_eq!(r.status, 401);
+    assert_eq!(get(s.addr, "/api/games?token=wrong").status, 401);
+    // The printed URL carries the token and sets a cookie for the page's assets.
+    let page = get(s.addr, &format!("/?token={token}"));
+    assert_eq!(page.status, 200);
+    let cookie = page.header("set-cookie").unwrap();
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "{cookie}");
+    let cookie = cookie.split(';').next().unwrap();
+    assert_eq!(send(s.addr, "GET", "/app.js", &[("Cookie", cookie)], b"").status, 200);
+    let r = send(
+        s.addr,
+        "POST",
+        "/api/games",
+        &[("Content-Type", "application/json"), ("X-Sleuth-Token", token)],
+        sample_setup().to_string().as_bytes(),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+}

@@ -1,0 +1,6 @@
+//! sleuth-web's integration tests: the API over real HTTP (including bad
+//! and hostile requests) and the page in a real headless Chromium.
+
+mod api;
+mod e2e;
+mod support;
