@@ -250,6 +250,7 @@ function renderAnalysis() {
   const a = state.analysis;
   const table = $('notepad');
   table.replaceChildren();
+  table.dataset.version = a.version; // tests wait for this
   const placeName = (p) => (p === 'case_file' ? 'case file' : p);
   table.append(h('thead', {}, h('tr', {}, h('th', { class: 'card-col' }, 'card'),
     a.places.map((p) => h('th', { class: p === 'case_file' ? 'case' : (p === me() ? 'me' : '') }, placeName(p))))));
@@ -431,10 +432,13 @@ async function submitTurn(ev) {
   try { event = readTurn(); } catch (e) { showError(e.message); return; }
   showError('');
   const editing = state.editing;
+  const t0 = performance.now();
   const ok = editing === null
     ? await change('POST', '/events', { event })
     : await change('PUT', `/events/${editing}`, { event });
   if (!ok) return;
+  // From the click to the notepad redrawn (saved on disk, analysed, shown).
+  document.body.dataset.updateMs = (performance.now() - t0).toFixed(1);
   stopEdit();
   $('turn-by').value = nextSuggester();
   for (let i = 0; i < cats().length; i++) $(`turn-card-${i}`).value = '';

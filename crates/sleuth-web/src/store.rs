@@ -152,7 +152,9 @@ impl Entry {
         let (events, game) = self.check(&op)?;
         append_line(&mut self.journal, &self.journal_path, &op)?;
         self.commit(&op, events, game);
-        write_atomically(&self.json_path, self.file.to_json().as_bytes())
+        // The journal line is the durable record; the game file follows it
+        // without waiting for the disk (a stale file is rebuilt on open).
+        write_file(&self.json_path, self.file.to_json().as_bytes(), false)
     }
 
     /// The events and game after `op`, without changing anything.
@@ -471,20 +473,30 @@ fn append_line(journal: &mut File, path: &Path, op: &Op) -> Result<(), StoreErro
     Ok(())
 }
 
-/// Writes a file atomically: a temporary file in the same directory,
-/// flushed, renamed over the target, and the directory flushed.
+/// Writes a file atomically and durably: a temporary file in the same
+/// directory, flushed, renamed over the target, and the directory flushed.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    write_file(path, bytes, true)
+}
+
+/// Writes a file atomically (temporary file and rename, so a reader never
+/// sees half a file), waiting for the disk only when `durable`.
+fn write_file(path: &Path, bytes: &[u8], durable: bool) -> Result<(), StoreError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = dir.join(format!(".{name}.tmp"));
     let result = (|| {
         let mut f = File::create(&tmp)?;
         f.write_all(bytes)?;
-        f.sync_all()?;
+        if durable {
+            f.sync_all()?;
+        }
         fs::rename(&tmp, path)?;
         // Make the rename itself durable (not possible on every platform).
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
+        if durable {
+            if let Ok(d) = File::open(dir) {
+                let _ = d.sync_all();
+            }
         }
         Ok(())
     })();

@@ -1,1 +1,116 @@
-//! End-to-end tests in headless Chromium.
+//! The notepad in a real headless Chromium: the sample game of Neller et
+//! al. set up and played through the page, checked cell by cell against
+//! sleuth-core; why, undo, redo, edit, a contradiction, a reload, keyboard
+//! entry and a phone-sized screen. The browser is driven by
+//! `e2e/notepad.mjs` with playwright-core and the system's Chromium.
+//!
+//! Needs `node`, `e2e/node_modules/playwright-core` (`npm ci --prefix
+//! crates/sleuth-web/e2e`) and Chromium (`/usr/bin/chromium`, or
+//! `SLEUTH_CHROMIUM`). When one is missing the test says loudly that it was
+//! skipped — and fails instead when `SLEUTH_REQUIRE_BROWSER=1` (as in
+//! `.ci/run`). `SLEUTH_SCREENSHOTS=DIR` saves the README's screenshots.
+
+use crate::support::{sample_game, start};
+use sleuth_core::{Analysis, Game, Status};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const DIR: &str = env!("CARGO_MANIFEST_DIR");
+
+/// What the page must show in a cell, by the rules of the page and the CLI.
+fn cell_text(p: f64, status: Status) -> String {
+    match status {
+        Status::Yes => "O".into(),
+        Status::No => "X".into(),
+        Status::Maybe if p * 100.0 < 1.0 => "<1%".into(),
+        Status::Maybe if p * 100.0 > 99.0 => ">99%".into(),
+        Status::Maybe => format!("{}%", (p * 100.0).round()),
+    }
+}
+
+/// The notepad of a game as `{card: {place: text}}`.
+fn expected_notepad(game: &Game) -> serde_json::Value {
+    let a = Analysis::new(game).unwrap();
+    let deck = game.deck();
+    let mut out = serde_json::Map::new();
+    for card in deck.cards() {
+        let row: serde_json::Map<String, serde_json::Value> = game
+            .places()
+            .map(|p| (game.place_id(p).to_string(), cell_text(a.probability(card, p), a.status(card, p)).into()))
+            .collect();
+        out.insert(deck.id(card).to_string(), row.into());
+    }
+    out.into()
+}
+
+/// The first of `candidates` that exists.
+fn find(candidates: &[PathBuf]) -> Option<PathBuf> {
+    candidates.iter().find(|p| p.exists()).cloned()
+}
+
+fn in_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH")
+        .and_then(|paths| find(&std::env::split_paths(&paths).map(|d| d.join(name)).collect::<Vec<_>>()))
+}
+
+/// Skips loudly, or fails when a browser is required.
+fn missing(what: &str) {
+    let required = std::env::var("SLEUTH_REQUIRE_BROWSER").is_ok_and(|v| v == "1");
+    assert!(!required, "SLEUTH_REQUIRE_BROWSER=1 but {what}");
+    eprintln!("\n################################################################");
+    eprintln!("## SKIPPED: the browser end-to-end test did not run: {what}");
+    eprintln!("## (set SLEUTH_REQUIRE_BROWSER=1 to make this a failure)");
+    eprintln!("################################################################\n");
+}
+
+#[test]
+fn the_sample_game_through_the_page_in_headless_chromium() {
+    let chromium = match std::env::var_os("SLEUTH_CHROMIUM") {
+        Some(p) => Some(PathBuf::from(p)),
+        None => find(&["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].map(PathBuf::from)),
+    };
+    let Some(chromium) = chromium.filter(|p| p.exists()) else {
+        return missing("no Chromium (install the chromium package, or set SLEUTH_CHROMIUM)");
+    };
+    let Some(node) = in_path("node") else { return missing("no node in PATH") };
+    let e2e = Path::new(DIR).join("e2e");
+    if !e2e.join("node_modules/playwright-core/package.json").exists() {
+        return missing("playwright-core is not installed (npm ci --prefix crates/sleuth-web/e2e)");
+    }
+
+    let server = start(None);
+    let sample_path = Path::new(DIR).join("../../testdata/seed-sat-sample.json");
+    let game = Game::from_json(&sample_game().to_string()).unwrap();
+    let expected = server.dir.path().join("expected.json");
+    std::fs::write(&expected, expected_notepad(&game).to_string()).unwrap();
+
+    let mut cmd = Command::new(node);
+    cmd.arg(e2e.join("notepad.mjs"))
+        .current_dir(&e2e)
+        .env("SLEUTH_URL", format!("http://{}/", server.addr))
+        .env("SLEUTH_SAMPLE", &sample_path)
+        .env("SLEUTH_EXPECTED", &expected)
+        .env("SLEUTH_CHROMIUM", &chromium);
+    if let Some(dir) = std::env::var_os("SLEUTH_SCREENSHOTS") {
+        // Relative to where cargo runs the test: the crate's directory.
+        cmd.env("SLEUTH_SCREENSHOTS", std::env::current_dir().unwrap().join(dir));
+    }
+    let out = cmd.output().expect("node runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "the browser test failed:\n{stdout}\n{stderr}");
+    println!("e2e timings: {stdout}");
+
+    // What the page confirmed is on disk: the game file is the sample game.
+    let games = server.dir.path().join("games");
+    let file = std::fs::read_dir(&games)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "json"))
+        .expect("a game file");
+    let stored = sleuth_core::GameFile::from_json(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let mut sample = sleuth_core::GameFile::from_json(&sample_game().to_string()).unwrap();
+    sample.hand_sizes = stored.hand_sizes.clone(); // the page writes the dealing rule's sizes out
+    assert_eq!(stored, sample);
+}
