@@ -14,5 +14,6 @@ mod logic;
 mod notepad;
 mod sample;
 mod sat_engine;
+mod serve;
 mod support;
 mod why;
