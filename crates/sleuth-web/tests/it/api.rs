@@ -314,3 +314,35 @@ fn with_a_token_every_request_needs_it() {
     );
     assert_eq!(r.status, 201, "{}", r.body);
 }
+
+#[test]
+fn custom_decks_bystanders_and_game_files_copied_in_by_hand() {
+    let s = start(None);
+    let custom = json!({"version": 1, "deck": {"categories": [
+        {"name": "who", "cards": ["a", "b", "c"]}, {"name": "what", "cards": [{"id": "x", "name": "Axe"}, "y"]}]},
+        "players": ["p", "q"], "events": [
+        {"suggestion": {"by": "p", "cards": ["a", "x"], "refuted_by": null}}]});
+    let id = create(s.addr, &custom);
+    let state = get(s.addr, &format!("/api/games/{id}")).json();
+    assert_eq!(state["deck"][1]["cards"][0], json!({"id": "x", "name": "Axe"}));
+    assert_eq!(state["hand_sizes"], json!([2, 1]), "the dealing rule: earlier seats first");
+    let a = get(s.addr, &format!("/api/games/{id}/analysis")).json();
+    assert_eq!(a["places"], json!(["p", "q", "case_file"]));
+    assert_eq!(cell(&a, "a", "q").1, "no", "q passed p's suggestion");
+
+    // A game file dropped into the data directory is listed and opens.
+    let games = s.dir.path().join("games");
+    std::fs::write(games.join("by-hand.json"), sample_game().to_string()).unwrap();
+    std::fs::write(games.join("broken.json"), "{").unwrap();
+    let list = get(s.addr, "/api/games").json();
+    let ids: Vec<&str> = list["games"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap()).collect();
+    assert!(ids.contains(&"by-hand") && !ids.contains(&"broken"), "{ids:?}");
+    let r = add(s.addr, "by-hand", json!({"accusation": {"by": "mu", "cards": ["mu", "kn", "ha"], "correct": false}}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(games.join("by-hand.journal").exists());
+    let on_disk = std::fs::read_to_string(games.join("by-hand.json")).unwrap();
+    assert_eq!(sleuth_core::GameFile::from_json(&on_disk).unwrap().events.len(), 29);
+    let broken = get(s.addr, "/api/games/broken");
+    assert_eq!(broken.status, 500);
+    assert!(broken.error().contains("not valid JSON"), "{}", broken.body);
+}
