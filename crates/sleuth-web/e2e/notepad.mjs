@@ -170,6 +170,17 @@ try {
   await page.keyboard.press('Control+z');
   await page.waitForSelector(`#notepad[data-version="${++version}"]`);
 
+  // ---- the list of games, and an import of the sample's game file
+  await page.goto(URL + '#/');
+  await page.waitForSelector('#game-list a');
+  check(await page.locator('#game-list a').count() === 1, 'one game listed');
+  check((await page.textContent('#game-list li')).includes(`${n} turns`), 'the list counts the turns');
+  await page.setInputFiles('#import', process.env.SLEUTH_SAMPLE);
+  await page.waitForURL((u) => u.hash.startsWith('#/game/') && !gameUrl.endsWith(u.hash));
+  await page.waitForSelector('#notepad[data-version="0"]');
+  check(await page.locator('#events li[data-index]').count() === n, 'the imported game has every turn');
+  await checkNotepad('imported');
+
   // ---- a phone-sized screen
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
   const p2 = await phone.newPage();

@@ -142,8 +142,8 @@ impl Entry {
     }
 
     /// Applies a change: checks it, journals it (fsync), then updates the
-    /// game and rewrites the game file atomically. On any error before the
-    /// journal write, nothing changes.
+    /// game and rewrites the game file atomically. On any error, nothing
+    /// changes.
     ///
     /// # Errors
     /// [`StoreError::Invalid`] or [`StoreError::Conflict`] for a change that
@@ -152,9 +152,14 @@ impl Entry {
         let (events, game) = self.check(&op)?;
         append_line(&mut self.journal, &self.journal_path, &op)?;
         self.commit(&op, events, game);
-        // The journal line is the durable record; the game file follows it
-        // without waiting for the disk (a stale file is rebuilt on open).
-        write_file(&self.json_path, self.file.to_json().as_bytes(), false)
+        // The journal line is the durable record and the change is made; the
+        // game file follows without waiting for the disk. If it cannot be
+        // written, the change still stands: the next change or the next
+        // opening of the game rewrites it from the journal.
+        if let Err(e) = write_file(&self.json_path, self.file.to_json().as_bytes(), false) {
+            eprintln!("sleuth serve: warning: {e} (the change is in the journal)");
+        }
+        Ok(())
     }
 
     /// The events and game after `op`, without changing anything.
