@@ -67,6 +67,9 @@ pub fn router(data: &std::path::Path, token: Option<String>) -> anyhow::Result<R
         .route("/api/decks", get(api::decks))
         .nest("/api/games", games)
         .fallback(|| async { guard::refuse(axum::http::StatusCode::NOT_FOUND, "no such page or endpoint") })
+        .method_not_allowed_fallback(|| async {
+            guard::refuse(axum::http::StatusCode::METHOD_NOT_ALLOWED, "this endpoint does not take that method")
+        })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(guard, guard::check)))
 }

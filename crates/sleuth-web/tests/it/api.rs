@@ -346,3 +346,29 @@ fn custom_decks_bystanders_and_game_files_copied_in_by_hand() {
     assert_eq!(broken.status, 500);
     assert!(broken.error().contains("not valid JSON"), "{}", broken.body);
 }
+
+#[test]
+fn wrong_methods_are_refused_as_json() {
+    let s = start(None);
+    let id = create(s.addr, &sample_setup());
+    let r = get(s.addr, &format!("/api/games/{id}/undo"));
+    assert_eq!((r.status, r.error()), (405, "this endpoint does not take that method".to_string()));
+    assert_eq!(send(s.addr, "DELETE", "/api/games", &[], b"").status, 405);
+}
+
+#[test]
+fn master_deck_games_are_analysed() {
+    let s = start(None);
+    let game = json!({"version": 1, "deck": "master", "players": ["a", "b", "c", "d", "e", "f"],
+        "me": "a", "hand": ["mu", "kn", "ch", "ro", "fo"], "events": [
+        {"suggestion": {"by": "a", "cards": ["pl", "ca", "ga"], "refuted_by": "c", "shown": "ca"}},
+        {"suggestion": {"by": "b", "cards": ["gr", "re", "di"], "refuted_by": null}}]});
+    let id = create(s.addr, &game);
+    let a = get(s.addr, &format!("/api/games/{id}/analysis"));
+    assert_eq!(a.status, 200, "{}", a.body);
+    let a = a.json();
+    assert_eq!(a["consistent"], true);
+    assert_eq!(a["cells"].as_object().unwrap().len(), 30);
+    assert_eq!(cell(&a, "ca", "c").1, "yes");
+    assert!(a["models"].as_str().unwrap().parse::<u128>().unwrap() > 1);
+}
