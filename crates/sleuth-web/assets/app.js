@@ -53,6 +53,7 @@ function route() {
   const m = location.hash.match(/^#\/game\/([A-Za-z0-9_-]+)$/);
   for (const v of ['view-list', 'view-setup', 'view-game']) $(v).classList.add('hidden');
   $('export').classList.add('hidden');
+  $('nav-turn').classList.add('hidden');
   $('undo').disabled = $('redo').disabled = true;
   if (m) return openGame(m[1]);
   if (location.hash === '#/new') return showSetup();
@@ -184,6 +185,7 @@ async function openGame(id) {
   state.editing = null;
   $('view-game').classList.remove('hidden');
   $('export').classList.remove('hidden');
+  $('nav-turn').classList.remove('hidden');
   $('export').href = `/api/games/${id}/export`;
   renderTurnForm(true);
   renderGame();
@@ -501,6 +503,8 @@ async function start() {
   $('setup-players').addEventListener('input', renderSetup);
   $('import').addEventListener('change', importGame);
   $('nav-new').addEventListener('click', () => { location.hash = '#/new'; });
+  // On a phone the notepad comes first; this jumps to the turn form.
+  $('nav-turn').addEventListener('click', () => { $('turn').scrollIntoView(); $('turn-by').focus({ preventScroll: true }); });
   $('list-new').addEventListener('click', () => { location.hash = '#/new'; });
   $('turn').addEventListener('submit', submitTurn);
   $('turn-kind').addEventListener('change', updateAnswerFields);

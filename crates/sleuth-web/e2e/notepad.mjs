@@ -190,6 +190,15 @@ try {
   check(width <= 390, `the phone page does not scroll sideways (width ${width})`);
   const small = await p2.$$eval('#turn button, #turn select', (els) => els.filter((e) => e.getClientRects().length && e.getBoundingClientRect().height < 40).length);
   check(small === 0, `${small} controls of the turn form are smaller than a touch target`);
+  check(!(await p2.locator('#turn-submit').isVisible()) || !(await p2.evaluate(() => {
+    const r = document.getElementById('turn-submit').getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= innerHeight;
+  })), 'on a phone the notepad comes first');
+  await p2.tap('#nav-turn');
+  await p2.waitForFunction(() => {
+    const r = document.getElementById('turn').getBoundingClientRect();
+    return r.top >= -1 && r.top < innerHeight / 2;
+  });
 
   check(pageErrors.length === 0, `errors in the page: ${pageErrors.join('; ')}`);
   const stats = (xs) => { const s = [...xs].sort((a, b) => a - b); return { median: s[s.length >> 1], max: s[s.length - 1] }; };
