@@ -12,6 +12,7 @@
 
 use crate::support::{sample_game, start};
 use sleuth_core::{Analysis, Game, Status};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -57,10 +58,13 @@ fn in_path(name: &str) -> Option<PathBuf> {
 fn missing(what: &str) {
     let required = std::env::var("SLEUTH_REQUIRE_BROWSER").is_ok_and(|v| v == "1");
     assert!(!required, "SLEUTH_REQUIRE_BROWSER=1 but {what}");
-    eprintln!("\n################################################################");
-    eprintln!("## SKIPPED: the browser end-to-end test did not run: {what}");
-    eprintln!("## (set SLEUTH_REQUIRE_BROWSER=1 to make this a failure)");
-    eprintln!("################################################################\n");
+    // Straight to the process's stderr: the test harness captures eprintln!.
+    let bar = "#".repeat(72);
+    let _ = writeln!(
+        std::io::stderr(),
+        "\n{bar}\n## SKIPPED: the browser end-to-end test did not run: {what}\n\
+         ## (set SLEUTH_REQUIRE_BROWSER=1 to make this a failure)\n{bar}\n"
+    );
 }
 
 #[test]
