@@ -11,8 +11,16 @@ use std::time::Duration;
 
 /// Starts `sleuth serve` on a free port; returns the process and its address.
 fn serve(data: &Path) -> (Child, String) {
+    let (child, addr, _) = serve_with(data, &["--port", "0"]);
+    (child, addr)
+}
+
+/// Starts `sleuth serve` with `args`; returns the process, its address and the printed line.
+fn serve_with(data: &Path, args: &[&str]) -> (Child, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sleuth"))
-        .args(["serve", "--port", "0", "--data"])
+        .arg("serve")
+        .args(args)
+        .arg("--data")
         .arg(data)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -21,15 +29,20 @@ fn serve(data: &Path) -> (Child, String) {
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
     let addr = line.split("http://").nth(1).and_then(|r| r.split('/').next()).unwrap_or_else(|| panic!("{line}"));
-    (child, addr.to_string())
+    (child, addr.to_string(), line)
 }
 
 /// One HTTP request; `None` when the connection fails or is cut.
 fn request(addr: &str, method: &str, path: &str, body: &str) -> Option<(u16, serde_json::Value)> {
+    request_with(addr, method, path, body, "")
+}
+
+/// One HTTP request with extra header lines (each ending in CRLF).
+fn request_with(addr: &str, method: &str, path: &str, body: &str, extra: &str) -> Option<(u16, serde_json::Value)> {
     let mut s = TcpStream::connect(addr).ok()?;
     s.set_read_timeout(Some(Duration::from_secs(30))).ok()?;
     let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\n\r\n",
         body.len()
     );
     s.write_all(head.as_bytes()).ok()?;
@@ -130,4 +143,21 @@ fn serve_refuses_to_start_on_a_busy_port() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains(&format!("cannot listen on 127.0.0.1:{port}")), "{err}");
+}
+
+#[test]
+fn listen_prints_a_token_url_and_refuses_requests_without_the_token() {
+    let data = tempfile::tempdir().unwrap();
+    let (mut child, addr, line) = serve_with(data.path(), &["--listen", "127.0.0.1:0"]);
+    let token =
+        line.split("?token=").nth(1).and_then(|t| t.split_whitespace().next()).unwrap_or_else(|| panic!("{line}"));
+    assert!(token.len() == 32 && token.bytes().all(|b| b.is_ascii_hexdigit()), "{line}");
+    let (status, body) = request(&addr, "GET", "/api/games", "").unwrap();
+    assert_eq!(status, 401, "{body}");
+    let (status, _) = request(&addr, "GET", &format!("/api/games?token={token}"), "").unwrap();
+    assert_eq!(status, 200);
+    let (status, _) = request_with(&addr, "GET", "/api/games", "", &format!("X-Sleuth-Token: {token}\r\n")).unwrap();
+    assert_eq!(status, 200);
+    child.kill().unwrap();
+    child.wait().unwrap();
 }
