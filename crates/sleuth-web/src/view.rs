@@ -139,6 +139,12 @@ pub fn explain(game: &Game, card: Card, place: Place) -> Result<Value, String> {
 /// the most likely case files, and, when `asked` names a suggestion put to
 /// the observer, the card to show (one the suggester has seen already,
 /// else one shown to the most players, so that little new is revealed).
+///
+/// The page reads this shape, so a real advisor plugs in here by filling
+/// the same keys: `source` (`"minimal"` makes the page show `note` as a
+/// label), `consistent`, `accuse: {cards, probability, now} | null`,
+/// `suggest: [{cards, probability}]` (best first) and
+/// `show: {card | null, reason} | null`.
 pub fn advice(game: &Game, asked: Option<(sleuth_core::Player, CardSet)>) -> Result<Value, String> {
     let a = Analysis::new(game).map_err(|e| e.to_string())?;
     let deck = game.deck();
