@@ -274,17 +274,16 @@ mod tests {
         for card in g.observer().unwrap().1 {
             grid.mark_yes(card, a);
         }
-        let wh = deck.card("wh").unwrap();
-        for id in ["pe", "sc"] {
-            grid.mark_yes(deck.card(id).unwrap(), c);
-        }
+        let (wh, sc) = (deck.card("wh").unwrap(), deck.card("sc").unwrap());
+        grid.mark_yes(deck.card("pe").unwrap(), c);
         grid.close();
-        // Suspects: mu pl gr (a), pe sc (c): wh is with b, with c or in the case file.
+        // Suspects: mu pl gr (a), pe (c): sc and wh may be with b, with c or in the case file.
         assert_eq!(grid.status(wh, Place::CaseFile), Status::Maybe);
         grid.mark_no(wh, b);
         grid.mark_no(wh, c);
         grid.close();
         assert_eq!(grid.status(wh, Place::CaseFile), Status::Yes, "nobody else can hold it");
+        assert_eq!(grid.status(sc, Place::CaseFile), Status::No, "one suspect in the case file");
         let suspects = deck.category_cards(deck.category(wh));
         assert_eq!(grid.case_file_candidates() & suspects, CardSet::single(wh));
         assert!(!grid.is_contradictory());

@@ -49,6 +49,8 @@ pub struct SatKnowledge {
     witnesses: VecDeque<Vec<Option<Place>>>,
     consistent: bool,
     queries: u64,
+    unsat: u64,
+    solve_time: std::time::Duration,
 }
 
 impl SatKnowledge {
@@ -75,6 +77,16 @@ impl SatKnowledge {
     /// The satisfiability questions asked so far.
     pub fn queries(&self) -> u64 {
         self.queries
+    }
+
+    /// The questions answered "unsatisfiable" so far (one per fact proved).
+    pub fn proofs(&self) -> u64 {
+        self.unsat
+    }
+
+    /// Time in the solver (profiling).
+    pub fn solve_time(&self) -> std::time::Duration {
+        self.solve_time
     }
 
     /// The case file if every category has a card certainly in it.
@@ -124,6 +136,18 @@ impl SatKnowledge {
             deck.cards().map(|c| game.places().find(|&p| m.get(lit(c, p).var()) == Some(true))).collect()
         };
 
+        // Facts decided earlier still follow (the history only grew): as unit
+        // clauses they leave the models as they are and cut the search.
+        for card in deck.cards() {
+            for (i, &s) in self.status[card.index()].iter().enumerate() {
+                let l = lit(card, Place::from_index(i, n));
+                match s {
+                    Status::Yes => dpll.add_clause(&Clause::new([l])),
+                    Status::No => dpll.add_clause(&Clause::new([!l])),
+                    Status::Maybe => {}
+                }
+            }
+        }
         self.witnesses.retain(|w| deal_fits(game, w));
         if self.witnesses.is_empty() {
             self.queries += 1;
@@ -170,8 +194,19 @@ impl SatKnowledge {
                     if seen[c][i] & bit != 0 {
                         continue;
                     }
+                    if let Some(w) = swap_witness(game, &self.witnesses, card, Place::from_index(i, n), bit == 1) {
+                        record(&w, &mut seen);
+                        if self.witnesses.len() == MAX_WITNESSES {
+                            self.witnesses.pop_front();
+                        }
+                        self.witnesses.push_back(w);
+                        continue;
+                    }
                     self.queries += 1;
-                    match dpll.solve_with(&[query]) {
+                    let t = std::time::Instant::now();
+                    let r = dpll.solve_with(&[query]);
+                    self.solve_time += t.elapsed();
+                    match r {
                         SolveResult::Sat(m) => {
                             let w = to_deal(&m);
                             record(&w, &mut seen);
@@ -181,6 +216,7 @@ impl SatKnowledge {
                             self.witnesses.push_back(w);
                         }
                         SolveResult::Unsat => {
+                            self.unsat += 1;
                             self.status[c][i] = if_unsat;
                             break;
                         }
@@ -189,6 +225,43 @@ impl SatKnowledge {
             }
         }
     }
+}
+
+/// A consistent deal with `card` at `place` (`at`) or not at it (`!at`),
+/// made by swapping `card` with one other card in one of the witnesses, if
+/// such a swap fits the history. A swap keeps every hand size, and keeps one
+/// case-file card per category when it swaps within the category, so the
+/// rules of play (`deal_fits`) are all that is left to check.
+fn swap_witness(
+    game: &Game,
+    witnesses: &VecDeque<Vec<Option<Place>>>,
+    card: Card,
+    place: Place,
+    at: bool,
+) -> Option<Vec<Option<Place>>> {
+    let deck = game.deck();
+    let category = deck.category_cards(deck.category(card));
+    for w in witnesses.iter().rev() {
+        let Some(from) = w[card.index()] else { continue };
+        if (from == place) == at {
+            continue;
+        }
+        for other in deck.cards() {
+            let Some(to) = w[other.index()] else { continue };
+            let lands = if at { to == place } else { to != place };
+            let same_category = category.contains(other);
+            if to == from || !lands || ((from == Place::CaseFile || to == Place::CaseFile) && !same_category) {
+                continue;
+            }
+            let mut deal = w.clone();
+            deal[card.index()] = Some(to);
+            deal[other.index()] = Some(from);
+            if deal_fits(game, &deal) {
+                return Some(deal);
+            }
+        }
+    }
+    None
 }
 
 /// New numbers for the atoms `1..=atoms` (index: old number; entry 0 unused)

@@ -31,3 +31,39 @@ fn win_rates() {
         println!("{label}: {:?} in {:?}", stats, start.elapsed());
     }
 }
+
+#[test]
+#[ignore]
+fn sat_profile() {
+    use sleuth_sim::agents::SatKnowledge;
+    for (deck, n) in [(Deck::classic(), 4), (Deck::classic(), 6), (Deck::master(), 6)] {
+        let config = GameConfig::new(deck, n);
+        let mut updates = 0;
+        let mut queries = 0;
+        let mut unsat = 0;
+        let mut solve = std::time::Duration::ZERO;
+        let mut dimacs = std::time::Duration::ZERO;
+        let start = Instant::now();
+        for seed in 0..5 {
+            let record = play(&config, &mut agents(&vec!["exact"; n]), seed).unwrap();
+            let mut k = SatKnowledge::new();
+            for e in 0..=record.events.len() {
+                let game =
+                    sleuth_core::Game::new(&record.game_file_prefix(Some(sleuth_core::Player::new(0)), e)).unwrap();
+                let t = Instant::now();
+                let _ = sleuth_core::knowledge::to_dimacs(&game, &sleuth_core::Knowledge::new(&game));
+                dimacs += t.elapsed();
+                k.update(&game);
+                updates += 1;
+            }
+            queries += k.queries();
+            unsat += k.proofs();
+            solve += k.solve_time();
+        }
+        println!(
+            "{n} players: {updates} updates, {queries} queries ({unsat} unsat), {:?} (dimacs {:?}, solving {solve:?})",
+            start.elapsed(),
+            dimacs
+        );
+    }
+}
