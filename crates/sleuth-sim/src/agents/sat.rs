@@ -50,7 +50,6 @@ pub struct SatKnowledge {
     consistent: bool,
     queries: u64,
     unsat: u64,
-    solve_time: std::time::Duration,
 }
 
 impl SatKnowledge {
@@ -82,11 +81,6 @@ impl SatKnowledge {
     /// The questions answered "unsatisfiable" so far (one per fact proved).
     pub fn proofs(&self) -> u64 {
         self.unsat
-    }
-
-    /// Time in the solver (profiling).
-    pub fn solve_time(&self) -> std::time::Duration {
-        self.solve_time
     }
 
     /// The case file if every category has a card certainly in it.
@@ -203,10 +197,7 @@ impl SatKnowledge {
                         continue;
                     }
                     self.queries += 1;
-                    let t = std::time::Instant::now();
-                    let r = dpll.solve_with(&[query]);
-                    self.solve_time += t.elapsed();
-                    match r {
+                    match dpll.solve_with(&[query]) {
                         SolveResult::Sat(m) => {
                             let w = to_deal(&m);
                             record(&w, &mut seen);

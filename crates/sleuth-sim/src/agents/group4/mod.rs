@@ -167,7 +167,7 @@ impl Agent for Group4Agent {
         let mut silent = grid.in_play();
         let mut p = game.next_player(me);
         loop {
-            silent = silent & grid.no(Place::Player(p));
+            silent &= grid.no(Place::Player(p));
             if p == target {
                 break;
             }
