@@ -186,6 +186,7 @@ fn group4_plays_hundreds_of_sound_legal_games() {
     // an early guess is right more often than not.
     let (made, right) = (early.0 + early_master.0, early.1 + early_master.1);
     eprintln!("group4: {right} of {made} early guesses right; {stats:?}; {master:?}");
+    assert!(made > 0, "the early guess never fired");
     assert!(2 * right >= made, "{right} of {made} early guesses right");
 }
 
@@ -372,6 +373,67 @@ fn triangulation_favours_cards_asked_by_many_players() {
         four_player_view(r#"{"suggestion": {"by": "d", "cards": ["mu", "ro", "ba"], "refuted_by": null}}"#);
     let t = Triangulation::from_view(&View::new(&file, &game).unwrap());
     assert_eq!(t.scores(deck.card("ro").unwrap()), (1.0, 1.0));
+}
+
+#[test]
+fn sat_knowledge_solves_the_seed_sample_game_in_the_seed_order() {
+    // The SAT paper's sample game, just before the final accusation: its
+    // notepad is fully solved. Updated event by event, as an agent would.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/seed-sat-sample-before-accusation.json");
+    let file = GameFile::from_json(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut knowledge = SatKnowledge::new();
+    for k in 0..=file.events.len() {
+        let mut prefix = file.clone();
+        prefix.events.truncate(k);
+        knowledge.update(&Game::new(&prefix).unwrap());
+    }
+    let game = Game::new(&file).unwrap();
+    let deck = game.deck();
+    let expected: CardSet = ["pe", "pi", "bi"].iter().map(|id| deck.card(id).unwrap()).collect();
+    assert_eq!(knowledge.certain_case_file(&game), Some(expected));
+    assert_eq!(knowledge.status(deck.card("mu").unwrap(), game.place("pl").unwrap()), Status::Yes);
+    // Fresh knowledge of the whole game agrees with the incremental one.
+    let mut fresh = SatKnowledge::new();
+    fresh.update(&game);
+    for card in deck.cards() {
+        for place in game.places() {
+            assert_eq!(fresh.status(card, place), knowledge.status(card, place));
+        }
+    }
+}
+
+#[test]
+fn refuters_show_again_what_the_suggester_has_seen() {
+    // d showed `ha` to a, then `lo` to b, then `lo` to c; now a and b
+    // suggest cards that d can refute with `ha` or `lo`.
+    let (file, game) = four_player_view(
+        r#"{"suggestion": {"by": "a", "cards": ["mu", "kn", "ha"], "refuted_by": "d", "shown": "ha"}},
+           {"suggestion": {"by": "b", "cards": ["mu", "kn", "lo"], "refuted_by": "d", "shown": "lo"}},
+           {"suggestion": {"by": "c", "cards": ["mu", "kn", "lo"], "refuted_by": "d", "shown": "lo"}}"#,
+    );
+    let deck = game.deck();
+    let view = View::new(&file, &game).unwrap();
+    let set = |ids: &[&str]| -> CardSet { ids.iter().map(|id| deck.card(id).unwrap()).collect() };
+    let (a, b) = (Player::new(0), Player::new(1));
+    for name in ["notepad", "group4", "sat"] {
+        let mut agent = agent_by_name(name).unwrap();
+        for seed in 0..20 {
+            let mut rng = sleuth_sim::agent_rng(seed, 3);
+            let shown = agent.choose_card_to_show(&view, a, set(&["sc", "kn", "ha"]), set(&["sc", "ha"]), &mut rng);
+            assert_eq!(deck.id(shown), "ha", "{name}: a has seen ha");
+            let shown = agent.choose_card_to_show(&view, b, set(&["sc", "kn", "lo"]), set(&["sc", "lo"]), &mut rng);
+            assert_eq!(deck.id(shown), "lo", "{name}: b has seen lo");
+        }
+    }
+    // group4 also prefers the card it has revealed most when the suggester has
+    // seen none: `lo` (twice) over `ha` (once) and `wr` (never).
+    let mut agent = agent_by_name("group4").unwrap();
+    let c = Player::new(2);
+    let mut rng = sleuth_sim::agent_rng(0, 3);
+    let shown = agent.choose_card_to_show(&view, a, set(&["sc", "wr", "lo"]), set(&["sc", "wr", "lo"]), &mut rng);
+    assert_eq!(deck.id(shown), "lo");
+    let shown = agent.choose_card_to_show(&view, c, set(&["sc", "wr", "ha"]), set(&["sc", "wr", "ha"]), &mut rng);
+    assert_eq!(deck.id(shown), "ha");
 }
 
 /// Win rates of a few line-ups; run with
