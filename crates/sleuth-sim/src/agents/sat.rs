@@ -33,7 +33,7 @@ const MAX_WITNESSES: usize = 64;
 /// - **Witnesses**: a model (a consistent deal) answers "satisfiable" to
 ///   every question it makes true: for each card, "it is at its place in the
 ///   model" and "it is not at each other place". Models found earlier are
-///   kept (the last [`MAX_WITNESSES`]), and those that still fit the grown
+///   kept (the last 64), and those that still fit the grown
 ///   history (checked by playing the rules, `sleuth_core::brute::deal_fits`)
 ///   answer questions again.
 /// - **Swapped witnesses**: before asking the solver for a model with a card
