@@ -354,6 +354,24 @@ fn two_players_with_the_same_two_card_box_hold_both_cards() {
 }
 
 #[test]
+fn group4_questions_the_least_known_player_past_those_in_between() {
+    // d learnt one of a's cards; a could not refute gr, ro, di, which b then
+    // refuted unseen. b is the least known opponent nearest to d, and only
+    // gr, ro and di are cards b may hold that a cannot: d asks exactly them.
+    let (file, game) = four_player_view(
+        r#"{"suggestion": {"by": "d", "cards": ["pl", "kn", "ba"], "refuted_by": "a", "shown": "pl"}},
+           {"suggestion": {"by": "c", "cards": ["gr", "ro", "di"], "refuted_by": "b"}}"#,
+    );
+    let deck = game.deck();
+    let view = View::new(&file, &game).unwrap();
+    let expected: CardSet = ["gr", "ro", "di"].iter().map(|id| deck.card(id).unwrap()).collect();
+    for seed in 0..10 {
+        let mut agent = agent_by_name("group4").unwrap();
+        assert_eq!(agent.suggest(&view, &mut sleuth_sim::agent_rng(seed, 3)), expected);
+    }
+}
+
+#[test]
 fn triangulation_favours_cards_asked_by_many_players() {
     // One round: a asks about mu, b and c about pl; nobody can refute.
     let (file, game) = four_player_view(
