@@ -5,17 +5,21 @@ use super::grid::Grid;
 use super::random_card;
 use super::tactics::{shown_to, suggest_by_tiers};
 use crate::agent::{Agent, SimRng, View};
+use sleuth_core::model::passed_players;
 use sleuth_core::{Card, CardSet, Event, Place, Player};
 
 /// Plays from the seed's X/O grid alone, the way a careful player with a
 /// paper notepad does.
 ///
 /// - **Notes**: `O` for its own cards (and, its hand being full, `X` for
-///   every other card in its row), `X` everywhere for face-up cards, and `O`
-///   for a card shown to it in the refuter's row; then the grid rules of
-///   [`Grid::close`]. It draws nothing from other players' suggestions, from
-///   who refuted them, or from players who could not refute: those are the
-///   logic boxes of the [`group4`](super::Group4Agent) agent.
+///   every other card in its row), `X` everywhere for face-up cards, `O`
+///   for a card shown to it in the refuter's row, and `X` for all three
+///   suggested cards in the row of every player who could not refute a
+///   suggestion (the seed: "when we learn that a player does not have a
+///   card, we put an X"); then the grid rules of [`Grid::close`]. It draws
+///   nothing from *who* refuted other players' suggestions ("holds at least
+///   one of these"): those disjunctions are the logic boxes of the
+///   [`group4`](super::Group4Agent) agent.
 /// - **Accuses** as soon as the grid leaves exactly one case-file candidate
 ///   in every category, and never otherwise. The grid is sound, so it is
 ///   never wrong.
@@ -48,6 +52,11 @@ impl NotepadAgent {
             if let Event::Suggestion(s) = event {
                 if let (true, Some(r), Some(c)) = (s.by == me, s.refuted_by, s.shown) {
                     grid.mark_yes(c, Place::Player(r));
+                }
+                for q in passed_players(view.game(), s.by, s.refuted_by) {
+                    for c in s.cards {
+                        grid.mark_no(c, Place::Player(q));
+                    }
                 }
             }
         }

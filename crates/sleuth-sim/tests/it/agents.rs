@@ -493,3 +493,19 @@ fn win_rates() {
         );
     }
 }
+
+#[test]
+fn notepad_crosses_out_the_suggested_cards_of_players_who_could_not_refute() {
+    // a suggests; b passes, c refutes unseen by d: b gets three X's, c none.
+    let (file, game) = four_player_view(
+        r#"{"suggestion": {"by": "a", "cards": ["mu", "ro", "ba"], "refuted_by": "c", "shown": null}}"#,
+    );
+    let deck = game.deck();
+    let grid = NotepadAgent::grid(&View::new(&file, &game).unwrap());
+    let (b, c) = (Place::Player(Player::new(1)), Place::Player(Player::new(2)));
+    for id in ["mu", "ro", "ba"] {
+        let card = deck.card(id).unwrap();
+        assert_eq!(grid.status(card, b), Status::No, "{id} at b");
+        assert_eq!(grid.status(card, c), Status::Maybe, "{id} at c");
+    }
+}
