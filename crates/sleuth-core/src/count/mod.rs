@@ -22,6 +22,7 @@
 
 mod arith;
 mod case_file;
+mod demand;
 mod dp;
 mod order;
 mod plan;
