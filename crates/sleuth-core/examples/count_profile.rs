@@ -19,11 +19,16 @@ fn main() {
     let players: usize = a[2].parse().expect("players");
     let observer = a[3] == "observer";
     let sugg: usize = a[4].parse().expect("suggestions");
-    let seeds: u64 = a[5].parse().expect("seeds");
+    // SEEDS: N (seeds 0..N) or A..B.
+    let (from, seeds): (u64, u64) = match a[5].split_once("..") {
+        Some((x, y)) => (x.parse().expect("seed"), y.parse().expect("seed")),
+        None => (0, a[5].parse().expect("seeds")),
+    };
     let min_ms: f64 = a.get(6).map_or(0.0, |s| s.parse().expect("min ms"));
     let cfg = GenConfig::new(deck, players, observer, sugg);
     let (mut worst, mut sum) = (0f64, 0f64);
-    for seed in 0..seeds {
+    let mut states = 0usize;
+    for seed in from..seeds {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let game = Game::new(&try_generate(&cfg, &mut rng).expect("generates").file).expect("valid");
         let p = Problem::new(&game);
@@ -31,10 +36,12 @@ fn main() {
         let c = count_marginals(&p).expect("counts");
         let ms = t.elapsed().as_secs_f64() * 1e3;
         worst = worst.max(ms);
+        states += c.states;
         sum += ms;
         if ms >= min_ms {
             println!("seed {seed}: {ms:.3} ms, {} states, total {}", c.states, c.total);
         }
     }
-    println!("max {worst:.3} ms, mean {:.3} ms", sum / seeds as f64);
+    let n = (seeds - from).max(1) as f64;
+    println!("max {worst:.3} ms, mean {:.3} ms, mean states {:.0}", sum / n, states as f64 / n);
 }

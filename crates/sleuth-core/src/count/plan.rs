@@ -287,6 +287,16 @@ impl Plan {
         }
     }
 
+    /// The same DP without clause-demand pruning: the reference of the
+    /// property test that compares counters.
+    #[cfg(test)]
+    pub fn without_demand(mut self) -> Plan {
+        for step in &mut self.steps {
+            step.demand.clear();
+        }
+        self
+    }
+
     /// Whether the state after a step leaves every player room for its
     /// clauses (see [`super::demand`]).
     #[inline]
