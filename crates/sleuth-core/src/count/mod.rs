@@ -17,8 +17,9 @@
 //! All arithmetic is checked `u128`; a count that does not fit is an error.
 //!
 //! Modules: `plan` compiles the DP (key layout, moves, tail), `order`
-//! chooses the card order, `dp` runs the passes, `arith` has the checked
-//! arithmetic.
+//! chooses the card order, `demand` drops states that leave a player too
+//! little room for its clauses, `dp` runs the passes, `arith` has the
+//! checked arithmetic.
 
 mod arith;
 mod case_file;
