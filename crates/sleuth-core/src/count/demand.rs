@@ -26,7 +26,8 @@ pub(super) struct Demand {
     /// satisfied).
     pub slots: Vec<u32>,
     /// For each subset of `slots` still unsatisfied (bit `j` for
-    /// `slots[j]`): the fewest cards the player must still take.
+    /// `slots[j]`): a lower bound on the cards the player must still take
+    /// (the minimum hitting set, capped).
     pub need: Vec<u8>,
 }
 

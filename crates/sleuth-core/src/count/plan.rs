@@ -423,6 +423,13 @@ impl Plan {
     }
 }
 
+/// In-flight clauses per player the demand check reads (its table has
+/// `2^MAX_DEMAND_SLOTS` entries).
+const MAX_DEMAND_SLOTS: usize = 6;
+/// The largest need the demand check computes exactly; larger needs count
+/// as `MAX_DEMAND_NEED + 1`, a lower bound.
+const MAX_DEMAND_NEED: u8 = 3;
+
 /// The clause demand checks after step `i`: per player with room, its
 /// single-player clauses in flight (by slot) and not yet started.
 fn demands(
@@ -434,7 +441,7 @@ fn demands(
     slot_of: &[u32],
     field_of: &[Option<(u32, u128)>; MAX_PLAYERS],
 ) -> Vec<Demand> {
-    let pos_of = |c: u8| order.iter().position(|&x| x == c).unwrap_or(0);
+    let pos_of = |c: u8| order.iter().position(|&x| x == c).expect("clause cards are ordered");
     let mut out = Vec::new();
     for (a, field) in field_of.iter().enumerate().take(np) {
         let Some((off, mask)) = *field else { continue };
@@ -452,12 +459,14 @@ fn demands(
                 flight.push(rest);
             }
         }
-        // Few slots per player in practice; cap the table size regardless.
-        if slots.len() > 10 {
-            slots.truncate(10);
-            flight.truncate(10);
+        // Few slots per player in practice; bound the table size and the
+        // hitting-set search regardless (large custom decks). Leaving clauses
+        // out and capping the need only weakens the check: it stays sound.
+        if slots.len() > MAX_DEMAND_SLOTS {
+            slots.truncate(MAX_DEMAND_SLOTS);
+            flight.truncate(MAX_DEMAND_SLOTS);
         }
-        let cap = r.rem[a];
+        let cap = r.rem[a].min(MAX_DEMAND_NEED);
         let need = need_table(&flight, &future, cap);
         if need.iter().any(|&n| n > 0) {
             out.push(Demand { off, mask, slots, need });
