@@ -65,6 +65,9 @@ fn forward_keyed<K: std::hash::Hash + Eq>(
             };
             for m in moves {
                 let Some(nk) = Plan::apply(step, key, &step.moves[m]) else { continue };
+                if !Plan::viable(step, nk) {
+                    continue;
+                }
                 let j = *index.entry(hash_key(nk)).or_insert_with(|| {
                     next.keys.push(nk);
                     next.counts.push(0);

@@ -5,6 +5,7 @@
 //! with room left holding that room.
 
 use super::arith::{add, mul, multinomial};
+use super::demand::{need_table, single_player, Demand};
 use super::CountError;
 use crate::deduce::{Problem, Reduced};
 use crate::model::{Card, CardSet, MAX_PLACES, MAX_PLAYERS};
@@ -64,6 +65,8 @@ pub(super) struct Step {
     /// The case-file move, when this card is the last that can fill its
     /// category: (category bit, index of the move).
     case_tight: Option<(u128, usize)>,
+    /// Clause demand checks on the state after this step.
+    pub demand: Vec<Demand>,
 }
 
 /// Which moves of a step a state may take.
@@ -237,7 +240,8 @@ impl Plan {
                     }
                 }
             }
-            steps.push(Step { card: c, moves, end_mask, tight, case_tight });
+            let demand = demands(r, np, &order, i, &intervals, &slot_of, &field_of);
+            steps.push(Step { card: c, moves, end_mask, tight, case_tight, demand });
         }
 
         // Tail classes by (category, case file allowed).
@@ -281,6 +285,23 @@ impl Plan {
             Some(i) => Allowed::Only(i),
             None => Allowed::All,
         }
+    }
+
+    /// The same DP without clause-demand pruning: the reference of the
+    /// property test that compares counters.
+    #[cfg(test)]
+    pub fn without_demand(mut self) -> Plan {
+        for step in &mut self.steps {
+            step.demand.clear();
+        }
+        self
+    }
+
+    /// Whether the state after a step leaves every player room for its
+    /// clauses (see [`super::demand`]).
+    #[inline]
+    pub fn viable(step: &Step, key: u128) -> bool {
+        step.demand.iter().all(|d| d.holds(key))
     }
 
     /// The state after a move, if the move is possible and no clause ending
@@ -400,4 +421,56 @@ impl Plan {
         }
         Ok(out)
     }
+}
+
+/// In-flight clauses per player the demand check reads (its table has
+/// `2^MAX_DEMAND_SLOTS` entries).
+const MAX_DEMAND_SLOTS: usize = 6;
+/// The largest need the demand check computes exactly; larger needs count
+/// as `MAX_DEMAND_NEED + 1`, a lower bound.
+const MAX_DEMAND_NEED: u8 = 3;
+
+/// The clause demand checks after step `i`: per player with room, its
+/// single-player clauses in flight (by slot) and not yet started.
+fn demands(
+    r: &Reduced,
+    np: usize,
+    order: &[u8],
+    i: usize,
+    intervals: &[(usize, usize, usize)],
+    slot_of: &[u32],
+    field_of: &[Option<(u32, u128)>; MAX_PLAYERS],
+) -> Vec<Demand> {
+    let pos_of = |c: u8| order.iter().position(|&x| x == c).expect("clause cards are ordered");
+    let mut out = Vec::new();
+    for (a, field) in field_of.iter().enumerate().take(np) {
+        let Some((off, mask)) = *field else { continue };
+        let (mut slots, mut flight, mut future) = (Vec::new(), Vec::new(), Vec::new());
+        for &(first, last, j) in intervals {
+            let cl = &r.clauses[j];
+            if last <= i || single_player(cl, np) != Some(a as u8) {
+                continue;
+            }
+            let rest: u64 = cl.iter().filter(|l| pos_of(l.card) > i).fold(0, |m, l| m | 1 << l.card);
+            if first > i {
+                future.push(rest);
+            } else {
+                slots.push(slot_of[j]);
+                flight.push(rest);
+            }
+        }
+        // Few slots per player in practice; bound the table size and the
+        // hitting-set search regardless (large custom decks). Leaving clauses
+        // out and capping the need only weakens the check: it stays sound.
+        if slots.len() > MAX_DEMAND_SLOTS {
+            slots.truncate(MAX_DEMAND_SLOTS);
+            flight.truncate(MAX_DEMAND_SLOTS);
+        }
+        let cap = r.rem[a].min(MAX_DEMAND_NEED);
+        let need = need_table(&flight, &future, cap);
+        if need.iter().any(|&n| n > 0) {
+            out.push(Demand { off, mask, slots, need });
+        }
+    }
+    out
 }
