@@ -1,0 +1,288 @@
+//! Suggestions: the exact distribution of their answers, the expected
+//! information about the case file, and a cheap first pass that picks which
+//! ones to evaluate exactly.
+
+use super::entropy::{case_file_entropy, certain_case_file};
+use super::Position;
+use crate::analysis::ratio;
+use crate::count::{count, count_marginals, CountError};
+use crate::model::{Card, CardSet, Place, Player};
+
+/// One possible answer to a suggestion of the observer's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// Who refutes; `None` when nobody can.
+    pub refuter: Option<Player>,
+    /// The card shown to the observer (`None` when nobody refutes).
+    pub shown: Option<Card>,
+    /// The probability of this answer (see [`SuggestionEval`] for the model).
+    pub probability: f64,
+    /// The case-file entropy after this answer, in bits
+    /// ([`case_file_entropy`]).
+    pub entropy_after: f64,
+    /// Whether the case file is certain after this answer.
+    pub solves: bool,
+}
+
+/// The exact evaluation of one suggestion by the observer.
+///
+/// The answer model: players are asked clockwise from the suggester; the
+/// first who holds any of the suggested cards refutes, and when they hold
+/// several they show each with equal probability (the maximum-entropy
+/// assumption: nothing is known about how they choose). The probability of
+/// an answer is computed exactly from counts of consistent deals, each deal
+/// equally likely: `P(r shows c) = Σ_deals [r is first] [r holds c] / k(deal)`
+/// over all deals, where `k` is how many suggested cards `r` holds. After an
+/// answer, the posterior is the engine's (every deal consistent with the new
+/// event equally likely), exactly what the observer's notepad will show.
+///
+/// `information` is the case-file entropy now minus its expectation after
+/// the answer, both as [`case_file_entropy`] (sum over categories, in bits).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SuggestionEval {
+    /// The suggested cards, one per category.
+    pub cards: CardSet,
+    /// Expected information about the case file, in bits.
+    pub information: f64,
+    /// The probability that the case file is certain after the answer.
+    pub end_probability: f64,
+    /// Every possible answer with a positive probability, in the order
+    /// refuters are asked (nobody last).
+    pub outcomes: Vec<Outcome>,
+    /// The first-pass estimate of `information` that put this suggestion on
+    /// the shortlist.
+    pub estimate: f64,
+}
+
+impl Position<'_> {
+    /// Evaluates one suggestion exactly: one marginal count per possible
+    /// (refuter, shown card), one more count when the refuter may hold all
+    /// three cards, and one for "nobody refutes".
+    ///
+    /// # Errors
+    /// [`CountError`] from the counts.
+    pub fn evaluate(&self, cards: CardSet) -> Result<SuggestionEval, CountError> {
+        let game = self.game;
+        let np = game.num_players();
+        let total = self.counts.total;
+        let open = cards - self.hand;
+        // Weights are in units of 1/l deal, l = lcm(1..=|open|), so that 1/k is exact.
+        let l = (1..=open.len() as u128).fold(1, lcm);
+        let l_n = total.checked_mul(l).ok_or(CountError::Overflow)?;
+        let mut outcomes = Vec::new();
+        let mut covered = 0u128;
+        let mut prefix = self.problem.clone();
+        let mut r = game.next_player(self.me);
+        while r != self.me && covered < l_n {
+            let rp = Place::Player(r);
+            for c in open {
+                if self.counts.marginal[c.index()][rp.index(np)] == 0 {
+                    continue;
+                }
+                let mut q = prefix.clone();
+                q.add_fact(c, rp, true);
+                let cc = count_marginals(&q)?;
+                if cc.total == 0 {
+                    continue;
+                }
+                let weight = refuter_weight(&q, &cc, c, open, rp, l)?;
+                covered += weight;
+                outcomes.push(self.outcome(Some(r), Some(c), ratio(weight, l_n), &cc));
+            }
+            for c in open {
+                prefix.add_fact(c, rp, false);
+            }
+            r = game.next_player(r);
+        }
+        if covered < l_n {
+            let cc = count_marginals(&prefix)?;
+            if cc.total > 0 {
+                covered += cc.total * l;
+                outcomes.push(self.outcome(None, None, ratio(cc.total, total), &cc));
+            }
+        }
+        debug_assert_eq!(covered, l_n, "answer probabilities add up to one");
+        let after: f64 = outcomes.iter().map(|o| o.probability * o.entropy_after).sum();
+        let end_probability = outcomes.iter().filter(|o| o.solves).map(|o| o.probability).sum();
+        Ok(SuggestionEval {
+            cards,
+            information: (self.entropy - after).max(0.0),
+            end_probability,
+            outcomes,
+            estimate: self.estimate(cards),
+        })
+    }
+
+    fn outcome(&self, refuter: Option<Player>, shown: Option<Card>, p: f64, cc: &crate::Counts) -> Outcome {
+        Outcome {
+            refuter,
+            shown,
+            probability: p,
+            entropy_after: case_file_entropy(self.game, cc),
+            solves: certain_case_file(self.game, cc).is_some(),
+        }
+    }
+
+    /// The first-pass estimate of a suggestion's expected information, from
+    /// the current marginals alone, treating card locations as independent.
+    ///
+    /// Each player in turn holds each open card (not in the observer's hand)
+    /// with its marginal probability; the first holder refutes and shows a
+    /// uniformly chosen one of its cards. Seeing card `c` is worth the drop in
+    /// entropy of `c`'s category when `c` leaves the case-file candidates;
+    /// nobody refuting is worth the whole entropy of the open cards'
+    /// categories (they must be in the case file). It ignores what is learnt
+    /// about who holds what, which the exact evaluation counts.
+    pub fn estimate(&self, cards: CardSet) -> f64 {
+        let open: Vec<Card> = (cards - self.hand).iter().collect();
+        let mut reach = 1.0;
+        let mut score = 0.0;
+        let mut r = self.game.next_player(self.me);
+        while r != self.me {
+            let h: Vec<f64> = open.iter().map(|c| self.prob[c.index()][r.index()]).collect();
+            for (i, &c) in open.iter().enumerate() {
+                // P(r shows c) = Σ over the subsets T of open cards r holds, with c in T, of P(T)/|T|.
+                let mut show = 0.0;
+                for mask in 0u32..(1 << open.len()) {
+                    if mask & (1 << i) == 0 {
+                        continue;
+                    }
+                    let mut pt = 1.0;
+                    for (j, &hj) in h.iter().enumerate() {
+                        pt *= if mask & (1 << j) != 0 { hj } else { 1.0 - hj };
+                    }
+                    show += pt / mask.count_ones() as f64;
+                }
+                score += reach * show * self.gain[c.index()];
+            }
+            reach *= h.iter().map(|x| 1.0 - x).product::<f64>();
+            r = self.game.next_player(r);
+        }
+        let deck = self.game.deck();
+        let nobody: f64 = open.iter().map(|&c| self.category_entropy[deck.category(c).index()]).sum();
+        score + reach * nobody
+    }
+
+    /// Every combination the observer may suggest: one card per category,
+    /// never one it has suggested before (a repeat teaches nothing new about
+    /// who holds what, and Speed Clue forbids it).
+    pub fn legal_suggestions(&self) -> Vec<CardSet> {
+        let deck = self.game.deck();
+        let mut combos = vec![CardSet::EMPTY];
+        for cat in deck.categories() {
+            let mut next = Vec::with_capacity(combos.len() * deck.category_cards(cat).len());
+            for &s in &combos {
+                for c in deck.category_cards(cat) {
+                    next.push(s | CardSet::single(c));
+                }
+            }
+            combos = next;
+        }
+        let made = self.own_suggestions();
+        combos.retain(|s| !made.contains(s));
+        combos
+    }
+
+    /// Ranks suggestions: the first pass over every legal combination, then
+    /// the `shortlist` best by estimate (and the most likely case file, the
+    /// baseline choice) evaluated exactly, best first: most expected
+    /// information, then most likely to end the game, then the estimate, then
+    /// deck order. Suggestions whose answer is already certain (no
+    /// information) come last.
+    ///
+    /// # Errors
+    /// [`CountError`] from the counts.
+    pub fn rank_suggestions(&self, shortlist: usize) -> Result<Vec<SuggestionEval>, CountError> {
+        let mut scored: Vec<(f64, CardSet)> =
+            self.legal_suggestions().into_iter().map(|s| (self.estimate(s), s)).collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1 .0.cmp(&b.1 .0)));
+        let mut chosen: Vec<CardSet> = scored.iter().take(shortlist.max(1)).map(|x| x.1).collect();
+        if let Some(mode) = self.mode_combination() {
+            if !chosen.contains(&mode) && !self.own_suggestions().contains(&mode) {
+                chosen.push(mode);
+            }
+        }
+        let mut evals = chosen.into_iter().map(|s| self.evaluate(s)).collect::<Result<Vec<_>, _>>()?;
+        evals.sort_by(|a, b| {
+            b.information
+                .total_cmp(&a.information)
+                .then_with(|| b.end_probability.total_cmp(&a.end_probability))
+                .then_with(|| b.estimate.total_cmp(&a.estimate))
+                .then_with(|| a.cards.0.cmp(&b.cards.0))
+        });
+        Ok(evals)
+    }
+
+    /// The combination of each category's most likely case-file card (the
+    /// `exact` agent's suggestion), ties in deck order.
+    fn mode_combination(&self) -> Option<CardSet> {
+        let deck = self.game.deck();
+        let cf = self.game.num_players();
+        let mut s = CardSet::EMPTY;
+        for cat in deck.categories() {
+            let best = deck.category_cards(cat).iter().max_by(|a, b| {
+                self.prob[a.index()][cf].total_cmp(&self.prob[b.index()][cf]).then_with(|| b.index().cmp(&a.index()))
+            })?;
+            s.insert(best);
+        }
+        Some(s)
+    }
+}
+
+/// `Σ_deals l / k(deal)` over the deals of `cc` (those of `q`, where the
+/// refuter `rp` is the first holder and holds `c`), `k` being how many of the
+/// `open` suggested cards `rp` holds.
+///
+/// By inclusion and exclusion over the other open cards `U` that `rp` also
+/// holds, with `g(U)` the deals where it holds `c` and all of `U`:
+/// `Σ_deals 1/k = Σ_U (−1)^|U| g(U) / (|U| + 1)`. `g(∅)` and `g({x})` come from
+/// the marginal count; larger `U` need one count each (at most one for a
+/// three-category deck).
+fn refuter_weight(
+    q: &crate::Problem,
+    cc: &crate::Counts,
+    c: Card,
+    open: CardSet,
+    rp: Place,
+    l: u128,
+) -> Result<u128, CountError> {
+    let np = q.num_players();
+    let others: Vec<Card> =
+        (open - CardSet::single(c)).iter().filter(|x| cc.marginal[x.index()][rp.index(np)] > 0).collect();
+    let (mut plus, mut minus) = (0u128, 0u128);
+    for mask in 0u32..(1 << others.len()) {
+        let size = mask.count_ones() as usize;
+        let g = match size {
+            0 => cc.total,
+            1 => cc.marginal[others[mask.trailing_zeros() as usize].index()][rp.index(np)],
+            _ => {
+                let mut b = q.clone();
+                for (j, &x) in others.iter().enumerate() {
+                    if mask & (1 << j) != 0 {
+                        b.add_fact(x, rp, true);
+                    }
+                }
+                count(&b)?
+            }
+        };
+        let term = g.checked_mul(l / (size as u128 + 1)).ok_or(CountError::Overflow)?;
+        if size % 2 == 0 {
+            plus += term;
+        } else {
+            minus += term;
+        }
+    }
+    Ok(plus - minus)
+}
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+fn lcm(a: u128, b: u128) -> u128 {
+    a / gcd(a, b) * b
+}

@@ -1,0 +1,115 @@
+//! The `sleuth` agent: a thin wrapper around [`sleuth_core::advice`].
+
+use super::{random_card, random_combination};
+use crate::agent::{Agent, SimRng, View};
+use sleuth_core::advice::{combined_threat, AdviceError, Position};
+use sleuth_core::count::count_marginals;
+use sleuth_core::{Card, CardSet, Counts, Event, Player, Problem};
+
+/// Plays by the exact advice of [`sleuth_core::advice`].
+///
+/// - **Suggests** the combination with the most expected information about
+///   the case file, computed exactly over every possible answer, among a
+///   shortlist picked by a cheap first pass ([`Position::rank_suggestions`]);
+///   never a combination it suggested before.
+/// - **Refutes** with the card that tells the suggester least
+///   ([`Position::refutation`]); a card already shown to it costs nothing.
+/// - **Accuses** at once when the case file is certain. Otherwise only after
+///   its own suggestion has been answered (nothing can change before then),
+///   when the exact probability of its most likely case file is at least the
+///   chance that no opponent solves first ([`Position::accusation_advice`],
+///   with the opponents' progress sampled from its view). If the simulator
+///   never asks it after its suggestion, it weighs that at the start of its
+///   turn instead.
+///
+/// If counting fails (overflow) it plays random legal suggestions and does
+/// not accuse.
+#[derive(Clone, Debug)]
+pub struct SleuthAgent {
+    /// How many suggestions the first pass hands to the exact evaluation.
+    pub shortlist: usize,
+    /// Deals sampled to estimate the opponents' progress.
+    pub samples: usize,
+    /// Below this probability of being right it never accuses.
+    pub accuse_floor: f64,
+    /// The counts of the view with this many events.
+    cache: Option<(usize, Problem, Counts)>,
+    /// Whether it was asked to accuse after one of its own suggestions
+    /// this game.
+    asked_after_suggestion: bool,
+}
+
+impl Default for SleuthAgent {
+    fn default() -> SleuthAgent {
+        SleuthAgent::new()
+    }
+}
+
+impl SleuthAgent {
+    /// The agent with its tournament settings.
+    pub fn new() -> SleuthAgent {
+        SleuthAgent { shortlist: 3, samples: 8, accuse_floor: 0.25, cache: None, asked_after_suggestion: false }
+    }
+
+    /// The position of `view`, from counts computed once per event.
+    fn position<'v>(&mut self, view: &View<'v>) -> Result<Position<'v>, AdviceError> {
+        let events = view.events().len();
+        if self.cache.as_ref().is_none_or(|(n, _, _)| *n != events) {
+            self.cache = None;
+            let problem = Problem::new(view.game());
+            let counts = count_marginals(&problem)?;
+            self.cache = Some((events, problem, counts));
+        }
+        let (_, problem, counts) = self.cache.as_ref().expect("just filled");
+        Position::with_counts(view.game(), problem.clone(), counts.clone())
+    }
+}
+
+impl Agent for SleuthAgent {
+    fn name(&self) -> &str {
+        "sleuth"
+    }
+
+    fn new_game(&mut self, _view: &View<'_>, _rng: &mut SimRng) {
+        self.cache = None;
+        self.asked_after_suggestion = false;
+    }
+
+    fn accuse(&mut self, view: &View<'_>, rng: &mut SimRng) -> Option<CardSet> {
+        let me = view.me();
+        let after_suggestion = matches!(view.events().last(), Some(Event::Suggestion(s)) if s.by == me);
+        self.asked_after_suggestion |= after_suggestion;
+        let made_suggestions = view.events().iter().any(|e| matches!(e, Event::Suggestion(s) if s.by == me));
+        // Weigh the risk now only if no suggestion can come before the next chance to accuse.
+        let weigh = after_suggestion || (made_suggestions && !self.asked_after_suggestion);
+        let samples = self.samples;
+        let floor = if weigh { self.accuse_floor } else { f64::INFINITY };
+        let pos = self.position(view).ok()?;
+        let advice = pos.accusation_advice(floor, |p| Ok(combined_threat(&p.opponents(samples, rng)?))).ok()?;
+        advice.accuse.then_some(advice.cards)
+    }
+
+    fn suggest(&mut self, view: &View<'_>, rng: &mut SimRng) -> CardSet {
+        let shortlist = self.shortlist;
+        let best = self
+            .position(view)
+            .ok()
+            .and_then(|pos| pos.rank_suggestions(shortlist).ok())
+            .and_then(|ranked| ranked.first().map(|s| s.cards));
+        best.unwrap_or_else(|| random_combination(view.deck(), rng))
+    }
+
+    fn choose_card_to_show(
+        &mut self,
+        view: &View<'_>,
+        suggester: Player,
+        suggestion: CardSet,
+        candidates: CardSet,
+        rng: &mut SimRng,
+    ) -> Card {
+        match self.position(view).and_then(|pos| pos.refutation(suggester, suggestion)) {
+            Ok(advice) if candidates.contains(advice.card) => advice.card,
+            _ => random_card(candidates, rng),
+        }
+    }
+}
