@@ -10,6 +10,7 @@
 //! agent's win rate with a 95% Wilson interval, and the median milliseconds
 //! per game.
 
+use sleuth_core::advice::Objective;
 use sleuth_core::Deck;
 use sleuth_sim::{agent_by_name, game_seed, play, Agent, GameConfig, SleuthAgent, Stats};
 use std::time::Instant;
@@ -40,6 +41,14 @@ fn make(name: &str) -> Box<dyn Agent> {
         if let Some(v) = env("SLEUTH_FLOOR").and_then(|v| v.parse().ok()) {
             a.accuse_floor = v;
         }
+        a.objective = match env("SLEUTH_OBJECTIVE").as_deref() {
+            Some("elimination") => Objective::Elimination,
+            Some("end") => Objective::End,
+            Some("deal") => Objective::Deal,
+            Some("mixed") => Objective::Mixed,
+            Some("ruledout") => Objective::RuledOut,
+            _ => Objective::Information,
+        };
         return Box::new(a);
     }
     agent_by_name(name).unwrap_or_else(|| panic!("unknown agent {name}"))
@@ -51,7 +60,7 @@ fn main() {
     let games: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(200);
     let others: Vec<String> = args.get(3).map_or("exact", |s| s.as_str()).split(',').map(String::from).collect();
     let seed: u64 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(1);
-    let mut lineup = vec!["sleuth".to_string()];
+    let mut lineup = vec![std::env::var("LEAD").unwrap_or_else(|_| "sleuth".into())];
     let mut i = 0;
     while lineup.len() < players {
         lineup.push(others[i % others.len()].clone());

@@ -2,7 +2,7 @@
 //! information about the case file, and a cheap first pass that picks which
 //! ones to evaluate exactly.
 
-use super::entropy::{case_file_entropy, certain_case_file};
+use super::entropy::{case_file_candidates, case_file_entropy, certain_case_file};
 use super::Position;
 use crate::analysis::ratio;
 use crate::count::{count, count_marginals, CountError};
@@ -22,6 +22,14 @@ pub struct Outcome {
     pub entropy_after: f64,
     /// Whether the case file is certain after this answer.
     pub solves: bool,
+    /// `Σ_k log2(n_k)` after this answer, `n_k` the number of cards of
+    /// category `k` that may still be in the case file (Hartley entropy).
+    pub candidates_after: f64,
+    /// The number of consistent deals after this answer.
+    pub models_after: u128,
+    /// How many case-file candidates are left to rule out after this answer:
+    /// `Σ_k (n_k − 1)` (0 exactly when the case file is certain).
+    pub open_after: usize,
 }
 
 /// The exact evaluation of one suggestion by the observer.
@@ -46,6 +54,15 @@ pub struct SuggestionEval {
     pub information: f64,
     /// The probability that the case file is certain after the answer.
     pub end_probability: f64,
+    /// The expected drop of `Σ_k log2(n_k)`, `n_k` the case-file candidates
+    /// of category `k`: case-file candidates ruled out, in bits.
+    pub elimination: f64,
+    /// The expected number of case-file candidates ruled out by the answer
+    /// (from [`Outcome::open_after`]).
+    pub ruled_out: f64,
+    /// Expected information about the whole deal, in bits: `log2 N` minus
+    /// the expected `log2` of the number of deals after the answer.
+    pub deal_information: f64,
     /// Every possible answer with a positive probability, in the order
     /// refuters are asked (nobody last).
     pub outcomes: Vec<Outcome>,
@@ -104,10 +121,17 @@ impl Position<'_> {
         debug_assert_eq!(covered, l_n, "answer probabilities add up to one");
         let after: f64 = outcomes.iter().map(|o| o.probability * o.entropy_after).sum();
         let end_probability = outcomes.iter().filter(|o| o.solves).map(|o| o.probability).sum();
+        let hartley_after: f64 = outcomes.iter().map(|o| o.probability * o.candidates_after).sum();
         Ok(SuggestionEval {
             cards,
             information: (self.entropy - after).max(0.0),
             end_probability,
+            elimination: (hartley(self.game, &self.counts) - hartley_after).max(0.0),
+            ruled_out: open_candidates(self.game, &self.counts) as f64
+                - outcomes.iter().map(|o| o.probability * o.open_after as f64).sum::<f64>(),
+            deal_information: (log2(total)
+                - outcomes.iter().map(|o| o.probability * log2(o.models_after)).sum::<f64>())
+            .max(0.0),
             outcomes,
             estimate: self.estimate(cards),
         })
@@ -120,6 +144,9 @@ impl Position<'_> {
             probability: p,
             entropy_after: case_file_entropy(self.game, cc),
             solves: certain_case_file(self.game, cc).is_some(),
+            candidates_after: hartley(self.game, cc),
+            models_after: cc.total,
+            open_after: open_candidates(self.game, cc),
         }
     }
 
@@ -185,14 +212,25 @@ impl Position<'_> {
 
     /// Ranks suggestions: the first pass over every legal combination, then
     /// the `shortlist` best by estimate (and the most likely case file, the
-    /// baseline choice) evaluated exactly, best first: most expected
-    /// information, then most likely to end the game, then the estimate, then
-    /// deck order. Suggestions whose answer is already certain (no
-    /// information) come last.
+    /// baseline choice) evaluated exactly, best first by
+    /// [`Objective::default`]; ties go to more information, a higher chance
+    /// of ending the game, a higher estimate, then deck order.
     ///
     /// # Errors
     /// [`CountError`] from the counts.
     pub fn rank_suggestions(&self, shortlist: usize) -> Result<Vec<SuggestionEval>, CountError> {
+        self.rank_suggestions_by(shortlist, Objective::default())
+    }
+
+    /// As [`Position::rank_suggestions`], ranked by `objective` first.
+    ///
+    /// # Errors
+    /// [`CountError`] from the counts.
+    pub fn rank_suggestions_by(
+        &self,
+        shortlist: usize,
+        objective: Objective,
+    ) -> Result<Vec<SuggestionEval>, CountError> {
         let mut scored: Vec<(f64, CardSet)> =
             self.legal_suggestions().into_iter().map(|s| (self.estimate(s), s)).collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1 .0.cmp(&b.1 .0)));
@@ -204,8 +242,10 @@ impl Position<'_> {
         }
         let mut evals = chosen.into_iter().map(|s| self.evaluate(s)).collect::<Result<Vec<_>, _>>()?;
         evals.sort_by(|a, b| {
-            b.information
-                .total_cmp(&a.information)
+            objective
+                .score(b)
+                .total_cmp(&objective.score(a))
+                .then_with(|| b.information.total_cmp(&a.information))
                 .then_with(|| b.end_probability.total_cmp(&a.end_probability))
                 .then_with(|| b.estimate.total_cmp(&a.estimate))
                 .then_with(|| a.cards.0.cmp(&b.cards.0))
@@ -285,4 +325,53 @@ fn gcd(a: u128, b: u128) -> u128 {
 
 fn lcm(a: u128, b: u128) -> u128 {
     a / gcd(a, b) * b
+}
+
+/// `Σ_k log2(n_k)`, `n_k` the number of case-file candidates of category `k`.
+fn hartley(game: &crate::Game, counts: &crate::Counts) -> f64 {
+    case_file_candidates(game, counts).iter().map(|&n| (n.max(1) as f64).log2()).sum()
+}
+
+/// What a suggestion is ranked by.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Objective {
+    /// Expected information about the case file ([`SuggestionEval::information`]).
+    Information,
+    /// Expected case-file candidates ruled out ([`SuggestionEval::elimination`]).
+    Elimination,
+    /// The chance of ending the game, then information: the default, which
+    /// solved fastest in simulation.
+    #[default]
+    End,
+    /// Expected information about the whole deal.
+    Deal,
+    /// Information about the case file plus a quarter of that about the deal.
+    Mixed,
+    /// Expected case-file candidates ruled out ([`SuggestionEval::ruled_out`]).
+    RuledOut,
+}
+
+impl Objective {
+    /// The primary score of an evaluation under this objective.
+    pub fn score(self, e: &SuggestionEval) -> f64 {
+        match self {
+            Objective::Information => e.information,
+            Objective::Elimination => e.elimination,
+            Objective::End => e.end_probability,
+            Objective::Deal => e.deal_information,
+            Objective::Mixed => e.information + 0.25 * e.deal_information,
+            Objective::RuledOut => e.ruled_out,
+        }
+    }
+}
+
+/// `log2` of a count.
+fn log2(n: u128) -> f64 {
+    (n as f64).log2()
+}
+
+/// `Σ_k (n_k − 1)`, `n_k` the number of case-file candidates of category `k`.
+fn open_candidates(game: &crate::Game, counts: &crate::Counts) -> usize {
+    case_file_candidates(game, counts).iter().map(|&n| n.saturating_sub(1)).sum()
 }

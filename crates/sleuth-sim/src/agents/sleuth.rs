@@ -2,16 +2,18 @@
 
 use super::{random_card, random_combination};
 use crate::agent::{Agent, SimRng, View};
-use sleuth_core::advice::{combined_threat, AdviceError, Position};
+use sleuth_core::advice::{combined_threat, AdviceError, Objective, Position};
 use sleuth_core::count::count_marginals;
 use sleuth_core::{Card, CardSet, Counts, Event, Player, Problem};
 
 /// Plays by the exact advice of [`sleuth_core::advice`].
 ///
-/// - **Suggests** the combination with the most expected information about
-///   the case file, computed exactly over every possible answer, among a
-///   shortlist picked by a cheap first pass ([`Position::rank_suggestions`]);
-///   never a combination it suggested before.
+/// - **Suggests** the combination most likely to end the game now, then
+///   with the most expected information about the case file, both computed
+///   exactly over every possible answer, among a shortlist picked by a cheap
+///   first pass plus the most likely case file ([`Position::rank_suggestions`]);
+///   never a combination it suggested before. (Ranking by information alone
+///   solved more slowly in simulation: see BENCHMARKS.md.)
 /// - **Refutes** with the card that tells the suggester least
 ///   ([`Position::refutation`]); a card already shown to it costs nothing.
 /// - **Accuses** at once when the case file is certain. Otherwise only after
@@ -32,6 +34,8 @@ pub struct SleuthAgent {
     pub samples: usize,
     /// Below this probability of being right it never accuses.
     pub accuse_floor: f64,
+    /// What suggestions are ranked by.
+    pub objective: Objective,
     /// The counts of the view with this many events.
     cache: Option<(usize, Problem, Counts)>,
     /// Whether it was asked to accuse after one of its own suggestions
@@ -48,7 +52,14 @@ impl Default for SleuthAgent {
 impl SleuthAgent {
     /// The agent with its tournament settings.
     pub fn new() -> SleuthAgent {
-        SleuthAgent { shortlist: 3, samples: 8, accuse_floor: 0.25, cache: None, asked_after_suggestion: false }
+        SleuthAgent {
+            shortlist: 3,
+            samples: 8,
+            accuse_floor: 0.25,
+            objective: Objective::default(),
+            cache: None,
+            asked_after_suggestion: false,
+        }
     }
 
     /// The position of `view`, from counts computed once per event.
@@ -90,11 +101,11 @@ impl Agent for SleuthAgent {
     }
 
     fn suggest(&mut self, view: &View<'_>, rng: &mut SimRng) -> CardSet {
-        let shortlist = self.shortlist;
+        let (shortlist, objective) = (self.shortlist, self.objective);
         let best = self
             .position(view)
             .ok()
-            .and_then(|pos| pos.rank_suggestions(shortlist).ok())
+            .and_then(|pos| pos.rank_suggestions_by(shortlist, objective).ok())
             .and_then(|ranked| ranked.first().map(|s| s.cards));
         best.unwrap_or_else(|| random_combination(view.deck(), rng))
     }
