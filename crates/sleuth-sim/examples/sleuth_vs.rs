@@ -15,6 +15,14 @@ use sleuth_core::Deck;
 use sleuth_sim::{agent_by_name, game_seed, play, Agent, GameConfig, SleuthAgent, Stats};
 use std::time::Instant;
 
+/// This thread's CPU time in milliseconds (Linux: /proc/thread-self/schedstat),
+/// so that timings on a busy machine count only this thread's own work.
+fn cpu_ms() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns / 1e6)
+}
+
 fn wilson(wins: usize, n: usize) -> (f64, f64) {
     if n == 0 {
         return (0.0, 0.0);
@@ -41,13 +49,19 @@ fn make(name: &str) -> Box<dyn Agent> {
         if let Some(v) = env("SLEUTH_FLOOR").and_then(|v| v.parse().ok()) {
             a.accuse_floor = v;
         }
+        if env("SLEUTH_LOOKAHEAD").is_some() {
+            a.lookahead = true;
+        }
         a.objective = match env("SLEUTH_OBJECTIVE").as_deref() {
             Some("elimination") => Objective::Elimination,
             Some("end") => Objective::End,
             Some("deal") => Objective::Deal,
             Some("mixed") => Objective::Mixed,
             Some("ruledout") => Objective::RuledOut,
-            _ => Objective::Information,
+            Some("mode") => Objective::Mode,
+            Some("endlikely") => Objective::EndThenLikely,
+            Some("information") => Objective::Information,
+            _ => a.objective,
         };
         return Box::new(a);
     }
@@ -71,9 +85,13 @@ fn main() {
     let mut times = Vec::new();
     for g in 0..games {
         let mut seats: Vec<_> = (0..players).map(|s| make(&lineup[(s + g) % players])).collect();
-        let t = Instant::now();
+        let (t, c) = (Instant::now(), cpu_ms());
         let record = play(&config, &mut seats, game_seed(seed, g)).expect("a legal game");
-        times.push(t.elapsed().as_secs_f64() * 1e3);
+        let wall = t.elapsed().as_secs_f64() * 1e3;
+        times.push(match (c, cpu_ms()) {
+            (Some(a), Some(b)) => b - a,
+            _ => wall,
+        });
         stats.add(&record);
     }
     times.sort_by(f64::total_cmp);
@@ -84,7 +102,7 @@ fn main() {
         println!("  {name:8} {wins:6} wins / {seats:6} seats = {:.3}  [{lo:.3}, {hi:.3}]", wins as f64 / seats as f64);
     }
     println!(
-        "  no winner {}, wrong accusations {}, avg turns {:.1}, median {:.2} ms/game, max {:.2}",
+        "  no winner {}, wrong accusations {}, avg turns {:.1}, median {:.2} ms/game (CPU time), max {:.2}",
         stats.no_winner,
         stats.wrong_accusations,
         stats.average_turns(),

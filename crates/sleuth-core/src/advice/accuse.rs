@@ -23,6 +23,10 @@ pub struct AccusationAdvice {
     /// accuses before the observer's next turn (0 when it was not needed:
     /// certain, or `probability` below the floor; see [`super::OpponentProgress`]).
     pub threat: f64,
+    /// The value of waiting a round if nobody else solves: the expected
+    /// chance of being right after the observer's next suggestion (1 when it
+    /// was not needed). See [`Position::wait_value`].
+    pub wait_value: f64,
     /// The recommendation: accuse now.
     pub accuse: bool,
 }
@@ -88,32 +92,51 @@ impl Position<'_> {
     }
 
     /// The accusation advice: certain → accuse; below `floor` → wait; else
-    /// accuse when the probability of being right is at least the chance
-    /// that no opponent solves first, `p ≥ 1 − threat`.
+    /// `weigh` gives the opponents' threat `t` (the chance one of them solves
+    /// before the observer's next turn) and the value `w` of waiting (the
+    /// chance of being right at the next opportunity), and the advice is to
+    /// accuse when that is the better bet: `p ≥ (1 − t) · w`.
     ///
-    /// Waiting one more round is valued at most at `1 − threat` (it can at
-    /// best make the observer certain); accusing is worth `p`. This is a
-    /// one-round, conservative comparison: it never accuses when waiting
-    /// could be better by that bound.
+    /// This compares one round only: waiting longer can be worth more than
+    /// `w`, and opponents can solve later too.
     ///
     /// # Errors
     /// [`CountError`] from the counts.
     pub fn accusation_advice(
         &self,
         floor: f64,
-        threat: impl FnOnce(&Self) -> Result<f64, CountError>,
+        weigh: impl FnOnce(&Self) -> Result<(f64, f64), CountError>,
     ) -> Result<AccusationAdvice, CountError> {
         let (cards, deals) = self.best_accusation()?;
         let probability = ratio(deals, self.counts.total);
         let certain = deals == self.counts.total;
-        let (threat, accuse) = if certain {
-            (0.0, true)
+        let (threat, wait_value, accuse) = if certain {
+            (0.0, 1.0, true)
         } else if probability < floor {
-            (0.0, false)
+            (0.0, 1.0, false)
         } else {
-            let t = threat(self)?;
-            (t, probability >= 1.0 - t)
+            let (t, w) = weigh(self)?;
+            (t, w, probability >= (1.0 - t) * w)
         };
-        Ok(AccusationAdvice { cards, probability, deals, certain, threat, accuse })
+        Ok(AccusationAdvice { cards, probability, deals, certain, threat, wait_value, accuse })
+    }
+
+    /// The value of waiting one round: over the `shortlist` best suggestions
+    /// (see [`Position::rank_suggestions`]), the largest expected
+    /// [`Outcome::mode_bound`](super::Outcome::mode_bound) after the answer,
+    /// at least the probability of the best accusation now. It bounds the
+    /// chance of being right after that suggestion from above (the bound is
+    /// per answer), and ignores what the opponents' turns will reveal.
+    ///
+    /// # Errors
+    /// [`CountError`] from the counts.
+    pub fn wait_value(&self, shortlist: usize) -> Result<f64, CountError> {
+        let now = super::suggest::mode_bound(self.game, &self.counts);
+        let best = self
+            .rank_suggestions(shortlist)?
+            .iter()
+            .map(|e| e.outcomes.iter().map(|o| o.probability * o.mode_bound).sum::<f64>())
+            .fold(now, f64::max);
+        Ok(best.min(1.0))
     }
 }

@@ -229,7 +229,7 @@ pub fn advise(game: &Game, options: &AdviceOptions) -> Result<Advice, AdviceErro
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(options.seed);
     let opponents = pos.opponents(options.samples, &mut rng)?;
     let threat = combined_threat(&opponents);
-    let accusation = pos.accusation_advice(options.accuse_floor, |_| Ok(threat))?;
+    let accusation = pos.accusation_advice(options.accuse_floor, |p| Ok((threat, p.wait_value(options.shortlist)?)))?;
     Ok(Advice { me: pos.me, models: pos.counts.total, entropy: pos.entropy, suggestions, accusation, opponents })
 }
 

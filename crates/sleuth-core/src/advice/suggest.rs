@@ -2,7 +2,7 @@
 //! information about the case file, and a cheap first pass that picks which
 //! ones to evaluate exactly.
 
-use super::entropy::{case_file_candidates, case_file_entropy, certain_case_file};
+use super::entropy::{case_file_candidates, case_file_entropy, certain_case_file, in_case_file};
 use super::Position;
 use crate::analysis::ratio;
 use crate::count::{count, count_marginals, CountError};
@@ -27,6 +27,10 @@ pub struct Outcome {
     pub candidates_after: f64,
     /// The number of consistent deals after this answer.
     pub models_after: u128,
+    /// An upper bound on the probability of the most likely case file after
+    /// this answer: the smallest, over categories, of the largest case-file
+    /// marginal (1 when the case file is certain).
+    pub mode_bound: f64,
     /// How many case-file candidates are left to rule out after this answer:
     /// `Σ_k (n_k − 1)` (0 exactly when the case file is certain).
     pub open_after: usize,
@@ -69,6 +73,10 @@ pub struct SuggestionEval {
     /// The first-pass estimate of `information` that put this suggestion on
     /// the shortlist.
     pub estimate: f64,
+    /// The product of the suggested cards' case-file probabilities: how
+    /// likely the suggestion is to be the case file if the categories were
+    /// independent (the `exact` agent's criterion).
+    pub likelihood: f64,
 }
 
 impl Position<'_> {
@@ -134,6 +142,7 @@ impl Position<'_> {
             .max(0.0),
             outcomes,
             estimate: self.estimate(cards),
+            likelihood: cards.iter().map(|c| self.prob[c.index()][np]).product(),
         })
     }
 
@@ -146,6 +155,7 @@ impl Position<'_> {
             solves: certain_case_file(self.game, cc).is_some(),
             candidates_after: hartley(self.game, cc),
             models_after: cc.total,
+            mode_bound: mode_bound(self.game, cc),
             open_after: open_candidates(self.game, cc),
         }
     }
@@ -245,6 +255,10 @@ impl Position<'_> {
             objective
                 .score(b)
                 .total_cmp(&objective.score(a))
+                .then_with(|| match objective {
+                    Objective::EndThenLikely => b.likelihood.total_cmp(&a.likelihood),
+                    _ => std::cmp::Ordering::Equal,
+                })
                 .then_with(|| b.information.total_cmp(&a.information))
                 .then_with(|| b.end_probability.total_cmp(&a.end_probability))
                 .then_with(|| b.estimate.total_cmp(&a.estimate))
@@ -350,6 +364,11 @@ pub enum Objective {
     Mixed,
     /// Expected case-file candidates ruled out ([`SuggestionEval::ruled_out`]).
     RuledOut,
+    /// The expected bound on the most likely case file after the answer
+    /// ([`Outcome::mode_bound`]): how sure an accusation could be.
+    Mode,
+    /// The chance of ending the game, then [`SuggestionEval::likelihood`].
+    EndThenLikely,
 }
 
 impl Objective {
@@ -362,6 +381,8 @@ impl Objective {
             Objective::Deal => e.deal_information,
             Objective::Mixed => e.information + 0.25 * e.deal_information,
             Objective::RuledOut => e.ruled_out,
+            Objective::Mode => e.outcomes.iter().map(|o| o.probability * o.mode_bound).sum(),
+            Objective::EndThenLikely => e.end_probability,
         }
     }
 }
@@ -374,4 +395,15 @@ fn log2(n: u128) -> f64 {
 /// `Σ_k (n_k − 1)`, `n_k` the number of case-file candidates of category `k`.
 fn open_candidates(game: &crate::Game, counts: &crate::Counts) -> usize {
     case_file_candidates(game, counts).iter().map(|&n| n.saturating_sub(1)).sum()
+}
+
+/// `min_k max_{c in k} P(c in case file)`: no case file is more likely.
+pub(super) fn mode_bound(game: &crate::Game, counts: &crate::Counts) -> f64 {
+    let deck = game.deck();
+    deck.categories()
+        .map(|k| {
+            let best = deck.category_cards(k).iter().map(|c| in_case_file(game, counts, c)).max().unwrap_or(0);
+            ratio(best, counts.total)
+        })
+        .fold(1.0, f64::min)
 }
