@@ -8,6 +8,10 @@ use crate::analysis::ratio;
 use crate::count::{count, count_marginals, CountError};
 use crate::model::{Card, CardSet, Place, Player, MAX_CARDS};
 
+/// The most combinations [`Position::legal_suggestions`] lists one by one
+/// (classic decks have 324, master decks 960).
+pub const MAX_COMBINATIONS: usize = 100_000;
+
 /// One possible answer to a suggestion of the observer's.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
@@ -111,7 +115,7 @@ impl Position<'_> {
                     continue;
                 }
                 let weight = refuter_weight(&q, &cc, c, open, rp, l)?;
-                covered += weight;
+                covered = covered.checked_add(weight).ok_or(CountError::Overflow)?;
                 outcomes.push(self.outcome(Some(r), Some(c), ratio(weight, l_n), &cc));
             }
             for c in open {
@@ -122,7 +126,7 @@ impl Position<'_> {
         if covered < l_n {
             let cc = count_marginals(&prefix)?;
             if cc.total > 0 {
-                covered += cc.total * l;
+                covered = cc.total.checked_mul(l).and_then(|w| covered.checked_add(w)).ok_or(CountError::Overflow)?;
                 outcomes.push(self.outcome(None, None, ratio(cc.total, total), &cc));
             }
         }
@@ -195,8 +199,26 @@ impl Position<'_> {
     /// Every combination the observer may suggest: one card per category,
     /// never one it has suggested before (a repeat teaches nothing new about
     /// who holds what, and Speed Clue forbids it).
+    ///
+    /// A custom deck with more than [`MAX_COMBINATIONS`] combinations gets a
+    /// smaller list instead: the most likely case file and every combination
+    /// that differs from it in one category.
     pub fn legal_suggestions(&self) -> Vec<CardSet> {
         let deck = self.game.deck();
+        let made = self.own_suggestions();
+        let all: f64 = deck.categories().map(|k| deck.category_cards(k).len() as f64).product();
+        if all > MAX_COMBINATIONS as f64 {
+            let Some(mode) = self.mode_combination() else { return Vec::new() };
+            let mut combos = vec![mode];
+            for cat in deck.categories() {
+                let cards = deck.category_cards(cat);
+                for c in cards - mode {
+                    combos.push((mode - cards) | CardSet::single(c));
+                }
+            }
+            combos.retain(|s| !made.contains(s));
+            return combos;
+        }
         let mut combos = vec![CardSet::EMPTY];
         for cat in deck.categories() {
             let mut next = Vec::with_capacity(combos.len() * deck.category_cards(cat).len());
@@ -207,7 +229,6 @@ impl Position<'_> {
             }
             combos = next;
         }
-        let made = self.own_suggestions();
         combos.retain(|s| !made.contains(s));
         combos
     }
@@ -313,12 +334,13 @@ fn refuter_weight(
         };
         let term = g.checked_mul(l / (size as u128 + 1)).ok_or(CountError::Overflow)?;
         if size % 2 == 0 {
-            plus += term;
+            plus = plus.checked_add(term).ok_or(CountError::Overflow)?;
         } else {
-            minus += term;
+            minus = minus.checked_add(term).ok_or(CountError::Overflow)?;
         }
     }
-    Ok(plus - minus)
+    // Inclusion and exclusion never goes below zero: it counts deals.
+    Ok(plus.saturating_sub(minus))
 }
 
 fn gcd(a: u128, b: u128) -> u128 {
