@@ -337,3 +337,24 @@ fn decks_with_too_many_combinations_get_a_short_list() {
         assert!((total - 1.0).abs() < 1e-9);
     }
 }
+
+/// `Game::bystander` keeps the public part only: no observer, no shown cards.
+#[test]
+fn the_bystander_view_drops_the_hand_and_shown_cards() {
+    let game = Game::from_json(
+        r#"{"version": 1, "deck": "classic", "players": ["a", "b", "c"], "me": "a",
+            "hand": ["mu", "pl", "kn", "ca", "ha", "lo"],
+            "events": [{"suggestion": {"by": "a", "cards": ["gr", "re", "di"], "refuted_by": "b", "shown": "re"}}]}"#,
+    )
+    .expect("valid");
+    let public = game.bystander();
+    assert!(public.observer().is_none());
+    match &public.events()[0] {
+        Event::Suggestion(s) => {
+            assert_eq!(s.shown, None);
+            assert_eq!(s.refuted_by, game.player("b"));
+        }
+        e => panic!("unexpected {e:?}"),
+    }
+    assert_eq!(public.events().len(), game.events().len());
+}
