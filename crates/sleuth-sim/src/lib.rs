@@ -70,7 +70,9 @@ mod sim;
 mod stats;
 
 pub use agent::{Agent, SimRng, View};
-pub use agents::{agent_by_name, ExactAgent, Group4Agent, NotepadAgent, RandomAgent, SatAgent, AGENT_NAMES};
+pub use agents::{
+    agent_by_name, ExactAgent, Group4Agent, NotepadAgent, RandomAgent, SatAgent, SleuthAgent, AGENT_NAMES,
+};
 pub use deal::{deck_from_choice, deck_spec, Deal};
 pub use perspective::{event_spec, Perspective};
 pub use record::{End, GameRecord};

@@ -2,6 +2,9 @@
 //!
 //! - [`ExactAgent`] (`"exact"`): reasons with the exact engine, accuses as
 //!   soon as it is certain.
+//! - [`SleuthAgent`] (`"sleuth"`): the strongest; plays by the exact advice
+//!   of `sleuth_core::advice` (information-maximising suggestions, least
+//!   revealing refutations, accusations weighed against the opponents).
 //! - [`RandomAgent`] (`"random"`): uniformly random legal moves, accusing
 //!   only when a notepad of eliminated cards leaves one card per category.
 //! - [`NotepadAgent`] (`"notepad"`): the X/O grid of the Cluedo strategies
@@ -18,12 +21,14 @@ mod notepad;
 mod random;
 mod sat;
 pub mod tactics;
+mod sleuth;
 
 pub use exact::{certain_case_file, ExactAgent};
 pub use group4::Group4Agent;
 pub use notepad::NotepadAgent;
 pub use random::RandomAgent;
 pub use sat::{SatAgent, SatKnowledge};
+pub use sleuth::SleuthAgent;
 
 use crate::agent::{Agent, SimRng};
 use rand::seq::IteratorRandom;
@@ -31,7 +36,7 @@ use sleuth_core::{Card, CardSet, Deck};
 
 /// The names of every agent that [`agent_by_name`] can build, in the order
 /// reports list them.
-pub const AGENT_NAMES: &[&str] = &["random", "exact", "notepad", "group4", "sat"];
+pub const AGENT_NAMES: &[&str] = &["random", "exact", "notepad", "group4", "sat", "sleuth"];
 
 /// A fresh agent of the strategy called `name` (one of [`AGENT_NAMES`]), or
 /// `None` for an unknown name.
@@ -42,6 +47,7 @@ pub fn agent_by_name(name: &str) -> Option<Box<dyn Agent>> {
         "notepad" => Box::new(NotepadAgent::new()),
         "group4" => Box::new(Group4Agent::new()),
         "sat" => Box::new(SatAgent::new()),
+        "sleuth" => Box::new(SleuthAgent::new()),
         _ => return None,
     };
     Some(agent)
