@@ -20,8 +20,8 @@ pub mod group4;
 mod notepad;
 mod random;
 mod sat;
-pub mod tactics;
 mod sleuth;
+pub mod tactics;
 
 pub use exact::{certain_case_file, ExactAgent};
 pub use group4::Group4Agent;
