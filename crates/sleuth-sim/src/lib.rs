@@ -68,6 +68,7 @@ mod perspective;
 mod record;
 mod sim;
 mod stats;
+pub mod tournament;
 
 pub use agent::{Agent, SimRng, View};
 pub use agents::{agent_by_name, ExactAgent, RandomAgent, AGENT_NAMES};

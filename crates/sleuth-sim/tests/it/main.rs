@@ -5,4 +5,5 @@ mod exact;
 mod experiment;
 mod rules;
 mod support;
+mod tournament;
 mod views;
