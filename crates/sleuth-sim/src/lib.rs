@@ -67,6 +67,7 @@ pub mod experiment;
 mod perspective;
 mod record;
 mod sim;
+pub mod speedclue;
 mod stats;
 pub mod tournament;
 

@@ -4,6 +4,7 @@ mod determinism;
 mod exact;
 mod experiment;
 mod rules;
+mod speedclue;
 mod support;
 mod tournament;
 mod views;
