@@ -63,7 +63,8 @@ pub fn play_session(
     mut input: impl BufRead,
     mut output: impl Write,
 ) -> Result<usize, SessionError> {
-    writeln!(output, "{identifier} alive")?;
+    // Whole lines in one write each, so that a TCP stream sends one packet.
+    output.write_all(format!("{identifier} alive\n").as_bytes())?;
     output.flush()?;
     let mut line = String::new();
     loop {
@@ -73,7 +74,7 @@ pub fn play_session(
         }
         let text = line.trim_end_matches(['\n', '\r']);
         let reply = client.answer_line(text)?;
-        writeln!(output, "{}", reply.display(client.deck()))?;
+        output.write_all(format!("{}\n", reply.display(client.deck())).as_bytes())?;
         output.flush()?;
         if reply == Reply::Dead {
             return Ok(client.games());

@@ -84,6 +84,9 @@ impl TcpSeat {
     /// # Errors
     /// When the stream cannot be cloned.
     pub fn new(stream: TcpStream) -> std::io::Result<TcpSeat> {
+        // One short line each way: without this, Nagle's algorithm and
+        // delayed acknowledgements hold each line back for tens of ms.
+        stream.set_nodelay(true)?;
         let writer = stream.try_clone()?;
         Ok(TcpSeat { reader: BufReader::new(stream), writer })
     }
@@ -116,7 +119,7 @@ impl TcpSeat {
 
 impl Seat for TcpSeat {
     fn ask(&mut self, line: &str, timeout: Duration) -> Result<String, SeatError> {
-        writeln!(self.writer, "{line}").map_err(|e| SeatError::Closed(e.to_string()))?;
+        self.writer.write_all(format!("{line}\n").as_bytes()).map_err(|e| SeatError::Closed(e.to_string()))?;
         self.writer.flush().map_err(|e| SeatError::Closed(e.to_string()))?;
         self.read_line(timeout)
     }

@@ -126,10 +126,7 @@ mod tests {
         let s = seatings(3, 2).unwrap();
         assert_eq!(s, vec![vec![0, 1], vec![0, 2], vec![1, 0], vec![1, 2], vec![2, 0], vec![2, 1]]);
         let s = seatings(2, 3).unwrap();
-        assert_eq!(
-            s,
-            vec![vec![0, 0, 1], vec![0, 1, 0], vec![0, 1, 1], vec![1, 0, 0], vec![1, 0, 1], vec![1, 1, 0]]
-        );
+        assert_eq!(s, vec![vec![0, 0, 1], vec![0, 1, 0], vec![0, 1, 1], vec![1, 0, 0], vec![1, 0, 1], vec![1, 1, 0]]);
         assert_eq!(seatings(1, 4).unwrap(), vec![vec![0; 4]]);
     }
 

@@ -146,9 +146,7 @@ fn agent_row(players: Option<usize>, agent: &str, seats: usize, wins: usize) -> 
 /// Sums up the games of `results`.
 pub fn summarize(results: &TournamentResults) -> Summary {
     let cfg = &results.config;
-    let scheduled = fixtures(&cfg.shared())
-        .map(|f| f.len())
-        .unwrap_or(results.games.len());
+    let scheduled = fixtures(&cfg.shared()).map(|f| f.len()).unwrap_or(results.games.len());
     // (players, agent) -> (seats, wins); (players, seat, agent) likewise.
     let mut agent: BTreeMap<(usize, &str), (usize, usize)> = BTreeMap::new();
     let mut seat: BTreeMap<(usize, usize, &str), (usize, usize)> = BTreeMap::new();
@@ -173,10 +171,8 @@ pub fn summarize(results: &TournamentResults) -> Summary {
         }
     }
     for a in &cfg.agents {
-        let (seats, wins) = agent
-            .iter()
-            .filter(|((_, name), _)| *name == a)
-            .fold((0, 0), |acc, (_, &(s, w))| (acc.0 + s, acc.1 + w));
+        let (seats, wins) =
+            agent.iter().filter(|((_, name), _)| *name == a).fold((0, 0), |acc, (_, &(s, w))| (acc.0 + s, acc.1 + w));
         by_agent.push(agent_row(None, a, seats, wins));
     }
     let mut by_seat = Vec::new();

@@ -26,6 +26,7 @@ fn tcp_match(agents: &[&str], cfg: ServerConfig) -> (Vec<String>, MatchReport, V
             let id = format!("c{i}-{name}");
             thread::spawn(move || {
                 let stream = TcpStream::connect(addr).expect("connect");
+                stream.set_nodelay(true).unwrap();
                 let reader = BufReader::new(stream.try_clone().unwrap());
                 let mut client = Client::new(agent, 100 + i as u64);
                 play_session(&id, &mut client, reader, stream)
