@@ -7,9 +7,9 @@
 
 use crate::input::display;
 use crate::plot;
+use crate::progress::Bar;
 use crate::Outcome;
 use anyhow::{bail, Context as _};
-use crate::progress::Bar;
 use sleuth_sim::experiment::{self, Results, SamplingConfig, Shard};
 use std::io::Write;
 use std::path::{Path, PathBuf};

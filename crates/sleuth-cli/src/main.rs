@@ -16,9 +16,12 @@ mod logic;
 mod notepad;
 mod output;
 mod plot;
+mod progress;
 mod sample;
 mod sat_engine;
 mod sat_notepad;
+mod speedclue;
+mod tournament;
 mod why;
 
 use clap::{Parser, Subcommand};
@@ -75,6 +78,12 @@ enum Command {
     Sample(sample::Args),
     /// Rerun experiments: Neller and Luo's sampling-error experiment, and merging its shards.
     Experiment(experiment::Args),
+    /// Play every seating of the chosen agents for each player count, with win rates and
+    /// 95 % intervals by player count and seat; or merge the shards of a tournament.
+    Tournament(tournament::Args),
+    /// Play in a Speed Clue contest: connect to its server on localhost:PORT and answer it
+    /// with an agent until the server says `done`.
+    Speedclue(speedclue::Args),
 }
 
 /// How a command that ran to the end went; errors are exit code 2.
@@ -113,6 +122,8 @@ fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         Command::Logic(args) => logic::run(&args, out),
         Command::Sample(args) => sample::run(&args, out),
         Command::Experiment(args) => experiment::run(&args, out),
+        Command::Tournament(args) => tournament::run(&args, out),
+        Command::Speedclue(args) => speedclue::run(&args, out),
     }
 }
 

@@ -166,8 +166,8 @@ fn merge(a: &MergeArgs, out: &mut dyn Write) -> anyhow::Result<Outcome> {
 fn report(results: &TournamentResults, dir: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
     let summary = tournament::summarize(results);
     tournament::write_summary(dir, &summary).with_context(|| format!("cannot write to {}", display(dir)))?;
-    let files = write_tournament_plot(dir, &summary)
-        .with_context(|| format!("cannot write the plot to {}", display(dir)))?;
+    let files =
+        write_tournament_plot(dir, &summary).with_context(|| format!("cannot write the plot to {}", display(dir)))?;
     write!(out, "{}", summary.markdown())?;
     let names: Vec<String> =
         files.iter().map(|f| f.file_name().unwrap_or_default().to_string_lossy().into_owned()).collect();

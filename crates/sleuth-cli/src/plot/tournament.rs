@@ -41,10 +41,7 @@ fn integer_label(v: &f64) -> String {
 
 fn svg(summary: &Summary) -> anyhow::Result<String> {
     let counts: Vec<usize> = summary.lengths.iter().map(|l| l.players).collect();
-    let (lo, hi) = (
-        counts.iter().copied().min().unwrap_or(3) as f64,
-        counts.iter().copied().max().unwrap_or(6) as f64,
-    );
+    let (lo, hi) = (counts.iter().copied().min().unwrap_or(3) as f64, counts.iter().copied().max().unwrap_or(6) as f64);
     let top = summary.by_agent.iter().map(|r| r.high).fold(0.0, f64::max).max(0.05) * 1.1;
     let mut svg = String::new();
     {
@@ -55,10 +52,7 @@ fn svg(summary: &Summary) -> anyhow::Result<String> {
         // Left: win rate per agent and player count, with 95 % intervals,
         // and each player count's fair share (1/n) dashed.
         let mut chart = ChartBuilder::on(&left)
-            .caption(
-                format!("Win rate per seat, 95 % Wilson intervals ({} deck)", summary.deck),
-                ("sans-serif", 18),
-            )
+            .caption(format!("Win rate per seat, 95 % Wilson intervals ({} deck)", summary.deck), ("sans-serif", 18))
             .margin(12)
             .x_label_area_size(42)
             .y_label_area_size(58)
@@ -100,9 +94,9 @@ fn svg(summary: &Summary) -> anyhow::Result<String> {
                 .filter_map(|r| r.players.map(|n| (n as f64 + offset, r)))
                 .collect();
             chart
-                .draw_series(rows.iter().map(|(x, r)| {
-                    PathElement::new(vec![(*x, r.low), (*x, r.high)], c.stroke_width(2))
-                }))
+                .draw_series(
+                    rows.iter().map(|(x, r)| PathElement::new(vec![(*x, r.low), (*x, r.high)], c.stroke_width(2))),
+                )
                 .map_err(|e| anyhow!("{e}"))?;
             chart
                 .draw_series(rows.iter().map(|(x, r)| Circle::new((*x, r.rate), 4, c.filled())))
@@ -121,8 +115,8 @@ fn svg(summary: &Summary) -> anyhow::Result<String> {
 
         // Right: the win rate of each seat, every agent together.
         let seats = counts.iter().copied().max().unwrap_or(1);
-        let top = summary.by_seat.iter().filter(|r| r.agent.is_none()).map(|r| r.high).fold(0.0, f64::max).max(0.05)
-            * 1.1;
+        let top =
+            summary.by_seat.iter().filter(|r| r.agent.is_none()).map(|r| r.high).fold(0.0, f64::max).max(0.05) * 1.1;
         let mut chart = ChartBuilder::on(&right)
             .caption("Win rate by seat (every agent; seat 0 moves first)", ("sans-serif", 18))
             .margin(12)
@@ -153,9 +147,10 @@ fn svg(summary: &Summary) -> anyhow::Result<String> {
                 .map(|r| (r.seat as f64 + offset, r))
                 .collect();
             chart
-                .draw_series(rows.iter().map(|(x, r)| {
-                    PathElement::new(vec![(*x, r.low), (*x, r.high)], c.mix(0.6).stroke_width(2))
-                }))
+                .draw_series(
+                    rows.iter()
+                        .map(|(x, r)| PathElement::new(vec![(*x, r.low), (*x, r.high)], c.mix(0.6).stroke_width(2))),
+                )
                 .map_err(|e| anyhow!("{e}"))?;
             chart
                 .draw_series(LineSeries::new(rows.iter().map(|(x, r)| (*x, r.rate)), c.stroke_width(2)))

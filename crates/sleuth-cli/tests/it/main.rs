@@ -14,5 +14,7 @@ mod logic;
 mod notepad;
 mod sample;
 mod sat_engine;
+mod speedclue;
 mod support;
+mod tournament;
 mod why;
