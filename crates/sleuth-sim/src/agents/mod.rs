@@ -2,14 +2,33 @@
 //!
 //! - [`ExactAgent`] (`"exact"`): reasons with the exact engine, accuses as
 //!   soon as it is certain.
+//! - [`SleuthAgent`] (`"sleuth"`): the strongest; plays by the exact advice
+//!   of `sleuth_core::advice` (information-maximising suggestions, least
+//!   revealing refutations, accusations weighed against the opponents).
 //! - [`RandomAgent`] (`"random"`): uniformly random legal moves, accusing
 //!   only when a notepad of eliminated cards leaves one card per category.
+//! - [`NotepadAgent`] (`"notepad"`): the X/O grid of the Cluedo strategies
+//!   seed, accusing when the grid is certain.
+//! - [`Group4Agent`] (`"group4"`): that seed's full strategy: the grid, logic
+//!   boxes, targeted questions, careful answers and early guesses.
+//! - [`SatAgent`] (`"sat"`): complete deduction by a SAT solver, accusing
+//!   only when certain.
 
 mod exact;
+pub mod grid;
+pub mod group4;
+mod notepad;
 mod random;
+mod sat;
+mod sleuth;
+pub mod tactics;
 
 pub use exact::{certain_case_file, ExactAgent};
+pub use group4::Group4Agent;
+pub use notepad::NotepadAgent;
 pub use random::RandomAgent;
+pub use sat::{SatAgent, SatKnowledge};
+pub use sleuth::SleuthAgent;
 
 use crate::agent::{Agent, SimRng};
 use rand::seq::IteratorRandom;
@@ -17,7 +36,7 @@ use sleuth_core::{Card, CardSet, Deck};
 
 /// The names of every agent that [`agent_by_name`] can build, in the order
 /// reports list them.
-pub const AGENT_NAMES: &[&str] = &["random", "exact"];
+pub const AGENT_NAMES: &[&str] = &["random", "exact", "notepad", "group4", "sat", "sleuth"];
 
 /// A fresh agent of the strategy called `name` (one of [`AGENT_NAMES`]), or
 /// `None` for an unknown name.
@@ -25,6 +44,10 @@ pub fn agent_by_name(name: &str) -> Option<Box<dyn Agent>> {
     let agent: Box<dyn Agent> = match name {
         "random" => Box::new(RandomAgent::new()),
         "exact" => Box::new(ExactAgent::new()),
+        "notepad" => Box::new(NotepadAgent::new()),
+        "group4" => Box::new(Group4Agent::new()),
+        "sat" => Box::new(SatAgent::new()),
+        "sleuth" => Box::new(SleuthAgent::new()),
         _ => return None,
     };
     Some(agent)

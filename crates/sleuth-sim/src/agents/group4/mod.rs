@@ -1,0 +1,218 @@
+//! The group4 agent: the full strategy of the Cluedo strategies seed ("Group
+//! 4": Harel, Golub and Shin), adapted from its game to Clue's rules.
+//!
+//! The seed's game differs from Clue: there a player picks whom to
+//! interrogate and asks about any number of cards. In Clue a suggestion names
+//! one card per category and is answered by the first player clockwise who
+//! can. The adaptations, each the closest reading we found:
+//!
+//! - **Whom to ask**: the seed spreads its questions so as to learn about
+//!   every player evenly. The agent targets the opponent whose hand it knows
+//!   the smallest part of (ties: the nearest clockwise), and "asks" that
+//!   player by naming cards the players seated in between are known not to
+//!   hold, so the answer comes from the target.
+//! - **What to ask**: the seed starts from every card, removes those it knows
+//!   the target holds, removes random unknown cards while a "yes" stays
+//!   certain, then removes the known card it has revealed most. Here each
+//!   category names, in this order of preference: a card the target may
+//!   hold that the in-between players cannot (chosen at random: the seed's
+//!   random removals); else padding that nobody before the target can
+//!   refute: one of its own cards, the one it has revealed least first (the
+//!   seed never asks the card it has revealed most, hoping others take its
+//!   own cards for ones it does not hold), then a card known to be in the
+//!   case file, then a card nobody up to the target can hold; then any card
+//!   the target may hold; the target's known cards last.
+//! - **Answering**: a card already shown to this suggester if possible (no new
+//!   information for anyone); otherwise, and among those, the card it has
+//!   revealed most often (ties at random), so that everybody ends up knowing
+//!   the same few cards.
+//! - **Early guessing** ([`triangulation`]): once at least half of the cards
+//!   in play are located on the grid ("a significant portion of the game"),
+//!   it accuses the triangulation's favourite case file when that favourite
+//!   has stayed the same for enough of its own turns in a row:
+//!   `1 + ceil(6 * (1 - located fraction))` turns (the seed waits less as it
+//!   knows more, without giving numbers). Only this early guess can be wrong.
+//! - **Certain accusations**: as soon as the grid leaves one case-file
+//!   candidate per category, it accuses that.
+//!
+//! It never repeats one of its own suggestions while another combination is
+//! left (see [`fresh_suggestion`](super::tactics::fresh_suggestion)).
+
+pub mod notes;
+pub mod triangulation;
+
+use super::random_card;
+use super::tactics::{shown_by_me, shown_to, suggest_by_tiers};
+use crate::agent::{Agent, SimRng, View};
+use notes::Group4Notes;
+use rand::seq::SliceRandom;
+use sleuth_core::{Card, CardSet, Place, Player};
+use triangulation::Triangulation;
+
+/// The group4 agent; see the [module docs](self).
+#[derive(Clone, Debug, Default)]
+pub struct Group4Agent {
+    /// The notes of the view with this many events.
+    cache: Option<(usize, Group4Notes)>,
+    /// The favourite case file at its last turn, and for how many of its
+    /// turns in a row it has been the favourite.
+    favourite: Option<(CardSet, usize)>,
+}
+
+/// How the last accusation decision was made.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// The grid proves the case file.
+    Certain,
+    /// The triangulation's early guess.
+    Early,
+}
+
+impl Group4Agent {
+    /// A new group4 agent.
+    pub fn new() -> Group4Agent {
+        Group4Agent::default()
+    }
+
+    fn notes(&mut self, view: &View<'_>) -> &Group4Notes {
+        let events = view.events().len();
+        if self.cache.as_ref().is_none_or(|(n, _)| *n != events) {
+            self.cache = Some((events, Group4Notes::from_view(view)));
+        }
+        &self.cache.as_ref().expect("just filled").1
+    }
+
+    /// The accusation it makes on `view`, and why; `None` if it does not accuse.
+    pub fn decide_accusation(&mut self, view: &View<'_>) -> Option<(CardSet, Reason)> {
+        let favourite = self.favourite;
+        let grid = self.notes(view).grid();
+        if let Some(certain) = grid.certain_case_file() {
+            return Some((certain, Reason::Certain));
+        }
+        let (guess, streak) = favourite?;
+        let located = grid.located().len() as f64 / grid.in_play().len() as f64;
+        let needed = 1 + (6.0 * (1.0 - located)).ceil() as usize;
+        let still_possible = guess.is_subset(grid.case_file_candidates());
+        (located >= 0.5 && streak >= needed && still_possible).then_some((guess, Reason::Early))
+    }
+
+    /// Notes the triangulation's favourite at the start of one of its turns.
+    fn update_favourite(&mut self, view: &View<'_>) {
+        let deck = view.deck();
+        let grid = self.notes(view).grid();
+        let now = Triangulation::from_view(view).favourites(grid, deck.categories().map(|c| deck.category_cards(c)));
+        self.favourite = match (now, self.favourite) {
+            (Some(f), Some((old, streak))) if f == old => Some((f, streak + 1)),
+            (Some(f), _) => Some((f, 1)),
+            (None, _) => None,
+        };
+    }
+
+    /// The opponent to question: least known first, nearest clockwise on
+    /// ties, among those with a card it does not know; with the cards that
+    /// reach it (it may hold them, nobody seated before it can).
+    fn target(notes: &Group4Notes, view: &View<'_>) -> Option<(Player, CardSet)> {
+        let grid = notes.grid();
+        let game = view.game();
+        let me = view.me();
+        let mut order = Vec::new();
+        let mut p = game.next_player(me);
+        while p != me {
+            order.push(p);
+            p = game.next_player(p);
+        }
+        let known = |p: Player| (grid.yes(Place::Player(p)).len(), grid.hand_size(p));
+        let mut targets: Vec<Player> = order.iter().copied().filter(|&p| known(p).0 < known(p).1).collect();
+        // Stable: equal fractions keep the clockwise order.
+        targets.sort_by(|&a, &b| {
+            let ((ka, ha), (kb, hb)) = (known(a), known(b));
+            (ka * hb).cmp(&(kb * ha))
+        });
+        targets.into_iter().find_map(|t| {
+            let between = order.iter().take_while(|&&q| q != t);
+            let blocked = between.fold(CardSet::EMPTY, |acc, &q| acc | (grid.in_play() - grid.no(Place::Player(q))));
+            let reach = grid.open(Place::Player(t)) - blocked;
+            (!reach.is_empty()).then_some((t, reach))
+        })
+    }
+}
+
+impl Agent for Group4Agent {
+    fn name(&self) -> &str {
+        "group4"
+    }
+
+    fn new_game(&mut self, _view: &View<'_>, _rng: &mut SimRng) {
+        *self = Group4Agent::new();
+    }
+
+    fn accuse(&mut self, view: &View<'_>, _rng: &mut SimRng) -> Option<CardSet> {
+        self.decide_accusation(view).map(|(cards, _)| cards)
+    }
+
+    fn suggest(&mut self, view: &View<'_>, rng: &mut SimRng) -> CardSet {
+        self.update_favourite(view);
+        let notes = self.notes(view).clone();
+        let grid = notes.grid();
+        let hand = view.hand();
+        let Some((target, reach)) = Group4Agent::target(&notes, view) else {
+            // Every hand is known: ask about the case-file candidates.
+            let candidates = grid.case_file_candidates();
+            return suggest_by_tiers(view, rng, |cards| vec![cards & candidates]);
+        };
+        let game = view.game();
+        let me = view.me();
+        let t = Place::Player(target);
+        // Cards nobody from the next player up to the target may hold.
+        let mut silent = grid.in_play();
+        let mut p = game.next_player(me);
+        loop {
+            silent &= grid.no(Place::Player(p));
+            if p == target {
+                break;
+            }
+            p = game.next_player(p);
+        }
+        let revealed = reveal_counts(view);
+        let mut own_by_reveals: Vec<CardSet> = Vec::new();
+        let mut counts: Vec<usize> = hand.iter().map(|c| revealed[c.index()]).collect();
+        counts.sort_unstable();
+        counts.dedup();
+        for k in counts {
+            own_by_reveals.push(hand.iter().filter(|c| revealed[c.index()] == k).collect());
+        }
+        let case_file = grid.yes(Place::CaseFile);
+        let open = grid.open(t);
+        suggest_by_tiers(view, rng, |cards| {
+            let mut tiers = vec![cards & reach];
+            tiers.extend(own_by_reveals.iter().map(|&own| cards & own));
+            tiers.extend([cards & case_file, cards & silent, cards & open, cards - grid.yes(t)]);
+            tiers
+        })
+    }
+
+    fn choose_card_to_show(
+        &mut self,
+        view: &View<'_>,
+        suggester: Player,
+        _suggestion: CardSet,
+        candidates: CardSet,
+        rng: &mut SimRng,
+    ) -> Card {
+        let again = shown_to(view, suggester) & candidates;
+        let pool = if again.is_empty() { candidates } else { again };
+        let revealed = reveal_counts(view);
+        let top = pool.iter().map(|c| revealed[c.index()]).max().unwrap_or(0);
+        let best: Vec<Card> = pool.iter().filter(|c| revealed[c.index()] == top).collect();
+        best.choose(rng).copied().unwrap_or_else(|| random_card(candidates, rng))
+    }
+}
+
+/// How many times this player has shown each card, indexed by card.
+fn reveal_counts(view: &View<'_>) -> Vec<usize> {
+    let mut counts = vec![0; view.deck().len()];
+    for (_, c) in shown_by_me(view) {
+        counts[c.index()] += 1;
+    }
+    counts
+}
