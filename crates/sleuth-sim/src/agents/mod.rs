@@ -1,4 +1,4 @@
-//! Baseline agents.
+//! The playing agents, and the registry that builds them by name.
 //!
 //! - [`ExactAgent`] (`"exact"`): reasons with the exact engine, accuses as
 //!   soon as it is certain.

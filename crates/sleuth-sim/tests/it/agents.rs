@@ -354,6 +354,24 @@ fn two_players_with_the_same_two_card_box_hold_both_cards() {
 }
 
 #[test]
+fn group4_questions_the_least_known_player_past_those_in_between() {
+    // d learnt one of a's cards; a could not refute gr, ro, di, which b then
+    // refuted unseen. b is the least known opponent nearest to d, and only
+    // gr, ro and di are cards b may hold that a cannot: d asks exactly them.
+    let (file, game) = four_player_view(
+        r#"{"suggestion": {"by": "d", "cards": ["pl", "kn", "ba"], "refuted_by": "a", "shown": "pl"}},
+           {"suggestion": {"by": "c", "cards": ["gr", "ro", "di"], "refuted_by": "b"}}"#,
+    );
+    let deck = game.deck();
+    let view = View::new(&file, &game).unwrap();
+    let expected: CardSet = ["gr", "ro", "di"].iter().map(|id| deck.card(id).unwrap()).collect();
+    for seed in 0..10 {
+        let mut agent = agent_by_name("group4").unwrap();
+        assert_eq!(agent.suggest(&view, &mut sleuth_sim::agent_rng(seed, 3)), expected);
+    }
+}
+
+#[test]
 fn triangulation_favours_cards_asked_by_many_players() {
     // One round: a asks about mu, b and c about pl; nobody can refute.
     let (file, game) = four_player_view(
@@ -436,24 +454,42 @@ fn refuters_show_again_what_the_suggester_has_seen() {
     assert_eq!(deck.id(shown), "ha");
 }
 
-/// Win rates of a few line-ups; run with
-/// `cargo test -p sleuth-sim --test it agents::win_rates -- --ignored --nocapture`.
+/// Win rates of a few line-ups, every seat rotation played equally often;
+/// run with `cargo test -p sleuth-sim --test it agents::win_rates -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn win_rates() {
     let lineups: &[(&str, Deck, &[&str])] = &[
-        ("notepad x4", Deck::classic(), &["notepad"; 4]),
-        ("group4 x4", Deck::classic(), &["group4"; 4]),
-        ("sat x4", Deck::classic(), &["sat"; 4]),
-        ("all six", Deck::classic(), &["random", "notepad", "group4", "sat", "exact", "notepad"]),
+        ("classic 4", Deck::classic(), &["notepad", "group4", "sat", "exact"]),
+        ("classic 4 without exact", Deck::classic(), &["notepad", "group4", "sat", "random"]),
+        ("classic 3", Deck::classic(), &["notepad", "group4", "random"]),
+        ("master 6", Deck::master(), &["notepad", "group4", "sat", "exact", "random", "notepad"]),
     ];
     for (label, deck, names) in lineups {
         let config = GameConfig::new(deck.clone(), names.len());
         let mut stats = Stats::default();
         let start = Instant::now();
-        for seed in 0..40 {
-            stats.add(&play(&config, &mut agents(names), seed).unwrap());
+        for seed in 0..25 {
+            for r in 0..names.len() {
+                let rotated: Vec<&str> = (0..names.len()).map(|i| names[(i + r) % names.len()]).collect();
+                stats.add(&play(&config, &mut agents(&rotated), seed).unwrap());
+            }
         }
-        println!("{label}: {stats:?} in {:?}", start.elapsed());
+        let rates: Vec<String> = stats
+            .seats_by_agent
+            .iter()
+            .map(|(name, &seats)| {
+                let wins = stats.wins_by_agent.get(name).copied().unwrap_or(0);
+                format!("{name} {:.0}%", 100.0 * wins as f64 / seats as f64)
+            })
+            .collect();
+        println!(
+            "{label}: {} games, win rate per seat: {}; {:.1} rounds per game, {} wrong accusations ({:?})",
+            stats.games,
+            rates.join(", "),
+            stats.total_rounds as f64 / stats.games as f64,
+            stats.wrong_accusations,
+            start.elapsed()
+        );
     }
 }

@@ -6,6 +6,10 @@
 //! one card per category and is answered by the first player clockwise who
 //! can. The adaptations, each the closest reading we found:
 //!
+//! - **Notes** ([`notes`]): the X/O grid (its own hand, face-up cards, cards
+//!   shown to it, and an `X` for every card a player could not refute,
+//!   whoever asked) plus the seed's logic boxes for refutations it did not
+//!   see, with the subset and shared-disjunction rules.
 //! - **Whom to ask**: the seed spreads its questions so as to learn about
 //!   every player evenly. The agent targets the opponent whose hand it knows
 //!   the smallest part of (ties: the nearest clockwise), and "asks" that
@@ -21,7 +25,8 @@
 //!   seed never asks the card it has revealed most, hoping others take its
 //!   own cards for ones it does not hold), then a card known to be in the
 //!   case file, then a card nobody up to the target can hold; then any card
-//!   the target may hold; the target's known cards last.
+//!   the target may hold; the target's known cards last. When no opponent
+//!   can be reached with a card it may hold, it names case-file candidates.
 //! - **Answering**: a card already shown to this suggester if possible (no new
 //!   information for anyone); otherwise, and among those, the card it has
 //!   revealed most often (ties at random), so that everybody ends up knowing
