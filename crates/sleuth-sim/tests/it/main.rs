@@ -5,6 +5,7 @@ mod determinism;
 mod exact;
 mod experiment;
 mod rules;
+mod sleuth;
 mod speedclue;
 mod support;
 mod tournament;
