@@ -7,15 +7,13 @@
 
 use crate::input::display;
 use crate::plot;
+use crate::progress::Bar;
 use crate::Outcome;
 use anyhow::{bail, Context as _};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use sleuth_sim::experiment::{self, Progress, Results, SamplingConfig, Shard};
-use std::io::{IsTerminal as _, Write};
+use sleuth_sim::experiment::{self, Results, SamplingConfig, Shard};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -184,68 +182,4 @@ fn report(results: &Results, dir: &Path, out: &mut dyn Write) -> anyhow::Result<
         names.join(", ")
     )?;
     Ok(())
-}
-
-/// An indicatif bar on a terminal; otherwise a line on stderr every 30 s.
-struct Bar {
-    bar: Option<ProgressBar>,
-    state: Mutex<(String, u64, Instant, Instant)>,
-    done: AtomicU64,
-}
-
-impl Bar {
-    fn new() -> Bar {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
-            if let Ok(style) =
-                ProgressStyle::with_template("{msg:>8} {bar:40} {pos}/{len} [{elapsed_precise}, eta {eta}]")
-            {
-                bar.set_style(style);
-            }
-            bar
-        });
-        let now = Instant::now();
-        Bar { bar, state: Mutex::new((String::new(), 0, now, now)), done: AtomicU64::new(0) }
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
-}
-
-impl Progress for Bar {
-    fn phase(&self, name: &str, total: u64) {
-        self.done.store(0, Ordering::Relaxed);
-        if let Some(bar) = &self.bar {
-            bar.set_message(name.to_string());
-            bar.set_length(total);
-            bar.set_position(0);
-            bar.reset_eta();
-        } else if let Ok(mut s) = self.state.lock() {
-            let now = Instant::now();
-            *s = (name.to_string(), total, now, now);
-            eprintln!("{name}: {total} tasks");
-        }
-    }
-
-    fn advance(&self, n: u64) {
-        let done = self.done.fetch_add(n, Ordering::Relaxed) + n;
-        if let Some(bar) = &self.bar {
-            bar.inc(n);
-            return;
-        }
-        let Ok(mut s) = self.state.lock() else { return };
-        let (name, total, start, last) = &mut *s;
-        if last.elapsed() >= Duration::from_secs(30) || done == *total {
-            *last = Instant::now();
-            let secs = start.elapsed().as_secs_f64();
-            let eta = if done > 0 { secs * (*total - done.min(*total)) as f64 / done as f64 } else { 0.0 };
-            eprintln!(
-                "{name}: {done}/{total} ({:.1} %), {secs:.0} s, eta {eta:.0} s",
-                100.0 * done as f64 / (*total).max(1) as f64
-            );
-        }
-    }
 }

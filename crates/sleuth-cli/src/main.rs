@@ -17,10 +17,13 @@ mod logic;
 mod notepad;
 mod output;
 mod plot;
+mod progress;
 mod sample;
 mod sat_engine;
 mod sat_notepad;
 mod serve;
+mod speedclue;
+mod tournament;
 mod why;
 
 use clap::{Parser, Subcommand};
@@ -84,6 +87,12 @@ enum Command {
     Experiment(experiment::Args),
     /// Serve the notepad in the browser: a local web server with a JSON API, games kept on disk.
     Serve(serve::Args),
+    /// Play every seating of the chosen agents for each player count, with win rates and
+    /// 95 % intervals by player count and seat; or merge the shards of a tournament.
+    Tournament(tournament::Args),
+    /// Play in a Speed Clue contest: connect to its server on localhost:PORT and answer it
+    /// with an agent until the server says `done`.
+    Speedclue(speedclue::Args),
 }
 
 /// How a command that ran to the end went; errors are exit code 2.
@@ -124,6 +133,8 @@ fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         Command::Sample(args) => sample::run(&args, out),
         Command::Experiment(args) => experiment::run(&args, out),
         Command::Serve(args) => serve::run(&args, out),
+        Command::Tournament(args) => tournament::run(&args, out),
+        Command::Speedclue(args) => speedclue::run(&args, out),
     }
 }
 

@@ -67,7 +67,9 @@ pub mod experiment;
 mod perspective;
 mod record;
 mod sim;
+pub mod speedclue;
 mod stats;
+pub mod tournament;
 
 pub use agent::{Agent, SimRng, View};
 pub use agents::{

@@ -16,5 +16,7 @@ mod notepad;
 mod sample;
 mod sat_engine;
 mod serve;
+mod speedclue;
 mod support;
+mod tournament;
 mod why;

@@ -40,7 +40,7 @@
 //! sharding.
 
 mod protocol;
-mod results;
+pub(crate) mod results;
 mod summary;
 
 pub use protocol::{

@@ -116,11 +116,13 @@ pub struct Results {
     pub runs: Vec<RunRow>,
 }
 
-fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ExperimentError + '_ {
+/// Turns an IO error on `path` into an [`ExperimentError::Io`].
+pub(crate) fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ExperimentError + '_ {
     move |source| ExperimentError::Io { path: path.to_path_buf(), source }
 }
 
-fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<(), ExperimentError> {
+/// Writes `rows` as CSV with a header line.
+pub(crate) fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<(), ExperimentError> {
     let csv_err = |source| ExperimentError::Csv { path: path.to_path_buf(), source };
     let mut w = csv::Writer::from_path(path).map_err(csv_err)?;
     for row in rows {
@@ -129,7 +131,8 @@ fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<(), ExperimentErro
     w.flush().map_err(io_err(path))
 }
 
-fn read_csv<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>, ExperimentError> {
+/// Reads what [`write_csv`] wrote.
+pub(crate) fn read_csv<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>, ExperimentError> {
     let csv_err = |source| ExperimentError::Csv { path: path.to_path_buf(), source };
     let mut r = csv::Reader::from_path(path).map_err(csv_err)?;
     r.deserialize().collect::<Result<Vec<T>, _>>().map_err(csv_err)

@@ -6,5 +6,7 @@ mod exact;
 mod experiment;
 mod rules;
 mod sleuth;
+mod speedclue;
 mod support;
+mod tournament;
 mod views;

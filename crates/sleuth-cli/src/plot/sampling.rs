@@ -1,17 +1,11 @@
 //! Plots of the sampling experiment, after the paper's Figures 2 and 3:
 //! per-state mean RMSD against log10(consistent deals), with LOESS curves.
-//!
-//! Each plot is drawn once as SVG with plotters and rasterised to PNG with
-//! resvg. Text is laid out and rendered with DejaVu Sans embedded in the
-//! binary (the `dejavu` crate), so no system font is needed; the SVG names
-//! the generic `sans-serif` family, which viewers draw with their own font.
 
-use anyhow::{anyhow, Context as _};
+use super::{register_fonts, write_svg_png};
+use anyhow::anyhow;
 use plotters::prelude::*;
-use plotters::style::{register_font, FontStyle};
 use sleuth_sim::experiment::{loess, state_means, Method, Results, StateMean, PAPER_THRESHOLD, SPAN};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Once};
 
 /// Points of the LOESS curves.
 const CURVE_POINTS: usize = 120;
@@ -29,15 +23,6 @@ fn color(method: Method) -> RGBColor {
     }
 }
 
-fn register_fonts() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        // DejaVu Sans is a valid font; registration cannot fail.
-        let _ = register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular());
-        let _ = register_font("sans-serif", FontStyle::Bold, dejavu::sans::bold());
-    });
-}
-
 /// Writes `rmsd_variants.{svg,png}` (Figure 2: each variation against its
 /// baseline, and Algorithm 2 against the uniform sampler) and
 /// `rmsd_curves.{svg,png}` (Figure 3: every method's LOESS curve) into
@@ -50,12 +35,7 @@ pub fn write_plots(dir: &Path, results: &Results) -> anyhow::Result<Vec<PathBuf>
     let means = state_means(results);
     let mut files = Vec::new();
     for (name, svg) in [("rmsd_variants", variants_svg(&means)?), ("rmsd_curves", curves_svg(&means)?)] {
-        let path = dir.join(format!("{name}.svg"));
-        std::fs::write(&path, &svg).with_context(|| format!("cannot write {}", path.display()))?;
-        files.push(path);
-        let path = dir.join(format!("{name}.png"));
-        std::fs::write(&path, rasterise(&svg)?).with_context(|| format!("cannot write {}", path.display()))?;
-        files.push(path);
+        files.extend(write_svg_png(dir, name, &svg)?);
     }
     Ok(files)
 }
@@ -254,24 +234,4 @@ fn curves_svg(means: &[StateMean]) -> anyhow::Result<String> {
         root.present().map_err(|e| anyhow!("{e}"))?;
     }
     Ok(svg)
-}
-
-/// Renders an SVG to PNG with the embedded DejaVu fonts.
-fn rasterise(svg: &str) -> anyhow::Result<Vec<u8>> {
-    let mut fontdb = resvg::usvg::fontdb::Database::new();
-    fontdb.load_font_data(dejavu::sans::regular().to_vec());
-    fontdb.load_font_data(dejavu::sans::bold().to_vec());
-    fontdb.set_sans_serif_family("DejaVu Sans");
-    let options = resvg::usvg::Options {
-        font_family: "DejaVu Sans".to_string(),
-        fontdb: Arc::new(fontdb),
-        ..resvg::usvg::Options::default()
-    };
-    let tree = resvg::usvg::Tree::from_str(svg, &options).context("the plot is not valid SVG")?;
-    let size = tree.size().to_int_size();
-    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height())
-        .ok_or_else(|| anyhow!("cannot rasterise a plot of {}×{} pixels", size.width(), size.height()))?;
-    pixmap.fill(resvg::tiny_skia::Color::WHITE);
-    resvg::render(&tree, resvg::tiny_skia::Transform::identity(), &mut pixmap.as_mut());
-    pixmap.encode_png().context("cannot encode the plot as PNG")
 }

@@ -1,0 +1,50 @@
+//! `sleuth speedclue IDENTIFIER PORT`: plays in a Speed Clue contest. It
+//! connects to the server on localhost:PORT, sends `IDENTIFIER alive`, and
+//! answers every line with an agent (the protocol and the rules the client
+//! enforces itself are documented in `sleuth_sim::speedclue`) until `done`.
+
+use crate::Outcome;
+use anyhow::{bail, Context as _};
+use sleuth_sim::speedclue::{play_session, Client};
+use sleuth_sim::{agent_by_name, AGENT_NAMES};
+use std::io::{BufReader, Write};
+use std::net::TcpStream;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The name this player gives the server.
+    identifier: String,
+    /// The server's port on localhost.
+    port: u16,
+    /// The agent that plays (default: the strongest registered one).
+    #[arg(long)]
+    agent: Option<String>,
+    /// Seeds the agent's random choices.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+/// The agent used without `--agent`: `sleuth` when it is registered,
+/// otherwise `exact`.
+pub fn default_agent() -> &'static str {
+    ["sleuth", "exact"].into_iter().find(|name| AGENT_NAMES.contains(name)).unwrap_or(AGENT_NAMES[0])
+}
+
+pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    if args.identifier.is_empty() || args.identifier.chars().any(char::is_whitespace) {
+        bail!("the identifier must be one word, got '{}'", args.identifier);
+    }
+    let name = args.agent.as_deref().unwrap_or_else(|| default_agent());
+    let Some(agent) = agent_by_name(name) else {
+        bail!("unknown agent '{name}'; the agents are: {}", AGENT_NAMES.join(", "));
+    };
+    let stream = TcpStream::connect(("127.0.0.1", args.port))
+        .with_context(|| format!("cannot connect to the server on localhost:{}", args.port))?;
+    stream.set_nodelay(true).context("cannot set up the connection")?;
+    let reader = BufReader::new(stream.try_clone().context("cannot set up the connection")?);
+    let mut client = Client::new(agent, args.seed);
+    let games = play_session(&args.identifier, &mut client, reader, stream)
+        .with_context(|| format!("after {} games", client.games()))?;
+    writeln!(out, "{}: {games} games played by the {name} agent; the server said done", args.identifier)?;
+    Ok(Outcome::Success)
+}

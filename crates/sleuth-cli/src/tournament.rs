@@ -1,0 +1,197 @@
+//! `sleuth tournament`: every seating of the chosen agents for each player
+//! count (the format is documented in `sleuth_sim::tournament`), and
+//! `sleuth tournament merge` for the outputs of `--shard` runs. Both write
+//! `config.json`, `games.csv`, `summary.json`, `summary.md` and the plot
+//! `win_rates.{svg,png}` into `--out` (a shard writes only the first two).
+
+use crate::input::display;
+use crate::plot::tournament::write_tournament_plot;
+use crate::progress::Bar;
+use crate::Outcome;
+use anyhow::{bail, Context as _};
+use sleuth_sim::experiment::Shard;
+use sleuth_sim::tournament::{self, DeckName, TournamentConfig, TournamentResults};
+use sleuth_sim::AGENT_NAMES;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Option<Sub>,
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Sub {
+    /// Merge the outputs of `sleuth tournament --shard i/n` runs.
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct PlayArgs {
+    /// The agents, comma-separated (default: every registered agent).
+    #[arg(long, value_delimiter = ',')]
+    agents: Vec<String>,
+    /// Player counts: a range `3..6`, a list `3,5`, or one count.
+    #[arg(long, default_value = "3..6", value_parser = parse_players)]
+    players: PlayerCounts,
+    /// Games per seating (each seating of agents is played this many times, each game with
+    /// its own deal).
+    #[arg(long, default_value_t = 1)]
+    games: usize,
+    /// The deck: classic (3 to 6 players) or master (3 to 10).
+    #[arg(long, default_value = "classic")]
+    deck: DeckName,
+    /// Rounds before a game ends without a winner.
+    #[arg(long, default_value_t = 200)]
+    max_rounds: usize,
+    /// The tournament seed.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Play only the games whose number is i modulo n, and write their results for
+    /// `sleuth tournament merge`.
+    #[arg(long, value_name = "i/n")]
+    shard: Option<Shard>,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// The output directory.
+    #[arg(long, default_value = "tournament")]
+    out: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+struct MergeArgs {
+    /// Output directories of the shards.
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// The output directory for the merged results.
+    #[arg(long, default_value = "tournament")]
+    out: PathBuf,
+}
+
+/// Player counts from the command line.
+#[derive(Clone, Debug)]
+struct PlayerCounts(Vec<usize>);
+
+fn parse_players(s: &str) -> Result<PlayerCounts, String> {
+    let number = |t: &str| t.trim().parse::<usize>().map_err(|_| format!("'{t}' is not a number of players"));
+    let counts: Vec<usize> = if let Some((a, b)) = s.split_once("..") {
+        let (a, b) = (number(a)?, number(b.trim_start_matches('='))?);
+        if a > b {
+            return Err(format!("empty range {s}"));
+        }
+        (a..=b).collect()
+    } else {
+        s.split(',').map(number).collect::<Result<_, _>>()?
+    };
+    let mut sorted = counts.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    if sorted.len() != counts.len() {
+        return Err(format!("a player count is listed twice in '{s}'"));
+    }
+    Ok(PlayerCounts(counts))
+}
+
+pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    match &args.command {
+        Some(Sub::Merge(a)) => merge(a, out),
+        None => play(&args.play, out),
+    }
+}
+
+fn config(a: &PlayArgs) -> TournamentConfig {
+    TournamentConfig {
+        agents: if a.agents.is_empty() {
+            AGENT_NAMES.iter().map(|s| s.to_string()).collect()
+        } else {
+            a.agents.iter().map(|s| s.trim().to_string()).collect()
+        },
+        players: a.players.0.clone(),
+        games: a.games,
+        deck: a.deck,
+        max_rounds: a.max_rounds,
+        seed: a.seed,
+        shard: a.shard.unwrap_or(Shard::ALL),
+        threads: a.threads,
+    }
+}
+
+fn play(a: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    if a.threads == Some(0) {
+        bail!("--threads must be at least 1");
+    }
+    let cfg = config(a);
+    cfg.validate()?;
+    let started = Instant::now();
+    let progress = Bar::new();
+    let results = tournament::run_tournament(&cfg, &progress).context("the tournament failed")?;
+    progress.finish();
+    tournament::write_games(&a.out, &results).with_context(|| format!("cannot write to {}", display(&a.out)))?;
+    let elapsed = started.elapsed().as_secs_f64();
+    if cfg.shard.count > 1 {
+        writeln!(
+            out,
+            "shard {}: {} games in {elapsed:.0} s; results in {}",
+            cfg.shard,
+            results.games.len(),
+            display(&a.out)
+        )?;
+        writeln!(out, "merge the shards with: sleuth tournament merge DIR... --out DIR")?;
+        return Ok(Outcome::Success);
+    }
+    report(&results, &a.out, out)?;
+    writeln!(out, "\n{elapsed:.0} s in all")?;
+    Ok(Outcome::Success)
+}
+
+fn merge(a: &MergeArgs, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    let parts = a
+        .dirs
+        .iter()
+        .map(|d| tournament::read_games(d).with_context(|| format!("cannot read the results in {}", display(d))))
+        .collect::<anyhow::Result<Vec<TournamentResults>>>()?;
+    let merged = tournament::merge(parts)?;
+    tournament::write_games(&a.out, &merged).with_context(|| format!("cannot write to {}", display(&a.out)))?;
+    report(&merged, &a.out, out)?;
+    Ok(Outcome::Success)
+}
+
+/// Writes the summary and the plot, and prints the report.
+fn report(results: &TournamentResults, dir: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
+    let summary = tournament::summarize(results);
+    tournament::write_summary(dir, &summary).with_context(|| format!("cannot write to {}", display(dir)))?;
+    let files =
+        write_tournament_plot(dir, &summary).with_context(|| format!("cannot write the plot to {}", display(dir)))?;
+    write!(out, "{}", summary.markdown())?;
+    let names: Vec<String> =
+        files.iter().map(|f| f.file_name().unwrap_or_default().to_string_lossy().into_owned()).collect();
+    writeln!(
+        out,
+        "\nwritten to {}: config.json, games.csv, summary.json, summary.md, {}",
+        display(dir),
+        names.join(", ")
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn player_counts_parse() {
+        assert_eq!(parse_players("3..6").unwrap().0, vec![3, 4, 5, 6]);
+        assert_eq!(parse_players("3..=4").unwrap().0, vec![3, 4]);
+        assert_eq!(parse_players("5").unwrap().0, vec![5]);
+        assert_eq!(parse_players("3,5").unwrap().0, vec![3, 5]);
+        assert!(parse_players("6..3").is_err());
+        assert!(parse_players("3,3").is_err());
+        assert!(parse_players("x").is_err());
+    }
+}

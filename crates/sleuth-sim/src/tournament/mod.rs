@@ -1,0 +1,419 @@
+//! Tournaments between agents: every seating of the chosen agents for each
+//! player count, each played by a number of seeded games, with win rates
+//! and 95 % Wilson intervals by player count and by seat.
+//!
+//! # Format
+//!
+//! - **Seatings**: for each player count, every seating of
+//!   [`schedule::seatings`]: every choice of different agents in every seat
+//!   order when there are at least as many agents as seats (the Speed Clue
+//!   contest's format), otherwise every seating in which each agent has at
+//!   least one seat.
+//! - **Games**: [`TournamentConfig::games`] games *per seating*, each with
+//!   its own deal. The game seed is [`game_seed`] applied to the tournament
+//!   seed, the deck, the player count, the seating index and the repetition,
+//!   so any game can be replayed alone, and the results do not depend on
+//!   threads or shards.
+//! - **The game** is [`play`](crate::play) with the simulator's rules (a
+//!   correct accusation wins; a player left alone wins; the game ends
+//!   without a winner after [`TournamentConfig::max_rounds`] rounds).
+//! - **Win rate** of an agent: its wins divided by the seats it played (an
+//!   agent with two seats in one game counts two seats). Games without a
+//!   winner count as played and not won. Intervals are Wilson score
+//!   intervals at 95 %.
+//!
+//! # Sharding
+//!
+//! Games are numbered in schedule order (player count, seating, repetition)
+//! and shard `i/n` plays those whose number is `i` modulo `n`; [`merge`]
+//! joins the shards' results into what one run gives.
+
+pub mod schedule;
+mod summary;
+
+pub use summary::{summarize, wilson, write_summary, AgentRow, Judgement, LengthRow, SeatRow, Summary};
+
+use crate::agents::{agent_by_name, AGENT_NAMES};
+use crate::experiment::results::{io_err, read_csv, write_csv};
+use crate::experiment::{ExperimentError, Progress, Shard};
+use crate::record::End;
+use crate::sim::{play, GameConfig};
+use crate::stats::game_seed;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use sleuth_core::Deck;
+use std::collections::BTreeSet;
+use std::fmt;
+use std::fs;
+use std::path::Path;
+use std::str::FromStr;
+
+/// The deck a tournament is played with.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DeckName {
+    /// The classic 21 cards (3 to 6 players).
+    #[default]
+    Classic,
+    /// Clue Master Detective's 30 cards (3 to 10 players).
+    Master,
+}
+
+impl DeckName {
+    /// `classic` or `master`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeckName::Classic => "classic",
+            DeckName::Master => "master",
+        }
+    }
+
+    /// The deck.
+    pub fn deck(self) -> Deck {
+        match self {
+            DeckName::Classic => Deck::classic(),
+            DeckName::Master => Deck::master(),
+        }
+    }
+
+    /// The player counts the deck is played with.
+    pub fn players(self) -> std::ops::RangeInclusive<usize> {
+        match self {
+            DeckName::Classic => 3..=6,
+            DeckName::Master => 3..=10,
+        }
+    }
+}
+
+impl fmt::Display for DeckName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for DeckName {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<DeckName, String> {
+        match s {
+            "classic" => Ok(DeckName::Classic),
+            "master" => Ok(DeckName::Master),
+            _ => Err(format!("unknown deck '{s}': 'classic' or 'master'")),
+        }
+    }
+}
+
+/// The size and seed of a tournament.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentConfig {
+    /// The agents, by registry name ([`AGENT_NAMES`]), in report order.
+    pub agents: Vec<String>,
+    /// The player counts, each played separately.
+    pub players: Vec<usize>,
+    /// Games per seating.
+    pub games: usize,
+    /// The deck.
+    pub deck: DeckName,
+    /// Rounds before a game ends without a winner.
+    pub max_rounds: usize,
+    /// The tournament seed.
+    pub seed: u64,
+    /// Which games this process plays.
+    pub shard: Shard,
+    /// Worker threads (`None`: one per core). Not part of the results.
+    #[serde(skip)]
+    pub threads: Option<usize>,
+}
+
+impl TournamentConfig {
+    /// Every registered agent, 3 to 6 players, one game per seating, the
+    /// classic deck, 200 rounds, seed 0.
+    pub fn new() -> TournamentConfig {
+        TournamentConfig {
+            agents: AGENT_NAMES.iter().map(|s| s.to_string()).collect(),
+            players: vec![3, 4, 5, 6],
+            games: 1,
+            deck: DeckName::Classic,
+            max_rounds: GameConfig::new(Deck::classic(), 3).max_rounds,
+            seed: 0,
+            shard: Shard::ALL,
+            threads: None,
+        }
+    }
+
+    /// Checks the agent names, player counts, deck and shard.
+    ///
+    /// # Errors
+    /// [`ExperimentError::Invalid`] naming the first problem.
+    pub fn validate(&self) -> Result<(), ExperimentError> {
+        let invalid = |m: String| Err(ExperimentError::Invalid(m));
+        if self.agents.is_empty() {
+            return invalid("no agents".into());
+        }
+        let mut seen = BTreeSet::new();
+        for a in &self.agents {
+            if agent_by_name(a).is_none() {
+                return invalid(format!("unknown agent '{a}'; the agents are: {}", AGENT_NAMES.join(", ")));
+            }
+            if !seen.insert(a) {
+                return invalid(format!("agent '{a}' is listed twice"));
+            }
+        }
+        if self.players.is_empty() {
+            return invalid("no player counts".into());
+        }
+        for &n in &self.players {
+            if !self.deck.players().contains(&n) {
+                let r = self.deck.players();
+                return invalid(format!(
+                    "{n} players; the {} deck is played by {} to {}",
+                    self.deck,
+                    r.start(),
+                    r.end()
+                ));
+            }
+        }
+        if self.games == 0 {
+            return invalid("no games per seating".into());
+        }
+        if self.max_rounds == 0 {
+            return invalid("the round limit must be at least 1".into());
+        }
+        if self.shard.count == 0 || self.shard.index >= self.shard.count {
+            return invalid(format!("invalid shard {}", self.shard));
+        }
+        Ok(())
+    }
+
+    /// The configuration with the shard and threads cleared, for comparing
+    /// shards.
+    fn shared(&self) -> TournamentConfig {
+        TournamentConfig { shard: Shard::ALL, threads: None, ..self.clone() }
+    }
+}
+
+impl Default for TournamentConfig {
+    fn default() -> TournamentConfig {
+        TournamentConfig::new()
+    }
+}
+
+/// One scheduled game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fixture {
+    /// The game's number in schedule order.
+    pub game: usize,
+    /// Players.
+    pub players: usize,
+    /// The seating's index among the seatings of this player count.
+    pub seating: usize,
+    /// The repetition of this seating (0-based).
+    pub rep: usize,
+    /// The agent in each seat.
+    pub agents: Vec<String>,
+    /// The game seed.
+    pub seed: u64,
+}
+
+/// Every game of the tournament in schedule order (all shards).
+///
+/// # Errors
+/// [`ExperimentError::Invalid`] for an invalid configuration or a schedule
+/// too large to list.
+pub fn fixtures(cfg: &TournamentConfig) -> Result<Vec<Fixture>, ExperimentError> {
+    cfg.validate()?;
+    let deck_seed = game_seed(cfg.seed, cfg.deck as usize);
+    let mut out = Vec::new();
+    for &n in &cfg.players {
+        let seatings = schedule::seatings(cfg.agents.len(), n).map_err(ExperimentError::Invalid)?;
+        let n_seed = game_seed(deck_seed, n);
+        for (s, seating) in seatings.iter().enumerate() {
+            let s_seed = game_seed(n_seed, s);
+            for rep in 0..cfg.games {
+                out.push(Fixture {
+                    game: out.len(),
+                    players: n,
+                    seating: s,
+                    rep,
+                    agents: seating.iter().map(|&a| cfg.agents[a].clone()).collect(),
+                    seed: game_seed(s_seed, rep),
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// How a game ended, as written in `games.csv`.
+pub fn end_name(end: End) -> &'static str {
+    match end {
+        End::Solved => "solved",
+        End::LastStanding => "last-standing",
+        End::TurnLimit => "turn-limit",
+    }
+}
+
+/// One played game, a row of `games.csv`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRow {
+    /// The game's number in schedule order.
+    pub game: usize,
+    /// Players.
+    pub players: usize,
+    /// The seating's index.
+    pub seating: usize,
+    /// The repetition of the seating.
+    pub rep: usize,
+    /// The game seed.
+    pub seed: u64,
+    /// The agents in seat order, separated by spaces.
+    pub agents: String,
+    /// The winner's seat (0-based), empty when nobody won.
+    pub winner_seat: Option<usize>,
+    /// The winner's agent, empty when nobody won.
+    pub winner: String,
+    /// `solved`, `last-standing` or `turn-limit`.
+    pub end: String,
+    /// Turns taken.
+    pub turns: usize,
+    /// Rounds begun.
+    pub rounds: usize,
+    /// Wrong accusations made.
+    pub wrong_accusations: usize,
+}
+
+impl GameRow {
+    /// The agent of each seat.
+    pub fn seat_agents(&self) -> impl Iterator<Item = &str> {
+        self.agents.split(' ')
+    }
+}
+
+/// Everything a tournament (or a merge of shards) produced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TournamentResults {
+    /// The configuration (for a merge: with the whole run as its shard).
+    pub config: TournamentConfig,
+    /// Every game played, in schedule order.
+    pub games: Vec<GameRow>,
+}
+
+/// Plays the games of `cfg.shard` on all cores (or `cfg.threads`).
+///
+/// # Errors
+/// An invalid configuration, or the first game in which an agent broke the
+/// rules (with its seed, to replay it).
+pub fn run_tournament(cfg: &TournamentConfig, progress: &dyn Progress) -> Result<TournamentResults, ExperimentError> {
+    let all = fixtures(cfg)?;
+    let mine: Vec<&Fixture> = all.iter().filter(|f| cfg.shard.contains(f.game)).collect();
+    let run = || -> Result<Vec<GameRow>, ExperimentError> {
+        progress.phase("games", mine.len() as u64);
+        let deck = cfg.deck.deck();
+        mine.par_iter()
+            .map(|f| {
+                let row = play_fixture(cfg, &deck, f);
+                progress.advance(1);
+                row
+            })
+            .collect()
+    };
+    let games = match cfg.threads {
+        Some(threads) => rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build()
+            .map_err(|e| ExperimentError::Invalid(format!("cannot start {threads} threads: {e}")))?
+            .install(run)?,
+        None => run()?,
+    };
+    Ok(TournamentResults { config: cfg.clone(), games })
+}
+
+/// Plays one scheduled game.
+fn play_fixture(cfg: &TournamentConfig, deck: &Deck, f: &Fixture) -> Result<GameRow, ExperimentError> {
+    let mut config = GameConfig::new(deck.clone(), f.players);
+    config.max_rounds = cfg.max_rounds;
+    let mut agents = f
+        .agents
+        .iter()
+        .map(|name| agent_by_name(name).ok_or_else(|| ExperimentError::Invalid(format!("unknown agent '{name}'"))))
+        .collect::<Result<Vec<_>, _>>()?;
+    let record = play(&config, &mut agents, f.seed).map_err(|e| {
+        ExperimentError::Invalid(format!(
+            "game {} ({} players, seating {}: {}; seed {}): {e}",
+            f.game,
+            f.players,
+            f.seating,
+            f.agents.join(" "),
+            f.seed
+        ))
+    })?;
+    Ok(GameRow {
+        game: f.game,
+        players: f.players,
+        seating: f.seating,
+        rep: f.rep,
+        seed: f.seed,
+        agents: f.agents.join(" "),
+        winner_seat: record.winner.map(|w| w.index()),
+        winner: record.winner_agent().unwrap_or_default().to_string(),
+        end: end_name(record.end).to_string(),
+        turns: record.turns,
+        rounds: record.rounds,
+        wrong_accusations: record.accusations().filter(|a| !a.correct).count(),
+    })
+}
+
+/// Writes `config.json` and `games.csv` into `dir` (created if missing).
+///
+/// # Errors
+/// [`ExperimentError::Io`] and friends when a file cannot be written.
+pub fn write_games(dir: &Path, results: &TournamentResults) -> Result<(), ExperimentError> {
+    fs::create_dir_all(dir).map_err(io_err(dir))?;
+    let path = dir.join("config.json");
+    let json = serde_json::to_string_pretty(&results.config)
+        .map_err(|source| ExperimentError::Json { path: path.clone(), source })?;
+    fs::write(&path, json + "\n").map_err(io_err(&path))?;
+    write_csv(&dir.join("games.csv"), &results.games)
+}
+
+/// Reads what [`write_games`] wrote.
+///
+/// # Errors
+/// [`ExperimentError::Io`] and friends when a file is missing or malformed.
+pub fn read_games(dir: &Path) -> Result<TournamentResults, ExperimentError> {
+    let path = dir.join("config.json");
+    let text = fs::read_to_string(&path).map_err(io_err(&path))?;
+    let config = serde_json::from_str(&text).map_err(|source| ExperimentError::Json { path, source })?;
+    Ok(TournamentResults { config, games: read_csv(&dir.join("games.csv"))? })
+}
+
+/// Joins the results of shards of one tournament, in schedule order.
+///
+/// # Errors
+/// [`ExperimentError::Invalid`] when there is nothing to merge, the parts
+/// were run with different settings, or a game appears twice. Missing
+/// shards are allowed; the merge then has fewer games, and says so in
+/// [`Summary::missing`].
+pub fn merge(parts: Vec<TournamentResults>) -> Result<TournamentResults, ExperimentError> {
+    let mut parts = parts.into_iter();
+    let Some(first) = parts.next() else {
+        return Err(ExperimentError::Invalid("nothing to merge".into()));
+    };
+    let shared = first.config.shared();
+    let mut merged = TournamentResults { config: shared.clone(), games: first.games };
+    for part in parts {
+        if part.config.shared() != shared {
+            return Err(ExperimentError::Invalid(format!(
+                "the shards were run with different settings: {:?} and {:?}",
+                shared,
+                part.config.shared()
+            )));
+        }
+        merged.games.extend(part.games);
+    }
+    merged.games.sort_by_key(|g| g.game);
+    if let Some(w) = merged.games.windows(2).find(|w| w[0].game == w[1].game) {
+        return Err(ExperimentError::Invalid(format!("game {} appears in two of the merged runs", w[0].game)));
+    }
+    Ok(merged)
+}

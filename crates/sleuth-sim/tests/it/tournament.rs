@@ -1,0 +1,118 @@
+//! Tournaments at test size: the schedule is played in full, results add up,
+//! and shards merge into exactly the unsharded run.
+
+use sleuth_sim::experiment::{NoProgress, Shard};
+use sleuth_sim::tournament::{
+    fixtures, merge, read_games, run_tournament, summarize, write_games, TournamentConfig, TournamentResults,
+};
+
+fn small() -> TournamentConfig {
+    TournamentConfig {
+        agents: vec!["random".into(), "exact".into()],
+        players: vec![3, 4],
+        games: 2,
+        max_rounds: 60,
+        seed: 11,
+        threads: Some(2),
+        ..TournamentConfig::new()
+    }
+}
+
+fn full() -> &'static TournamentResults {
+    static RESULTS: std::sync::OnceLock<TournamentResults> = std::sync::OnceLock::new();
+    RESULTS.get_or_init(|| run_tournament(&small(), &NoProgress).expect("the tournament runs"))
+}
+
+#[test]
+fn every_seating_is_played_the_given_number_of_times() {
+    let results = full();
+    // 2 agents: 3 seats -> 2^3 - 2 = 6 seatings, 4 seats -> 14; 2 games each.
+    assert_eq!(results.games.len(), (6 + 14) * 2);
+    for (i, g) in results.games.iter().enumerate() {
+        assert_eq!(g.game, i);
+        let agents: Vec<&str> = g.seat_agents().collect();
+        assert_eq!(agents.len(), g.players);
+        assert!(agents.contains(&"random") && agents.contains(&"exact"), "{g:?}");
+        match g.winner_seat {
+            Some(w) => assert_eq!(agents[w], g.winner),
+            None => assert_eq!(g.end, "turn-limit"),
+        }
+    }
+}
+
+#[test]
+fn summary_adds_up() {
+    let results = full();
+    let summary = summarize(results);
+    assert_eq!(summary.missing, 0);
+    for l in &summary.lengths {
+        let games = results.games.iter().filter(|g| g.players == l.players).count();
+        assert_eq!(l.games, games);
+        assert_eq!(l.solved + l.last_standing + l.turn_limit, games);
+        let wins: usize = summary.by_agent.iter().filter(|r| r.players == Some(l.players)).map(|r| r.wins).sum();
+        assert_eq!(wins, l.solved + l.last_standing);
+        let seats: usize = summary.by_agent.iter().filter(|r| r.players == Some(l.players)).map(|r| r.seats).sum();
+        assert_eq!(seats, games * l.players);
+        // Each agent has the same number of seats (the schedule is symmetric).
+        let per: Vec<usize> =
+            summary.by_agent.iter().filter(|r| r.players == Some(l.players)).map(|r| r.seats).collect();
+        assert!(per.iter().all(|&s| s == per[0]), "{per:?}");
+    }
+    for r in &summary.by_agent {
+        assert!(r.low <= r.rate && r.rate <= r.high, "{r:?}");
+    }
+    let md = summary.markdown();
+    assert!(md.contains("| random |") && md.contains("| exact |"), "{md}");
+}
+
+#[test]
+fn shards_merge_into_the_full_run_and_round_trip_through_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut parts = Vec::new();
+    for index in 0..3 {
+        let cfg = TournamentConfig { shard: Shard { index, count: 3 }, threads: Some(1), ..small() };
+        let part = run_tournament(&cfg, &NoProgress).unwrap();
+        let path = dir.path().join(format!("shard{index}"));
+        write_games(&path, &part).unwrap();
+        parts.push(read_games(&path).unwrap());
+    }
+    // Merge order does not matter.
+    parts.reverse();
+    let merged = merge(parts).unwrap();
+    let mut expected = full().clone();
+    expected.config.threads = None;
+    assert_eq!(merged, expected);
+}
+
+#[test]
+fn merge_refuses_overlaps_and_mixed_settings() {
+    let a = full().clone();
+    assert!(merge(vec![a.clone(), a.clone()]).is_err());
+    let mut b = a.clone();
+    b.config.seed += 1;
+    b.games.clear();
+    assert!(merge(vec![a, b]).is_err());
+    assert!(merge(Vec::new()).is_err());
+}
+
+#[test]
+fn bad_configurations_are_errors() {
+    for cfg in [
+        TournamentConfig { agents: vec!["nobody".into()], ..small() },
+        TournamentConfig { agents: vec!["random".into(), "random".into()], ..small() },
+        TournamentConfig { players: vec![7], ..small() },
+        TournamentConfig { games: 0, ..small() },
+        TournamentConfig { shard: Shard { index: 2, count: 2 }, ..small() },
+    ] {
+        assert!(fixtures(&cfg).is_err(), "{cfg:?}");
+    }
+}
+
+#[test]
+fn game_seeds_depend_on_the_seating_not_on_the_rest_of_the_schedule() {
+    let a = fixtures(&small()).unwrap();
+    let b = fixtures(&TournamentConfig { players: vec![4], ..small() }).unwrap();
+    let a4: Vec<u64> = a.iter().filter(|f| f.players == 4).map(|f| f.seed).collect();
+    let b4: Vec<u64> = b.iter().map(|f| f.seed).collect();
+    assert_eq!(a4, b4);
+}
