@@ -196,11 +196,20 @@ const players = () => state.game.file.players;
 const me = () => state.game.file.me || null;
 const cats = () => state.game.deck;
 
-/** After a change the server answered with the new state (already on disk). */
+/**
+ * After a change the server answered with the new state (already on disk)
+ * and its analysis, in one response: redraw at once; the advice follows.
+ */
 async function changed(newState) {
+  const a = newState.analysis;
+  delete newState.analysis;
   state.game = newState;
-  renderGame();
-  await refreshAnalysis();
+  if (a && a.version === newState.version) {
+    showAnalysis(a);
+  } else {
+    renderGame();
+    await refreshAnalysis();
+  }
 }
 
 async function change(method, path, body) {
@@ -232,11 +241,16 @@ async function refreshAnalysis() {
   try {
     const a = await api('GET', `/api/games/${id}/analysis`);
     if (!state.game || state.game.id !== id || a.version !== state.game.version) return; // stale
-    state.analysis = a;
-    renderAnalysis();
-    renderGame();
-    refreshAdvice();
+    showAnalysis(a);
   } catch (e) { showError(e.message); }
+}
+
+/** Draws the notepad and the turns, then asks for the advice without waiting for it. */
+function showAnalysis(a) {
+  state.analysis = a;
+  renderAnalysis();
+  renderGame();
+  refreshAdvice();
 }
 
 function percent(p, status) {
@@ -439,8 +453,16 @@ async function submitTurn(ev) {
     ? await change('POST', '/events', { event })
     : await change('PUT', `/events/${editing}`, { event });
   if (!ok) return;
-  // From the click to the notepad redrawn (saved on disk, analysed, shown).
-  document.body.dataset.updateMs = (performance.now() - t0).toFixed(1);
+  // From the click to the notepad redrawn (saved on disk, analysed, in the
+  // page), and to the next frame (when the browser paints it).
+  const body = document.body;
+  const version = state.game.version;
+  body.dataset.updateMs = (performance.now() - t0).toFixed(1);
+  body.dataset.updateVersion = version;
+  requestAnimationFrame(() => {
+    body.dataset.frameMs = (performance.now() - t0).toFixed(1);
+    body.dataset.frameVersion = version;
+  });
   stopEdit();
   $('turn-by').value = nextSuggester();
   for (let i = 0; i < cats().length; i++) $(`turn-card-${i}`).value = '';

@@ -28,7 +28,7 @@ const browser = await chromium.launch({
     '--disable-component-update', '--disable-sync'],
   // Playwright itself starts the browser with a fresh, empty profile directory.
 });
-const timings = { turn_ms: [], page_ms: [], analysis_ms: [] };
+const timings = { turn_ms: [], page_ms: [], frame_ms: [], analysis_ms: [] };
 try {
   const ctx = await browser.newContext({ viewport: { width: 1360, height: 1000 } });
   const page = await ctx.newPage();
@@ -50,7 +50,9 @@ try {
   const gameUrl = page.url();
   check(/#\/game\/game-[0-9a-f]+$/.test(gameUrl), `game URL ${gameUrl}`);
 
-  // ---- enter every turn
+  // ---- enter every turn: one request per turn (the change answers with the analysis)
+  const requests = [];
+  page.on('request', (r) => requests.push(`${r.method()} ${new globalThis.URL(r.url()).pathname}`));
   async function enterTurn(spec) {
     const kind = Object.keys(spec)[0];
     const e = spec[kind];
@@ -70,7 +72,9 @@ try {
     await page.click('#turn-submit');
     await page.waitForSelector(`#notepad[data-version="${i + 1}"]`);
     timings.turn_ms.push(Date.now() - t0);
+    await page.waitForSelector(`body[data-frame-version="${i + 1}"]`);
     timings.page_ms.push(Number(await page.getAttribute('body', 'data-update-ms')));
+    timings.frame_ms.push(Number(await page.getAttribute('body', 'data-frame-ms')));
     timings.analysis_ms.push(Number((await page.textContent('#status')).match(/analysed in ([0-9.]+) ms/)[1]));
     if (shots && i === 11) {
       // The README's screenshots: a game in progress, on a desktop and on a phone.
@@ -86,6 +90,9 @@ try {
   }
   const n = sample.events.length;
   check(await page.locator('#events li[data-index]').count() === n, 'every turn is listed');
+  const analysisGets = requests.filter((r) => r.endsWith('/analysis'));
+  check(analysisGets.length === 0, `the notepad was redrawn from the change's answer, yet the page asked ${analysisGets.length} times for the analysis`);
+  check(requests.filter((r) => r.startsWith('POST') && r.endsWith('/events')).length === n, 'one POST per turn');
 
   // ---- the notepad shows the core's analysis, cell by cell
   async function checkNotepad(label) {
@@ -206,7 +213,8 @@ try {
   // The analysis of a classic game must be far below the 50 ms budget.
   check(analysis.max < 50, `the analysis took ${analysis.max} ms`);
   console.log(JSON.stringify({ turns: n, click_to_redraw_ms: stats(timings.page_ms),
-    with_test_driver_ms: stats(timings.turn_ms), server_analysis_ms: analysis }));
+    click_to_next_frame_ms: stats(timings.frame_ms), with_test_driver_ms: stats(timings.turn_ms),
+    server_analysis_ms: analysis }));
 } finally {
   await browser.close();
 }

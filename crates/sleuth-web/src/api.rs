@@ -16,9 +16,13 @@
 //! | `GET  /api/games/{id}/analysis`         | notepad, case files, count, conflict   |
 //! | `GET  /api/games/{id}/why?card=&place=` | the events that force a certain cell   |
 //! | `GET  /api/games/{id}/advice[?by=&cards=]` | accuse? suggest? which card to show |
+//!
+//! Every change (add, replace, delete, undo, redo) answers with the new
+//! state and, under `"analysis"`, the same analysis `GET .../analysis`
+//! gives, so the page redraws after one round trip.
 
 use crate::guard::refuse;
-use crate::store::{lock, Op, Store, StoreError};
+use crate::store::{lock, Entry, Op, Store, StoreError};
 use crate::view;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
@@ -29,7 +33,7 @@ use serde_json::Value;
 use sleuth_core::format::EventSpec;
 use sleuth_core::{CardSet, GameFile};
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// The shared state of the handlers.
 pub struct App {
@@ -150,16 +154,39 @@ struct EditEvent {
     event: EventSpec,
 }
 
-/// Applies a change and answers with the new state, after it is on disk.
+/// Applies a change and answers, in one response, with the new state and
+/// its analysis (`"analysis"`), after the change is on disk: the page
+/// redraws after a single round trip.
 async fn change(app: Arc<App>, id: String, op: impl FnOnce(usize) -> Op + Send + 'static) -> Reply {
     ok(blocking(move || {
-        let e = app.store.get(&id)?;
-        let mut e = lock(&e);
-        let len = e.file().events.len();
-        e.change(op(len))?;
-        Ok(view::state(e.id(), e.version(), e.game(), e.file(), e.can_undo(), e.can_redo()))
+        let entry = app.store.get(&id)?;
+        let (mut state, game, version) = {
+            let mut e = lock(&entry);
+            let len = e.file().events.len();
+            e.change(op(len))?;
+            let state = view::state(e.id(), e.version(), e.game(), e.file(), e.can_undo(), e.can_redo());
+            (state, e.game().clone(), e.version())
+        };
+        // The change is made whatever happens here: an analysis that fails
+        // (a count too large) is `null`, and `GET .../analysis` says why.
+        let analysis = analyse(&entry, &game, version).map_or(Value::Null, |a| (*a).clone());
+        if let Some(o) = state.as_object_mut() {
+            o.insert("analysis".into(), analysis);
+        }
+        Ok(state)
     })
     .await?)
+}
+
+/// The analysis of `game` at `version`, computed without holding the
+/// game's lock and cached on the entry while the game stays at `version`.
+fn analyse(entry: &Mutex<Entry>, game: &sleuth_core::Game, version: u64) -> Result<Arc<Value>, ApiError> {
+    let value = Arc::new(view::analysis(game, version).map_err(|m| ApiError(StatusCode::UNPROCESSABLE_ENTITY, m))?);
+    let mut e = lock(entry);
+    if e.version() == version {
+        e.cache = Some((version, value.clone()));
+    }
+    Ok(value)
 }
 
 fn index(s: &str) -> Result<usize, ApiError> {
@@ -198,26 +225,20 @@ pub async fn redo(State(app): State<Arc<App>>, Path(id): Path<String>) -> Reply 
 /// `GET /api/games/{id}/analysis`: cached per version of the game.
 pub async fn analysis(State(app): State<Arc<App>>, Path(id): Path<String>) -> Reply {
     let v = blocking(move || {
-        let e = app.store.get(&id)?;
+        let entry = app.store.get(&id)?;
         let (game, version) = {
-            let e = lock(&e);
+            let e = lock(&entry);
             if let Some((v, cached)) = &e.cache {
                 if *v == e.version() {
-                    return Ok((**cached).clone());
+                    return Ok(cached.clone());
                 }
             }
             (e.game().clone(), e.version())
         };
-        // Analyse without holding the game's lock.
-        let value = view::analysis(&game, version).map_err(|m| ApiError(StatusCode::UNPROCESSABLE_ENTITY, m))?;
-        let mut e = lock(&e);
-        if e.version() == version {
-            e.cache = Some((version, Arc::new(value.clone())));
-        }
-        Ok(value)
+        analyse(&entry, &game, version)
     })
     .await?;
-    ok(v)
+    Ok(axum::Json(&*v).into_response())
 }
 
 fn snapshot(app: &App, id: &str) -> Result<sleuth_core::Game, ApiError> {

@@ -16,6 +16,12 @@ fn cell(analysis: &serde_json::Value, card: &str, place: &str) -> (f64, String) 
     (c["p"].as_f64().unwrap(), c["status"].as_str().unwrap().to_string())
 }
 
+fn without_millis(analysis: &serde_json::Value) -> serde_json::Value {
+    let mut a = analysis.clone();
+    a.as_object_mut().unwrap().remove("millis");
+    a
+}
+
 fn add(addr: SocketAddr, id: &str, event: serde_json::Value) -> Response {
     json(addr, "POST", &format!("/api/games/{id}/events"), &json!({ "event": event }))
 }
@@ -42,14 +48,20 @@ fn the_sample_game_entered_turn_by_turn_ends_solved() {
     let s = start(None);
     let id = create(s.addr, &sample_setup());
     let events = sample_game()["events"].as_array().unwrap().clone();
+    let mut last = serde_json::Value::Null;
     for (i, e) in events.iter().enumerate() {
         let r = add(s.addr, &id, e.clone());
         assert_eq!(r.status, 200, "event {i}: {}", r.body);
-        assert_eq!(r.json()["events"].as_array().unwrap().len(), i + 1);
+        let state = r.json();
+        assert_eq!(state["events"].as_array().unwrap().len(), i + 1);
+        // The change's answer carries the analysis of the new version.
+        assert_eq!(state["analysis"]["version"], state["version"], "event {i}");
+        last = state["analysis"].clone();
     }
     let a = get(s.addr, &format!("/api/games/{id}/analysis"));
     assert_eq!(a.status, 200);
     let a = a.json();
+    assert_eq!(without_millis(&a), without_millis(&last), "the change answered with the same analysis");
     assert_eq!(a["consistent"], true);
     assert_eq!(a["method"], "exact");
     assert_eq!(a["case_files"][0]["cards"], json!(["pe", "pi", "bi"]));
@@ -117,6 +129,10 @@ fn edit_delete_undo_and_redo() {
     let r = json(s.addr, "POST", &path("/undo"), &json!({}));
     assert_eq!(r.json()["events"][1]["event"], events[0]);
     assert_eq!(r.json()["can_redo"], true);
+    // Every kind of change answers with the analysis of its own version.
+    let fresh = get(s.addr, &path("/analysis")).json();
+    assert_eq!(without_millis(&r.json()["analysis"]), without_millis(&fresh));
+    assert_eq!(fresh["version"], r.json()["version"]);
     let r = json(s.addr, "POST", &path("/redo"), &json!({}));
     assert_eq!(r.json()["events"][1]["event"], events[4]);
     // A new change clears the redo history.
