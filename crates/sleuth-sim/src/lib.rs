@@ -70,7 +70,7 @@ mod sim;
 mod stats;
 
 pub use agent::{Agent, SimRng, View};
-pub use agents::{agent_by_name, ExactAgent, RandomAgent, AGENT_NAMES};
+pub use agents::{agent_by_name, ExactAgent, RandomAgent, SleuthAgent, AGENT_NAMES};
 pub use deal::{deck_from_choice, deck_spec, Deal};
 pub use perspective::{event_spec, Perspective};
 pub use record::{End, GameRecord};

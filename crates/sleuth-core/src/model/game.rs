@@ -580,6 +580,19 @@ impl Game {
         }
     }
 
+    /// The same game as a bystander sees it: no observer, no hand, and no
+    /// shown cards (only the public part of every event).
+    pub fn bystander(&self) -> Game {
+        let mut g = self.clone();
+        g.observer = None;
+        for e in &mut g.events {
+            if let Event::Suggestion(s) = e {
+                s.shown = None;
+            }
+        }
+        g
+    }
+
     /// Whether the observer's hand is known (false for bystanders and for
     /// games restricted without the hand).
     pub fn has_hand(&self) -> bool {

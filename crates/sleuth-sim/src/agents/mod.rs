@@ -2,14 +2,19 @@
 //!
 //! - [`ExactAgent`] (`"exact"`): reasons with the exact engine, accuses as
 //!   soon as it is certain.
+//! - [`SleuthAgent`] (`"sleuth"`): the strongest; plays by the exact advice
+//!   of `sleuth_core::advice` (information-maximising suggestions, least
+//!   revealing refutations, accusations weighed against the opponents).
 //! - [`RandomAgent`] (`"random"`): uniformly random legal moves, accusing
 //!   only when a notepad of eliminated cards leaves one card per category.
 
 mod exact;
 mod random;
+mod sleuth;
 
 pub use exact::{certain_case_file, ExactAgent};
 pub use random::RandomAgent;
+pub use sleuth::SleuthAgent;
 
 use crate::agent::{Agent, SimRng};
 use rand::seq::IteratorRandom;
@@ -17,7 +22,7 @@ use sleuth_core::{Card, CardSet, Deck};
 
 /// The names of every agent that [`agent_by_name`] can build, in the order
 /// reports list them.
-pub const AGENT_NAMES: &[&str] = &["random", "exact"];
+pub const AGENT_NAMES: &[&str] = &["random", "exact", "sleuth"];
 
 /// A fresh agent of the strategy called `name` (one of [`AGENT_NAMES`]), or
 /// `None` for an unknown name.
@@ -25,6 +30,7 @@ pub fn agent_by_name(name: &str) -> Option<Box<dyn Agent>> {
     let agent: Box<dyn Agent> = match name {
         "random" => Box::new(RandomAgent::new()),
         "exact" => Box::new(ExactAgent::new()),
+        "sleuth" => Box::new(SleuthAgent::new()),
         _ => return None,
     };
     Some(agent)

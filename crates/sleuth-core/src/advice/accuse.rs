@@ -1,0 +1,142 @@
+//! Accusations: the most likely case file, exactly, and whether accusing now
+//! beats waiting.
+
+use super::entropy::{certain_case_file, in_case_file};
+use super::Position;
+use crate::analysis::ratio;
+use crate::count::{count, CountError};
+use crate::model::{Card, CardSet, Place};
+
+/// The best accusation and whether to make it now.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AccusationAdvice {
+    /// The most likely case file found (one card per category; never a card
+    /// the observer holds, since those have probability 0).
+    pub cards: CardSet,
+    /// The exact probability that `cards` is the case file.
+    pub probability: f64,
+    /// The number of consistent deals with `cards` in the case file.
+    pub deals: u128,
+    /// Whether the case file is certain.
+    pub certain: bool,
+    /// The estimated probability that some opponent solves the case and
+    /// accuses before the observer's next turn (0 when it was not needed:
+    /// certain, or `probability` below the floor; see [`super::OpponentProgress`]).
+    pub threat: f64,
+    /// The value of waiting a round if nobody else solves: the expected
+    /// chance of being right after the observer's next suggestion (1 when it
+    /// was not needed). See [`Position::wait_value`].
+    pub wait_value: f64,
+    /// The recommendation: accuse now.
+    pub accuse: bool,
+}
+
+/// How many case-file candidates per category are tried for the most
+/// likely case file.
+const CANDIDATES_PER_CATEGORY: usize = 3;
+
+impl Position<'_> {
+    /// The most likely case file and its exact number of deals.
+    ///
+    /// When the case file is certain, that one. Otherwise the joint mode is
+    /// searched among the combinations of each category's three most likely
+    /// case-file cards (one exact count each, at most 27 on a three-category
+    /// deck); the joint mode is almost always there, because a combination's
+    /// probability never exceeds any of its cards' marginals, but this is a
+    /// search, not a proof, and the probability reported is exact for the
+    /// combination returned.
+    ///
+    /// # Errors
+    /// [`CountError`] from the counts.
+    pub fn best_accusation(&self) -> Result<(CardSet, u128), CountError> {
+        if let Some(cards) = certain_case_file(self.game, &self.counts) {
+            return Ok((cards, self.counts.total));
+        }
+        let deck = self.game.deck();
+        let mut lists: Vec<Vec<Card>> = Vec::new();
+        for cat in deck.categories() {
+            let mut cards: Vec<Card> =
+                deck.category_cards(cat).iter().filter(|&c| in_case_file(self.game, &self.counts, c) > 0).collect();
+            cards.sort_by_key(|&c| std::cmp::Reverse(in_case_file(self.game, &self.counts, c)));
+            cards.truncate(CANDIDATES_PER_CATEGORY);
+            lists.push(cards);
+        }
+        let mut best = (CardSet::EMPTY, 0u128);
+        let mut idx = vec![0usize; lists.len()];
+        loop {
+            let combo: CardSet = idx.iter().zip(&lists).map(|(&i, l)| l[i]).collect();
+            // A combination can only beat the best if each card's marginal does.
+            if combo.iter().all(|c| in_case_file(self.game, &self.counts, c) > best.1) {
+                let mut q = self.problem.clone();
+                for c in combo {
+                    q.add_fact(c, Place::CaseFile, true);
+                }
+                let n = count(&q)?;
+                if n > best.1 || (n == best.1 && best.0 == CardSet::EMPTY) {
+                    best = (combo, n);
+                }
+            }
+            let mut k = 0;
+            loop {
+                if k == idx.len() {
+                    return Ok(best);
+                }
+                idx[k] += 1;
+                if idx[k] < lists[k].len() {
+                    break;
+                }
+                idx[k] = 0;
+                k += 1;
+            }
+        }
+    }
+
+    /// The accusation advice: certain → accuse; below `floor` → wait; else
+    /// `weigh` gives the opponents' threat `t` (the chance one of them solves
+    /// before the observer's next turn) and the value `w` of waiting (the
+    /// chance of being right at the next opportunity), and the advice is to
+    /// accuse when that is the better bet: `p ≥ (1 − t) · w`.
+    ///
+    /// This compares one round only: waiting longer can be worth more than
+    /// `w`, and opponents can solve later too.
+    ///
+    /// # Errors
+    /// [`CountError`] from the counts.
+    pub fn accusation_advice(
+        &self,
+        floor: f64,
+        weigh: impl FnOnce(&Self) -> Result<(f64, f64), CountError>,
+    ) -> Result<AccusationAdvice, CountError> {
+        let (cards, deals) = self.best_accusation()?;
+        let probability = ratio(deals, self.counts.total);
+        let certain = deals == self.counts.total;
+        let (threat, wait_value, accuse) = if certain {
+            (0.0, 1.0, true)
+        } else if probability < floor {
+            (0.0, 1.0, false)
+        } else {
+            let (t, w) = weigh(self)?;
+            (t, w, probability >= (1.0 - t) * w)
+        };
+        Ok(AccusationAdvice { cards, probability, deals, certain, threat, wait_value, accuse })
+    }
+
+    /// The value of waiting one round: over the `shortlist` best suggestions
+    /// (see [`Position::rank_suggestions`]), the largest expected
+    /// [`Outcome::mode_bound`](super::Outcome::mode_bound) after the answer,
+    /// at least the probability of the best accusation now. It bounds the
+    /// chance of being right after that suggestion from above (the bound is
+    /// per answer), and ignores what the opponents' turns will reveal.
+    ///
+    /// # Errors
+    /// [`CountError`] from the counts.
+    pub fn wait_value(&self, shortlist: usize) -> Result<f64, CountError> {
+        let now = super::suggest::mode_bound(self.game, &self.counts);
+        let best = self
+            .rank_suggestions(shortlist)?
+            .iter()
+            .map(|e| e.outcomes.iter().map(|o| o.probability * o.mode_bound).sum::<f64>())
+            .fold(now, f64::max);
+        Ok(best.min(1.0))
+    }
+}

@@ -1,0 +1,409 @@
+//! Suggestions: the exact distribution of their answers, the expected
+//! information about the case file, and a cheap first pass that picks which
+//! ones to evaluate exactly.
+
+use super::entropy::{case_file_candidates, case_file_entropy, certain_case_file, in_case_file};
+use super::Position;
+use crate::analysis::ratio;
+use crate::count::{count, count_marginals, CountError};
+use crate::model::{Card, CardSet, Place, Player};
+
+/// One possible answer to a suggestion of the observer's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// Who refutes; `None` when nobody can.
+    pub refuter: Option<Player>,
+    /// The card shown to the observer (`None` when nobody refutes).
+    pub shown: Option<Card>,
+    /// The probability of this answer (see [`SuggestionEval`] for the model).
+    pub probability: f64,
+    /// The case-file entropy after this answer, in bits
+    /// ([`case_file_entropy`]).
+    pub entropy_after: f64,
+    /// Whether the case file is certain after this answer.
+    pub solves: bool,
+    /// `Σ_k log2(n_k)` after this answer, `n_k` the number of cards of
+    /// category `k` that may still be in the case file (Hartley entropy).
+    pub candidates_after: f64,
+    /// The number of consistent deals after this answer.
+    pub models_after: u128,
+    /// An upper bound on the probability of the most likely case file after
+    /// this answer: the smallest, over categories, of the largest case-file
+    /// marginal (1 when the case file is certain).
+    pub mode_bound: f64,
+    /// How many case-file candidates are left to rule out after this answer:
+    /// `Σ_k (n_k − 1)` (0 exactly when the case file is certain).
+    pub open_after: usize,
+}
+
+/// The exact evaluation of one suggestion by the observer.
+///
+/// The answer model: players are asked clockwise from the suggester; the
+/// first who holds any of the suggested cards refutes, and when they hold
+/// several they show each with equal probability (the maximum-entropy
+/// assumption: nothing is known about how they choose). The probability of
+/// an answer is computed exactly from counts of consistent deals, each deal
+/// equally likely: `P(r shows c) = Σ_deals [r is first] [r holds c] / k(deal)`
+/// over all deals, where `k` is how many suggested cards `r` holds. After an
+/// answer, the posterior is the engine's (every deal consistent with the new
+/// event equally likely), exactly what the observer's notepad will show.
+///
+/// `information` is the case-file entropy now minus its expectation after
+/// the answer, both as [`case_file_entropy`] (sum over categories, in bits).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SuggestionEval {
+    /// The suggested cards, one per category.
+    pub cards: CardSet,
+    /// Expected information about the case file, in bits.
+    pub information: f64,
+    /// The probability that the case file is certain after the answer.
+    pub end_probability: f64,
+    /// The expected drop of `Σ_k log2(n_k)`, `n_k` the case-file candidates
+    /// of category `k`: case-file candidates ruled out, in bits.
+    pub elimination: f64,
+    /// The expected number of case-file candidates ruled out by the answer
+    /// (from [`Outcome::open_after`]).
+    pub ruled_out: f64,
+    /// Expected information about the whole deal, in bits: `log2 N` minus
+    /// the expected `log2` of the number of deals after the answer.
+    pub deal_information: f64,
+    /// Every possible answer with a positive probability, in the order
+    /// refuters are asked (nobody last).
+    pub outcomes: Vec<Outcome>,
+    /// The first-pass estimate of `information` that put this suggestion on
+    /// the shortlist.
+    pub estimate: f64,
+    /// The product of the suggested cards' case-file probabilities: how
+    /// likely the suggestion is to be the case file if the categories were
+    /// independent (the `exact` agent's criterion).
+    pub likelihood: f64,
+}
+
+impl Position<'_> {
+    /// Evaluates one suggestion exactly: one marginal count per possible
+    /// (refuter, shown card), one more count when the refuter may hold all
+    /// three cards, and one for "nobody refutes".
+    ///
+    /// # Errors
+    /// [`CountError`] from the counts.
+    pub fn evaluate(&self, cards: CardSet) -> Result<SuggestionEval, CountError> {
+        let game = self.game;
+        let np = game.num_players();
+        let total = self.counts.total;
+        let open = cards - self.hand;
+        // Weights are in units of 1/l deal, l = lcm(1..=|open|), so that 1/k is exact.
+        let l = (1..=open.len() as u128).fold(1, lcm);
+        let l_n = total.checked_mul(l).ok_or(CountError::Overflow)?;
+        let mut outcomes = Vec::new();
+        let mut covered = 0u128;
+        let mut prefix = self.problem.clone();
+        let mut r = game.next_player(self.me);
+        while r != self.me && covered < l_n {
+            let rp = Place::Player(r);
+            for c in open {
+                if self.counts.marginal[c.index()][rp.index(np)] == 0 {
+                    continue;
+                }
+                let mut q = prefix.clone();
+                q.add_fact(c, rp, true);
+                let cc = count_marginals(&q)?;
+                if cc.total == 0 {
+                    continue;
+                }
+                let weight = refuter_weight(&q, &cc, c, open, rp, l)?;
+                covered += weight;
+                outcomes.push(self.outcome(Some(r), Some(c), ratio(weight, l_n), &cc));
+            }
+            for c in open {
+                prefix.add_fact(c, rp, false);
+            }
+            r = game.next_player(r);
+        }
+        if covered < l_n {
+            let cc = count_marginals(&prefix)?;
+            if cc.total > 0 {
+                covered += cc.total * l;
+                outcomes.push(self.outcome(None, None, ratio(cc.total, total), &cc));
+            }
+        }
+        debug_assert_eq!(covered, l_n, "answer probabilities add up to one");
+        let after: f64 = outcomes.iter().map(|o| o.probability * o.entropy_after).sum();
+        let end_probability = outcomes.iter().filter(|o| o.solves).map(|o| o.probability).sum();
+        let hartley_after: f64 = outcomes.iter().map(|o| o.probability * o.candidates_after).sum();
+        Ok(SuggestionEval {
+            cards,
+            information: (self.entropy - after).max(0.0),
+            end_probability,
+            elimination: (hartley(self.game, &self.counts) - hartley_after).max(0.0),
+            ruled_out: open_candidates(self.game, &self.counts) as f64
+                - outcomes.iter().map(|o| o.probability * o.open_after as f64).sum::<f64>(),
+            deal_information: (log2(total)
+                - outcomes.iter().map(|o| o.probability * log2(o.models_after)).sum::<f64>())
+            .max(0.0),
+            outcomes,
+            estimate: self.estimate(cards),
+            likelihood: cards.iter().map(|c| self.prob[c.index()][np]).product(),
+        })
+    }
+
+    fn outcome(&self, refuter: Option<Player>, shown: Option<Card>, p: f64, cc: &crate::Counts) -> Outcome {
+        Outcome {
+            refuter,
+            shown,
+            probability: p,
+            entropy_after: case_file_entropy(self.game, cc),
+            solves: certain_case_file(self.game, cc).is_some(),
+            candidates_after: hartley(self.game, cc),
+            models_after: cc.total,
+            mode_bound: mode_bound(self.game, cc),
+            open_after: open_candidates(self.game, cc),
+        }
+    }
+
+    /// The first-pass estimate of a suggestion's expected information, from
+    /// the current marginals alone, treating card locations as independent.
+    ///
+    /// Each player in turn holds each open card (not in the observer's hand)
+    /// with its marginal probability; the first holder refutes and shows a
+    /// uniformly chosen one of its cards. Seeing card `c` is worth the drop in
+    /// entropy of `c`'s category when `c` leaves the case-file candidates;
+    /// nobody refuting is worth the whole entropy of the open cards'
+    /// categories (they must be in the case file). It ignores what is learnt
+    /// about who holds what, which the exact evaluation counts.
+    pub fn estimate(&self, cards: CardSet) -> f64 {
+        let open: Vec<Card> = (cards - self.hand).iter().collect();
+        let mut reach = 1.0;
+        let mut score = 0.0;
+        let mut r = self.game.next_player(self.me);
+        while r != self.me {
+            let h: Vec<f64> = open.iter().map(|c| self.prob[c.index()][r.index()]).collect();
+            for (i, &c) in open.iter().enumerate() {
+                // P(r shows c) = Σ over the subsets T of open cards r holds, with c in T, of P(T)/|T|.
+                let mut show = 0.0;
+                for mask in 0u32..(1 << open.len()) {
+                    if mask & (1 << i) == 0 {
+                        continue;
+                    }
+                    let mut pt = 1.0;
+                    for (j, &hj) in h.iter().enumerate() {
+                        pt *= if mask & (1 << j) != 0 { hj } else { 1.0 - hj };
+                    }
+                    show += pt / mask.count_ones() as f64;
+                }
+                score += reach * show * self.gain[c.index()];
+            }
+            reach *= h.iter().map(|x| 1.0 - x).product::<f64>();
+            r = self.game.next_player(r);
+        }
+        let deck = self.game.deck();
+        let nobody: f64 = open.iter().map(|&c| self.category_entropy[deck.category(c).index()]).sum();
+        score + reach * nobody
+    }
+
+    /// Every combination the observer may suggest: one card per category,
+    /// never one it has suggested before (a repeat teaches nothing new about
+    /// who holds what, and Speed Clue forbids it).
+    pub fn legal_suggestions(&self) -> Vec<CardSet> {
+        let deck = self.game.deck();
+        let mut combos = vec![CardSet::EMPTY];
+        for cat in deck.categories() {
+            let mut next = Vec::with_capacity(combos.len() * deck.category_cards(cat).len());
+            for &s in &combos {
+                for c in deck.category_cards(cat) {
+                    next.push(s | CardSet::single(c));
+                }
+            }
+            combos = next;
+        }
+        let made = self.own_suggestions();
+        combos.retain(|s| !made.contains(s));
+        combos
+    }
+
+    /// Ranks suggestions: the first pass over every legal combination, then
+    /// the `shortlist` best by estimate (and the most likely case file, the
+    /// baseline choice) evaluated exactly, best first by
+    /// [`Objective::default`]; ties go to more information, a higher chance
+    /// of ending the game, a higher estimate, then deck order.
+    ///
+    /// # Errors
+    /// [`CountError`] from the counts.
+    pub fn rank_suggestions(&self, shortlist: usize) -> Result<Vec<SuggestionEval>, CountError> {
+        self.rank_suggestions_by(shortlist, Objective::default())
+    }
+
+    /// As [`Position::rank_suggestions`], ranked by `objective` first.
+    ///
+    /// # Errors
+    /// [`CountError`] from the counts.
+    pub fn rank_suggestions_by(
+        &self,
+        shortlist: usize,
+        objective: Objective,
+    ) -> Result<Vec<SuggestionEval>, CountError> {
+        let mut scored: Vec<(f64, CardSet)> =
+            self.legal_suggestions().into_iter().map(|s| (self.estimate(s), s)).collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1 .0.cmp(&b.1 .0)));
+        let mut chosen: Vec<CardSet> = scored.iter().take(shortlist.max(1)).map(|x| x.1).collect();
+        if let Some(mode) = self.mode_combination() {
+            if !chosen.contains(&mode) && !self.own_suggestions().contains(&mode) {
+                chosen.push(mode);
+            }
+        }
+        let mut evals = chosen.into_iter().map(|s| self.evaluate(s)).collect::<Result<Vec<_>, _>>()?;
+        evals.sort_by(|a, b| {
+            objective
+                .score(b)
+                .total_cmp(&objective.score(a))
+                .then_with(|| match objective {
+                    Objective::EndThenLikely => b.likelihood.total_cmp(&a.likelihood),
+                    _ => std::cmp::Ordering::Equal,
+                })
+                .then_with(|| b.information.total_cmp(&a.information))
+                .then_with(|| b.end_probability.total_cmp(&a.end_probability))
+                .then_with(|| b.estimate.total_cmp(&a.estimate))
+                .then_with(|| a.cards.0.cmp(&b.cards.0))
+        });
+        Ok(evals)
+    }
+
+    /// The combination of each category's most likely case-file card (the
+    /// `exact` agent's suggestion), ties in deck order.
+    fn mode_combination(&self) -> Option<CardSet> {
+        let deck = self.game.deck();
+        let cf = self.game.num_players();
+        let mut s = CardSet::EMPTY;
+        for cat in deck.categories() {
+            let best = deck.category_cards(cat).iter().max_by(|a, b| {
+                self.prob[a.index()][cf].total_cmp(&self.prob[b.index()][cf]).then_with(|| b.index().cmp(&a.index()))
+            })?;
+            s.insert(best);
+        }
+        Some(s)
+    }
+}
+
+/// `Σ_deals l / k(deal)` over the deals of `cc` (those of `q`, where the
+/// refuter `rp` is the first holder and holds `c`), `k` being how many of the
+/// `open` suggested cards `rp` holds.
+///
+/// By inclusion and exclusion over the other open cards `U` that `rp` also
+/// holds, with `g(U)` the deals where it holds `c` and all of `U`:
+/// `Σ_deals 1/k = Σ_U (−1)^|U| g(U) / (|U| + 1)`. `g(∅)` and `g({x})` come from
+/// the marginal count; larger `U` need one count each (at most one for a
+/// three-category deck).
+fn refuter_weight(
+    q: &crate::Problem,
+    cc: &crate::Counts,
+    c: Card,
+    open: CardSet,
+    rp: Place,
+    l: u128,
+) -> Result<u128, CountError> {
+    let np = q.num_players();
+    let others: Vec<Card> =
+        (open - CardSet::single(c)).iter().filter(|x| cc.marginal[x.index()][rp.index(np)] > 0).collect();
+    let (mut plus, mut minus) = (0u128, 0u128);
+    for mask in 0u32..(1 << others.len()) {
+        let size = mask.count_ones() as usize;
+        let g = match size {
+            0 => cc.total,
+            1 => cc.marginal[others[mask.trailing_zeros() as usize].index()][rp.index(np)],
+            _ => {
+                let mut b = q.clone();
+                for (j, &x) in others.iter().enumerate() {
+                    if mask & (1 << j) != 0 {
+                        b.add_fact(x, rp, true);
+                    }
+                }
+                count(&b)?
+            }
+        };
+        let term = g.checked_mul(l / (size as u128 + 1)).ok_or(CountError::Overflow)?;
+        if size % 2 == 0 {
+            plus += term;
+        } else {
+            minus += term;
+        }
+    }
+    Ok(plus - minus)
+}
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+fn lcm(a: u128, b: u128) -> u128 {
+    a / gcd(a, b) * b
+}
+
+/// `Σ_k log2(n_k)`, `n_k` the number of case-file candidates of category `k`.
+fn hartley(game: &crate::Game, counts: &crate::Counts) -> f64 {
+    case_file_candidates(game, counts).iter().map(|&n| (n.max(1) as f64).log2()).sum()
+}
+
+/// What a suggestion is ranked by.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Objective {
+    /// Expected information about the case file ([`SuggestionEval::information`]).
+    Information,
+    /// Expected case-file candidates ruled out ([`SuggestionEval::elimination`]).
+    Elimination,
+    /// The chance of ending the game, then information: the default, which
+    /// solved fastest in simulation.
+    #[default]
+    End,
+    /// Expected information about the whole deal.
+    Deal,
+    /// Information about the case file plus a quarter of that about the deal.
+    Mixed,
+    /// Expected case-file candidates ruled out ([`SuggestionEval::ruled_out`]).
+    RuledOut,
+    /// The expected bound on the most likely case file after the answer
+    /// ([`Outcome::mode_bound`]): how sure an accusation could be.
+    Mode,
+    /// The chance of ending the game, then [`SuggestionEval::likelihood`].
+    EndThenLikely,
+}
+
+impl Objective {
+    /// The primary score of an evaluation under this objective.
+    pub fn score(self, e: &SuggestionEval) -> f64 {
+        match self {
+            Objective::Information => e.information,
+            Objective::Elimination => e.elimination,
+            Objective::End => e.end_probability,
+            Objective::Deal => e.deal_information,
+            Objective::Mixed => e.information + 0.25 * e.deal_information,
+            Objective::RuledOut => e.ruled_out,
+            Objective::Mode => e.outcomes.iter().map(|o| o.probability * o.mode_bound).sum(),
+            Objective::EndThenLikely => e.end_probability,
+        }
+    }
+}
+
+/// `log2` of a count.
+fn log2(n: u128) -> f64 {
+    (n as f64).log2()
+}
+
+/// `Σ_k (n_k − 1)`, `n_k` the number of case-file candidates of category `k`.
+fn open_candidates(game: &crate::Game, counts: &crate::Counts) -> usize {
+    case_file_candidates(game, counts).iter().map(|&n| n.saturating_sub(1)).sum()
+}
+
+/// `min_k max_{c in k} P(c in case file)`: no case file is more likely.
+pub(super) fn mode_bound(game: &crate::Game, counts: &crate::Counts) -> f64 {
+    let deck = game.deck();
+    deck.categories()
+        .map(|k| {
+            let best = deck.category_cards(k).iter().map(|c| in_case_file(game, counts, c)).max().unwrap_or(0);
+            ratio(best, counts.total)
+        })
+        .fold(1.0, f64::min)
+}

@@ -1,0 +1,308 @@
+//! The advice module against brute-force enumeration of every deal, and its
+//! stated properties on seeded random games.
+
+use crate::support::{big_game, small_game};
+use sleuth_core::advice::{advise, case_file_entropy, AdviceError, AdviceOptions, Position};
+use sleuth_core::brute::deal_fits;
+use sleuth_core::{count::count_marginals, Card, CardSet, Event, Game, Place, Player, Problem};
+use std::collections::BTreeMap;
+
+/// A deal: the place of every card (`None` face up).
+type Deal = Vec<Option<Place>>;
+/// An answer to a suggestion: the refuter and the card shown.
+type Answer = (Option<Player>, Option<Card>);
+
+/// Every consistent deal of a small game, `place[card]` (`None` face up).
+fn deals(game: &Game) -> Vec<Vec<Option<Place>>> {
+    fn go(
+        game: &Game,
+        cards: &[Card],
+        i: usize,
+        place: &mut Vec<Option<Place>>,
+        cap: &mut [usize],
+        case: &mut [bool],
+        out: &mut Vec<Vec<Option<Place>>>,
+    ) {
+        if i == cards.len() {
+            if case.iter().all(|&t| t) && deal_fits(game, place) {
+                out.push(place.clone());
+            }
+            return;
+        }
+        let c = cards[i];
+        for p in game.players() {
+            if cap[p.index()] > 0 {
+                cap[p.index()] -= 1;
+                place[c.index()] = Some(Place::Player(p));
+                go(game, cards, i + 1, place, cap, case, out);
+                cap[p.index()] += 1;
+            }
+        }
+        let k = game.deck().category(c).index();
+        if !case[k] {
+            case[k] = true;
+            place[c.index()] = Some(Place::CaseFile);
+            go(game, cards, i + 1, place, cap, case, out);
+            case[k] = false;
+        }
+        place[c.index()] = None;
+    }
+    let cards: Vec<Card> = game.deck().cards().filter(|c| !game.face_up().contains(*c)).collect();
+    let mut cap: Vec<usize> = game.players().map(|p| game.hand_size(p)).collect();
+    let mut case = vec![false; game.deck().num_categories()];
+    let mut out = Vec::new();
+    go(game, &cards, 0, &mut vec![None; game.deck().len()], &mut cap, &mut case, &mut out);
+    out
+}
+
+/// The case-file entropy (sum over categories) of a set of equally likely deals.
+fn entropy_of(game: &Game, deals: &[&Vec<Option<Place>>]) -> f64 {
+    let deck = game.deck();
+    let mut h = 0.0;
+    for cat in deck.categories() {
+        for c in deck.category_cards(cat) {
+            let n = deals.iter().filter(|d| d[c.index()] == Some(Place::CaseFile)).count();
+            let p = n as f64 / deals.len() as f64;
+            if p > 0.0 && p < 1.0 {
+                h -= p * p.log2();
+            }
+        }
+    }
+    h
+}
+
+/// The answer to `cards` suggested by `me` in a deal: the refuter and the
+/// cards it could show.
+fn answer(game: &Game, deal: &[Option<Place>], me: Player, cards: CardSet) -> Option<(Player, Vec<Card>)> {
+    let mut q = game.next_player(me);
+    while q != me {
+        let held: Vec<Card> = cards.iter().filter(|c| deal[c.index()] == Some(Place::Player(q))).collect();
+        if !held.is_empty() {
+            return Some((q, held));
+        }
+        q = game.next_player(q);
+    }
+    None
+}
+
+/// Every suggestion's exact evaluation against enumerating the deals: the
+/// probability of every answer (refuter chooses uniformly), the entropy after
+/// it, the information and the chance of ending.
+#[test]
+fn suggestion_evaluation_matches_brute_force() {
+    let mut checked = 0;
+    for i in 0..400 {
+        let generated = small_game("advice-brute", i);
+        let game = Game::new(&generated.file).expect("generated games are valid");
+        let Some((me, _)) = game.observer() else { continue };
+        let all = deals(&game);
+        if all.is_empty() {
+            continue;
+        }
+        let pos = Position::new(&game).expect("a consistent player's view");
+        let h_now = entropy_of(&game, &all.iter().collect::<Vec<_>>());
+        assert!((pos.entropy() - h_now).abs() < 1e-9, "game {i}: entropy now");
+        for cards in pos.legal_suggestions().into_iter().take(12) {
+            let eval = pos.evaluate(cards).expect("small games count");
+            // Brute force: probability mass and deal sets per answer.
+            let mut mass: BTreeMap<Answer, f64> = BTreeMap::new();
+            let mut sets: BTreeMap<Answer, Vec<&Deal>> = BTreeMap::new();
+            for d in &all {
+                match answer(&game, d, me, cards) {
+                    None => {
+                        *mass.entry((None, None)).or_default() += 1.0 / all.len() as f64;
+                        sets.entry((None, None)).or_default().push(d);
+                    }
+                    Some((r, held)) => {
+                        for &c in &held {
+                            *mass.entry((Some(r), Some(c))).or_default() += 1.0 / (held.len() * all.len()) as f64;
+                            sets.entry((Some(r), Some(c))).or_default().push(d);
+                        }
+                    }
+                }
+            }
+            assert_eq!(eval.outcomes.len(), mass.len(), "game {i}: number of answers");
+            let (mut info, mut end) = (h_now, 0.0);
+            for o in &eval.outcomes {
+                let key = (o.refuter, o.shown);
+                let p = mass[&key];
+                assert!((o.probability - p).abs() < 1e-12, "game {i}: P{key:?} {} vs {p}", o.probability);
+                let h = entropy_of(&game, &sets[&key]);
+                assert!((o.entropy_after - h).abs() < 1e-9, "game {i}: entropy after {key:?}");
+                info -= p * h;
+                if h == 0.0 {
+                    end += p;
+                }
+                assert_eq!(o.solves, h == 0.0, "game {i}: solved after {key:?}");
+            }
+            assert!((eval.information - info.max(0.0)).abs() < 1e-9, "game {i}: information");
+            assert!((eval.end_probability - end).abs() < 1e-9, "game {i}: end probability");
+            checked += 1;
+        }
+    }
+    assert!(checked > 500, "only {checked} suggestions checked");
+}
+
+/// The refutation advice against brute force: the suggester's model entropy
+/// before and after each card, enumerated over the public game's deals with
+/// the facts the observer knows the suggester has; the card advised reveals
+/// no more than any other, and a card already shown to the suggester reveals
+/// nothing.
+#[test]
+fn refutation_reveals_least_and_matches_brute_force() {
+    let mut checked = 0;
+    for i in 0..600 {
+        let generated = small_game("advice-refute", i);
+        let game = Game::new(&generated.file).expect("generated games are valid");
+        let Some((me, hand)) = game.observer() else { continue };
+        let Ok(pos) = Position::new(&game) else { continue };
+        let public = deals(&game.bystander());
+        for s in game.players().filter(|&s| s != me) {
+            // Suggestions holding at least two of my cards, when the deck allows.
+            for cards in pos.legal_suggestions().into_iter().filter(|c| (*c & hand).len() >= 2).take(3) {
+                let advice = pos.refutation(s, cards).expect("I hold some of the cards");
+                // The model: public deals where I hold what I showed s, s holds what it showed me, and
+                // the players s passed hold none of the cards.
+                let passed = sleuth_core::model::passed_players(&game, s, Some(me));
+                let mut known: Vec<(Card, Player)> = Vec::new();
+                let mut shown_before = CardSet::EMPTY;
+                for e in game.events() {
+                    if let Event::Suggestion(x) = e {
+                        match (x.refuted_by, x.shown) {
+                            (Some(r), Some(c)) if x.by == s && r == me => {
+                                known.push((c, me));
+                                shown_before.insert(c);
+                            }
+                            (Some(r), Some(c)) if x.by == me && r == s => known.push((c, s)),
+                            _ => {}
+                        }
+                    }
+                }
+                let model: Vec<&Deal> = public
+                    .iter()
+                    .filter(|d| known.iter().all(|&(c, p)| d[c.index()] == Some(Place::Player(p))))
+                    .filter(|d| passed.iter().all(|&p| cards.iter().all(|c| d[c.index()] != Some(Place::Player(p)))))
+                    .collect();
+                if model.is_empty() {
+                    continue;
+                }
+                let before = entropy_of(&game, &model);
+                for o in &advice.options {
+                    let after: Vec<&Deal> =
+                        model.iter().copied().filter(|d| d[o.card.index()] == Some(Place::Player(me))).collect();
+                    if after.is_empty() {
+                        continue;
+                    }
+                    let h = entropy_of(&game, &after);
+                    assert!((o.entropy_after - h).abs() < 1e-9, "game {i}: entropy after showing");
+                    assert!((o.revealed - (before - h).max(0.0)).abs() < 1e-9, "game {i}: revealed");
+                    assert!(advice.options[0].revealed <= o.revealed + 1e-12, "game {i}: the advice reveals least");
+                    if shown_before.contains(o.card) {
+                        assert!(o.already_shown && o.revealed.abs() < 1e-12, "game {i}: re-showing is free");
+                    }
+                }
+                assert_eq!(advice.card, advice.options[0].card);
+                assert_eq!(advice.options.len(), (cards & hand).len());
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 200, "only {checked} refutations checked");
+}
+
+/// On random classic games: legal, sensible advice. Suggestions are never
+/// repeated, have one card per category and non-negative information; the
+/// accusation never names a card the observer holds or that cannot be in the
+/// case file, and a certain case file is always accused.
+#[test]
+fn advice_is_legal_on_random_classic_games() {
+    let mut certain = 0;
+    for i in 0..150 {
+        let generated = big_game("advice-legal", i, false, 40, 0.0);
+        let game = Game::new(&generated.file).expect("generated games are valid");
+        let options = AdviceOptions { samples: 4, shortlist: 4, ..AdviceOptions::default() };
+        let advice = match advise(&game, &options) {
+            Ok(a) => a,
+            Err(AdviceError::NoObserver) => {
+                assert!(game.observer().is_none());
+                continue;
+            }
+            Err(AdviceError::Inconsistent) => continue, // accusations can make generated games unlucky
+            Err(e) => panic!("game {i}: {e}"),
+        };
+        let (me, hand) = game.observer().expect("advice needs an observer");
+        let deck = game.deck();
+        let made: Vec<CardSet> = game
+            .events()
+            .iter()
+            .filter_map(|e| match e {
+                Event::Suggestion(s) if s.by == me => Some(s.cards),
+                _ => None,
+            })
+            .collect();
+        assert!(!advice.suggestions.is_empty(), "game {i}: some suggestion is listed");
+        for s in &advice.suggestions {
+            assert!(!made.contains(&s.cards), "game {i}: a repeated suggestion");
+            assert!(deck.categories().all(|k| (s.cards & deck.category_cards(k)).len() == 1));
+            assert!(s.information >= 0.0 && (0.0..=1.0 + 1e-9).contains(&s.end_probability));
+            let total: f64 = s.outcomes.iter().map(|o| o.probability).sum();
+            assert!((total - 1.0).abs() < 1e-9, "game {i}: answer probabilities add up to one");
+        }
+        let counts = count_marginals(&Problem::new(&game)).expect("classic games count");
+        let a = &advice.accusation;
+        assert!((a.cards & hand).is_empty(), "game {i}: accusation names my own card");
+        assert!(a.cards.iter().all(|c| counts.marginal[c.index()][game.num_players()] > 0));
+        assert!(deck.categories().all(|k| (a.cards & deck.category_cards(k)).len() == 1));
+        assert!((0.0..=1.0).contains(&a.probability));
+        if sleuth_core::advice::certain_case_file(&game, &counts).is_some() {
+            assert!(a.certain && a.accuse && a.probability == 1.0, "game {i}: a certain case file is accused");
+            certain += 1;
+        }
+        assert!(case_file_entropy(&game, &counts) >= 0.0);
+        assert_eq!(advice.opponents.len(), game.num_players() - 1);
+        for o in &advice.opponents {
+            assert!((0.0..=1.0).contains(&o.solved) && (0.0..=1.0).contains(&o.threat));
+            assert!(o.player != me);
+        }
+    }
+    assert!(certain > 0, "some game was solved");
+}
+
+/// Errors for bystanders, inconsistent histories and impossible refutations.
+#[test]
+fn advice_errors_are_clear() {
+    let bystander = Game::from_json(r#"{"version": 1, "deck": "classic", "players": ["a", "b", "c"], "events": []}"#)
+        .expect("valid");
+    assert_eq!(advise(&bystander, &AdviceOptions::default()), Err(AdviceError::NoObserver));
+    let bad = Game::from_json(
+        r#"{"version": 1, "deck": "classic", "players": ["a", "b", "c"], "me": "a",
+            "hand": ["mu", "pl", "kn", "ca", "ha", "lo"],
+            "events": [{"suggestion": {"by": "b", "cards": ["mu", "kn", "ha"], "refuted_by": "c"}}]}"#,
+    )
+    .expect("valid");
+    assert_eq!(advise(&bad, &AdviceOptions::default()), Err(AdviceError::Inconsistent));
+    let game = Game::from_json(
+        r#"{"version": 1, "deck": "classic", "players": ["a", "b", "c"], "me": "a",
+            "hand": ["mu", "pl", "kn", "ca", "ha", "lo"], "events": []}"#,
+    )
+    .expect("valid");
+    let d = game.deck();
+    let set = |ids: &[&str]| ids.iter().map(|i| d.card(i).expect("a card")).collect::<CardSet>();
+    let a = game.player("a").expect("a");
+    let b = game.player("b").expect("b");
+    let err = |r: Result<_, AdviceError>| r.expect_err("an error").to_string();
+    assert_eq!(
+        err(sleuth_core::advice::advise_refutation(&game, b, set(&["gr", "re", "ki"]))),
+        "you hold none of gr, re, ki, so you cannot refute"
+    );
+    assert_eq!(
+        err(sleuth_core::advice::advise_refutation(&game, a, set(&["mu", "re", "ki"]))),
+        "you cannot refute your own suggestion"
+    );
+    assert_eq!(
+        err(sleuth_core::advice::advise_refutation(&game, b, set(&["mu", "pl", "ki"]))),
+        "a suggestion names exactly one card of each category"
+    );
+    let ok = sleuth_core::advice::advise_refutation(&game, b, set(&["mu", "kn", "ki"])).expect("I can refute");
+    assert!(set(&["mu", "kn"]).contains(ok.card));
+}

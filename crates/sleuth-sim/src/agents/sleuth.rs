@@ -1,0 +1,150 @@
+//! The `sleuth` agent: a thin wrapper around [`sleuth_core::advice`].
+
+use super::{random_card, random_combination};
+use crate::agent::{Agent, SimRng, View};
+use sleuth_core::advice::{combined_threat, AdviceError, Objective, Position};
+use sleuth_core::count::count_marginals;
+use sleuth_core::{Card, CardSet, Counts, Event, Player, Problem};
+
+/// Plays by the exact advice of [`sleuth_core::advice`].
+///
+/// - **Suggests** the combination most likely to end the game now, then
+///   with the most expected information about the case file, both computed
+///   exactly over every possible answer, among a shortlist picked by a cheap
+///   first pass plus the most likely case file ([`Position::rank_suggestions`]);
+///   never a combination it suggested before. (Ranking by information alone
+///   solved more slowly in simulation: see BENCHMARKS.md.)
+/// - **Refutes** with the card that tells the suggester least
+///   ([`Position::refutation`]); a card already shown to it costs nothing.
+/// - **Accuses** at once when the case file is certain. Otherwise only after
+///   its own suggestion has been answered (nothing can change before then),
+///   when the exact probability of its most likely case file is at least the
+///   chance that no opponent solves first ([`Position::accusation_advice`],
+///   with the opponents' progress sampled from its view). If the simulator
+///   never asks it after its suggestion, it weighs that at the start of its
+///   turn instead.
+///
+/// If counting fails (overflow) it plays random legal suggestions and does
+/// not accuse.
+#[derive(Clone, Debug)]
+pub struct SleuthAgent {
+    /// How many suggestions the first pass hands to the exact evaluation.
+    pub shortlist: usize,
+    /// Deals sampled to estimate the opponents' progress.
+    pub samples: usize,
+    /// Below this probability of being right it never accuses.
+    pub accuse_floor: f64,
+    /// What suggestions are ranked by.
+    pub objective: Objective,
+    /// Whether accusations weigh the value of waiting by a one-suggestion
+    /// lookahead ([`Position::wait_value`]) instead of taking it as 1 (it
+    /// made no measurable difference in simulation and costs time).
+    pub lookahead: bool,
+    /// The counts of the view with this many events.
+    cache: Option<(usize, Problem, Counts)>,
+    /// Whether it was asked to accuse after one of its own suggestions
+    /// this game.
+    asked_after_suggestion: bool,
+}
+
+impl Default for SleuthAgent {
+    fn default() -> SleuthAgent {
+        SleuthAgent::new()
+    }
+}
+
+impl SleuthAgent {
+    /// The agent with its tournament settings.
+    pub fn new() -> SleuthAgent {
+        SleuthAgent {
+            shortlist: 1,
+            samples: 6,
+            accuse_floor: 0.25,
+            objective: Objective::default(),
+            lookahead: false,
+            cache: None,
+            asked_after_suggestion: false,
+        }
+    }
+
+    /// The position of `view`, from counts computed once per event.
+    fn position<'v>(&mut self, view: &View<'v>) -> Result<Position<'v>, AdviceError> {
+        let events = view.events().len();
+        if self.cache.as_ref().is_none_or(|(n, _, _)| *n != events) {
+            self.cache = None;
+            let problem = Problem::new(view.game());
+            let counts = count_marginals(&problem)?;
+            self.cache = Some((events, problem, counts));
+        }
+        let (_, problem, counts) = self.cache.as_ref().expect("just filled");
+        Position::with_counts(view.game(), problem.clone(), counts.clone())
+    }
+}
+
+impl Agent for SleuthAgent {
+    fn name(&self) -> &str {
+        "sleuth"
+    }
+
+    fn new_game(&mut self, _view: &View<'_>, _rng: &mut SimRng) {
+        self.cache = None;
+        self.asked_after_suggestion = false;
+    }
+
+    fn accuse(&mut self, view: &View<'_>, rng: &mut SimRng) -> Option<CardSet> {
+        let me = view.me();
+        let after_suggestion = matches!(view.events().last(), Some(Event::Suggestion(s)) if s.by == me);
+        self.asked_after_suggestion |= after_suggestion;
+        let made_suggestions = view.events().iter().any(|e| matches!(e, Event::Suggestion(s) if s.by == me));
+        // Weigh the risk now only if no suggestion can come before the next chance to accuse.
+        let weigh = after_suggestion || (made_suggestions && !self.asked_after_suggestion);
+        let (samples, shortlist) = (self.samples, self.shortlist);
+        let patient = !self.lookahead;
+        let floor = if weigh { self.accuse_floor } else { f64::INFINITY };
+        let pos = self.position(view).ok()?;
+        let advice = pos
+            .accusation_advice(floor, |p| {
+                let threat = combined_threat(&p.opponents(samples, rng)?);
+                let wait = if patient { 1.0 } else { p.wait_value(shortlist)? };
+                Ok((threat, wait))
+            })
+            .ok()?;
+        advice.accuse.then_some(advice.cards)
+    }
+
+    fn suggest(&mut self, view: &View<'_>, rng: &mut SimRng) -> CardSet {
+        let (shortlist, objective) = (self.shortlist, self.objective);
+        let best = self
+            .position(view)
+            .ok()
+            .and_then(|pos| pos.rank_suggestions_by(shortlist, objective).ok())
+            .and_then(|ranked| ranked.first().map(|s| s.cards));
+        best.unwrap_or_else(|| random_combination(view.deck(), rng))
+    }
+
+    fn choose_card_to_show(
+        &mut self,
+        view: &View<'_>,
+        suggester: Player,
+        suggestion: CardSet,
+        candidates: CardSet,
+        rng: &mut SimRng,
+    ) -> Card {
+        // A card already shown to this suggester reveals nothing: the best
+        // answer, found without counting.
+        let me = view.me();
+        let shown_before = view.events().iter().find_map(|e| match e {
+            Event::Suggestion(s) if s.by == suggester && s.refuted_by == Some(me) => {
+                s.shown.filter(|&c| candidates.contains(c))
+            }
+            _ => None,
+        });
+        if let Some(card) = shown_before {
+            return card;
+        }
+        match self.position(view).and_then(|pos| pos.refutation(suggester, suggestion)) {
+            Ok(advice) if candidates.contains(advice.card) => advice.card,
+            _ => random_card(candidates, rng),
+        }
+    }
+}
