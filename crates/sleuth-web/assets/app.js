@@ -346,23 +346,51 @@ async function showWhy(card, place, status) {
   } catch (e) { box.replaceChildren(e.message); }
 }
 
+const pct = (p, digits = 0) => `${(p * 100).toFixed(digits)}%`;
+
+/** sleuth-core's advice, asked for after the notepad is drawn (it may take longer). */
 async function refreshAdvice() {
   const body = $('advice-body');
+  const id = state.game.id;
+  const version = state.game.version;
+  body.dataset.version = '';
+  $('advice-source').textContent = '(thinking…)';
+  let adv;
   try {
-    const adv = await api('GET', `/api/games/${state.game.id}/advice`);
-    $('advice-source').textContent = adv.source === 'minimal' ? `(${adv.note})` : '';
-    body.replaceChildren();
-    if (!adv.consistent) { body.append(h('p', {}, 'No advice while the turns contradict each other.')); return; }
-    if (adv.accuse) {
-      const pct = (adv.accuse.probability * 100).toFixed(1);
-      body.append(h('p', { id: 'advice-accuse' }, adv.accuse.now
-        ? h('strong', {}, `Accuse now: ${adv.accuse.cards.join(', ')} (certain).`)
-        : `Accuse now? The most likely case file, ${adv.accuse.cards.join(', ')}, is right with chance ${pct}%.`));
+    adv = await api('GET', `/api/games/${id}/advice`);
+  } catch (e) {
+    if (state.game && state.game.id === id && state.game.version === version) {
+      $('advice-source').textContent = '';
+      body.replaceChildren(e.message);
+      body.dataset.version = version;
     }
-    if (adv.suggest.length && !(adv.accuse && adv.accuse.now)) {
-      body.append(h('p', {}, 'Suggest: ', adv.suggest.map((s) => `${s.cards.join(', ')} (${(s.probability * 100).toFixed(0)}%)`).join('; ')));
-    }
-  } catch (e) { body.replaceChildren(e.message); }
+    return;
+  }
+  if (!state.game || state.game.id !== id || adv.version !== state.game.version) return; // stale
+  $('advice-source').textContent = `(${adv.millis === undefined ? '' : `${adv.millis.toFixed(0)} ms`})`;
+  body.replaceChildren();
+  body.dataset.version = adv.version; // tests wait for this
+  if (!adv.consistent) { body.append(h('p', {}, 'No advice while the turns contradict each other.')); return; }
+  const a = adv.accuse;
+  const cards = a.cards.join(', ');
+  if (a.now && a.certain) {
+    body.append(h('p', { id: 'advice-accuse', class: 'accuse' }, h('strong', {}, `Accuse now: ${cards} (certain).`)));
+  } else if (a.now) {
+    body.append(h('p', { id: 'advice-accuse', class: 'accuse' }, h('strong', {}, `Accuse now: ${cards}`),
+      `, right with chance ${pct(a.probability, 1)}: waiting is worse (an opponent solves first with chance ${pct(a.threat)}).`));
+  } else {
+    body.append(h('p', { id: 'advice-accuse' }, `Do not accuse yet: the most likely case file, ${cards}, is right with chance ${pct(a.probability, 1)}.`));
+  }
+  if (!(a.now && a.certain) && adv.suggest.length) {
+    body.append(h('p', {}, 'Suggest (best first):'), h('ol', { id: 'advice-suggest' }, adv.suggest.map((s) =>
+      h('li', {}, h('strong', {}, s.cards.join(', ')),
+        ` — ${s.information.toFixed(2)} bits expected, ends the game with chance ${pct(s.end_probability)}`))));
+  }
+  if (adv.opponents.length) {
+    body.append(h('p', {}, 'Opponents (estimated from sampled deals):'), h('ul', { id: 'advice-opponents' }, adv.opponents.map((o) =>
+      h('li', { 'data-player': o.player }, o.out ? `${o.player}: out (wrong accusation)`
+        : `${o.player}: knows the case file with chance ${pct(o.solved)}, ${o.entropy.toFixed(1)} bits left; may accuse before your next turn with chance ${pct(o.threat)}`))));
+  }
 }
 
 // ---------------------------------------------------------------- turn form
@@ -512,6 +540,7 @@ async function askMe(ev) {
     const adv = await api('GET', `/api/games/${state.game.id}/advice?by=${encodeURIComponent(by)}&cards=${encodeURIComponent(cards)}`);
     const s = adv.show;
     $('ask-answer').textContent = s.card ? `Show ${s.card}: ${s.reason}.` : `${s.reason}.`;
+    $('ask-answer').dataset.card = s.card || '';
   } catch (e) { $('ask-answer').textContent = e.message; }
 }
 

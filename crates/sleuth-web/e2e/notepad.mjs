@@ -76,6 +76,17 @@ try {
     timings.page_ms.push(Number(await page.getAttribute('body', 'data-update-ms')));
     timings.frame_ms.push(Number(await page.getAttribute('body', 'data-frame-ms')));
     timings.analysis_ms.push(Number((await page.textContent('#status')).match(/analysed in ([0-9.]+) ms/)[1]));
+    if (i === 11) {
+      // The advice panel mid-game: not certain yet, so suggestions and the opponents.
+      await page.waitForSelector(`#advice-body[data-version="${i + 1}"]`);
+      const accuse = await page.textContent('#advice-accuse');
+      check(accuse.includes('most likely case file') || accuse.includes('Accuse now'), `advice: ${accuse}`);
+      const guess = accuse.match(/case file, ([a-z, ]+), is right|Accuse now: ([a-z, ]+)/);
+      check(guess && !(guess[1] || guess[2]).split(', ').some((c) => sample.hand.includes(c)), `advice accuses with my own card: ${accuse}`);
+      const suggestions = await page.$$eval('#advice-suggest li', (lis) => lis.map((li) => li.textContent));
+      check(suggestions.length > 0 && suggestions.every((t) => /bits expected, ends the game with chance \d+%/.test(t)), `suggestions: ${suggestions}`);
+      check(await page.locator('#advice-opponents li').count() === sample.players.length - 1, 'one line per opponent');
+    }
     if (shots && i === 11) {
       // The README's screenshots: a game in progress, on a desktop and on a phone.
       mkdirSync(shots, { recursive: true });
@@ -107,6 +118,17 @@ try {
     check(first.includes('100.0%') && first.includes('pe, pi, bi'), `${label}: case file ${first}`);
   }
   await checkNotepad('after all turns');
+  // ---- the advice: the case file is certain, accuse at once
+  await page.waitForSelector(`#advice-body[data-version="${n}"]`);
+  const accuseNow = await page.textContent('#advice-accuse');
+  check(accuseNow === 'Accuse now: pe, pi, bi (certain).', `advice: ${accuseNow}`);
+  // ---- which card to show: gr asks about wh, which sc showed gr before
+  await page.selectOption('#ask-by', 'gr');
+  for (const [i, c] of ['wh', 'pi', 'st'].entries()) await page.selectOption(`#ask-card-${i}`, c);
+  await page.click('#ask button[type="submit"]');
+  await page.waitForSelector('#ask-answer[data-card="wh"]');
+  const answer = await page.textContent('#ask-answer');
+  check(answer.startsWith('Show wh: gr has seen it already'), `which card to show: ${answer}`);
   check(await page.isHidden('#conflict'), 'no contradiction in the sample game');
 
   // ---- why: click a certain cell

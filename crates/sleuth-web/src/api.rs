@@ -264,28 +264,36 @@ pub async fn why(
     .await?)
 }
 
-/// `GET /api/games/{id}/advice[?by=PLAYER&cards=A,B,C]`: `by` and `cards`
-/// name a suggestion put to the observer, to get the card to show.
+/// `GET /api/games/{id}/advice`: sleuth-core's advice (accuse now?, the
+/// best suggestions, the opponents' progress), for the current version.
+/// `?by=PLAYER&cards=A,B,C` instead asks which card to show `PLAYER`, who
+/// suggested those cards. The advisor runs on the blocking pool; the page
+/// asks for it after drawing the notepad, so it never delays the notepad.
 pub async fn advice(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Reply {
     ok(blocking(move || {
-        let game = snapshot(&app, &id)?;
-        let asked = match (q.get("by"), q.get("cards")) {
-            (None, None) => None,
+        let (game, version) = {
+            let e = app.store.get(&id)?;
+            let e = lock(&e);
+            (e.game().clone(), e.version())
+        };
+        let failed = |m: String| ApiError(StatusCode::UNPROCESSABLE_ENTITY, m);
+        match (q.get("by"), q.get("cards")) {
+            (None, None) => view::advice(&game, version).map_err(failed),
             (Some(by), Some(cards)) => {
                 let by = game.player(by).ok_or_else(|| bad(format!("unknown player '{by}'")))?;
                 let mut set = CardSet::EMPTY;
                 for c in cards.split(',').filter(|c| !c.is_empty()) {
                     set.insert(game.deck().card(c).ok_or_else(|| bad(format!("unknown card '{c}'")))?);
                 }
-                Some((by, set))
+                view::refutation(&game, by, set)
+                    .map_err(|(asked_wrong, m)| if asked_wrong { bad(m) } else { failed(m) })
             }
-            _ => return Err(bad("give both 'by' and 'cards', or neither")),
-        };
-        view::advice(&game, asked).map_err(|m| ApiError(StatusCode::UNPROCESSABLE_ENTITY, m))
+            _ => Err(bad("give both 'by' and 'cards', or neither")),
+        }
     })
     .await?)
 }
