@@ -267,22 +267,35 @@ pub async fn why(
 /// `GET /api/games/{id}/advice`: sleuth-core's advice (accuse now?, the
 /// best suggestions, the opponents' progress), for the current version.
 /// `?by=PLAYER&cards=A,B,C` instead asks which card to show `PLAYER`, who
-/// suggested those cards. The advisor runs on the blocking pool; the page
-/// asks for it after drawing the notepad, so it never delays the notepad.
+/// suggested those cards. The advisor runs on the blocking pool and its
+/// answer is cached per version; the page asks for it after drawing the
+/// notepad, so it never delays the notepad.
 pub async fn advice(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Reply {
     ok(blocking(move || {
-        let (game, version) = {
-            let e = app.store.get(&id)?;
-            let e = lock(&e);
-            (e.game().clone(), e.version())
+        let entry = app.store.get(&id)?;
+        let (game, version, cached) = {
+            let e = lock(&entry);
+            let cached = e.advice.as_ref().filter(|(v, _)| *v == e.version()).map(|(_, a)| a.clone());
+            (e.game().clone(), e.version(), cached)
         };
         let failed = |m: String| ApiError(StatusCode::UNPROCESSABLE_ENTITY, m);
         match (q.get("by"), q.get("cards")) {
-            (None, None) => view::advice(&game, version).map_err(failed),
+            (None, None) => {
+                if let Some(cached) = cached {
+                    return Ok((*cached).clone());
+                }
+                // Advise without holding the game's lock; cache it for this version.
+                let value = view::advice(&game, version).map_err(failed)?;
+                let mut e = lock(&entry);
+                if e.version() == version {
+                    e.advice = Some((version, Arc::new(value.clone())));
+                }
+                Ok(value)
+            }
             (Some(by), Some(cards)) => {
                 let by = game.player(by).ok_or_else(|| bad(format!("unknown player '{by}'")))?;
                 let mut set = CardSet::EMPTY;

@@ -455,4 +455,12 @@ fn master_deck_games_are_analysed() {
     assert_eq!(a["cells"].as_object().unwrap().len(), 30);
     assert_eq!(cell(&a, "ca", "c").1, "yes");
     assert!(a["models"].as_str().unwrap().parse::<u128>().unwrap() > 1);
+    let advice = get(s.addr, &format!("/api/games/{id}/advice"));
+    assert_eq!(advice.status, 200, "{}", advice.body);
+    let advice = advice.json();
+    assert_eq!(advice["accuse"]["now"], false, "{advice}");
+    assert_eq!(advice["accuse"]["cards"].as_array().unwrap().len(), 3);
+    eprintln!("master deck, 6 players, 2 turns: advice in {} ms", advice["millis"]);
+    // Asked again for the same version, the advice comes from the cache (the same timing).
+    assert_eq!(get(s.addr, &format!("/api/games/{id}/advice")).json(), advice);
 }
