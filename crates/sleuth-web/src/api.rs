@@ -34,6 +34,7 @@ use sleuth_core::format::EventSpec;
 use sleuth_core::{CardSet, GameFile};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// The shared state of the handlers.
 pub struct App {
@@ -156,9 +157,11 @@ struct EditEvent {
 
 /// Applies a change and answers, in one response, with the new state and
 /// its analysis (`"analysis"`), after the change is on disk: the page
-/// redraws after a single round trip.
+/// redraws after a single round trip. A `Server-Timing` header says how
+/// long the change (with the journal's fsync) and the analysis took.
 async fn change(app: Arc<App>, id: String, op: impl FnOnce(usize) -> Op + Send + 'static) -> Reply {
-    ok(blocking(move || {
+    let (state, timing) = blocking(move || {
+        let start = Instant::now();
         let entry = app.store.get(&id)?;
         let (mut state, game, version) = {
             let mut e = lock(&entry);
@@ -167,15 +170,24 @@ async fn change(app: Arc<App>, id: String, op: impl FnOnce(usize) -> Op + Send +
             let state = view::state(e.id(), e.version(), e.game(), e.file(), e.can_undo(), e.can_redo());
             (state, e.game().clone(), e.version())
         };
+        let changed = start.elapsed();
         // The change is made whatever happens here: an analysis that fails
         // (a count too large) is `null`, and `GET .../analysis` says why.
         let analysis = analyse(&entry, &game, version).map_or(Value::Null, |a| (*a).clone());
         if let Some(o) = state.as_object_mut() {
             o.insert("analysis".into(), analysis);
         }
-        Ok(state)
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+        // Where the time went, for the browser's developer tools and the e2e timings.
+        let timing = format!("change;dur={:.2}, analysis;dur={:.2}", ms(changed), ms(start.elapsed() - changed));
+        Ok((state, timing))
     })
-    .await?)
+    .await?;
+    let mut response = axum::Json(state).into_response();
+    if let Ok(v) = timing.parse() {
+        response.headers_mut().insert("server-timing", v);
+    }
+    Ok(response)
 }
 
 /// The analysis of `game` at `version`, computed without holding the
