@@ -367,7 +367,7 @@ async function refreshAdvice() {
     return;
   }
   if (!state.game || state.game.id !== id || adv.version !== state.game.version) return; // stale
-  $('advice-source').textContent = `(${adv.millis === undefined ? '' : `${adv.millis.toFixed(0)} ms`})`;
+  $('advice-source').textContent = adv.millis === undefined ? '' : `(sleuth-core, ${adv.millis.toFixed(0)} ms)`;
   body.replaceChildren();
   body.dataset.version = adv.version; // tests wait for this
   if (!adv.consistent) { body.append(h('p', {}, 'No advice while the turns contradict each other.')); return; }

@@ -6,7 +6,7 @@
 //   SLEUTH_SAMPLE     testdata/seed-sat-sample.json
 //   SLEUTH_EXPECTED   {card: {place: "O" | "X" | "37%"}}: the notepad as sleuth-core computes it
 //   SLEUTH_CHROMIUM   the browser to drive
-//   SLEUTH_SCREENSHOTS optional: a directory for notepad-desktop.png and notepad-phone.png
+//   SLEUTH_SCREENSHOTS optional: a directory for notepad-desktop.png, notepad-advice.png and notepad-phone.png
 // Prints one JSON line of timings; exits non-zero on the first failed check.
 import { chromium } from 'playwright-core';
 import { readFileSync, mkdirSync } from 'node:fs';
@@ -100,6 +100,7 @@ try {
       // The README's screenshots: a game in progress, on a desktop and on a phone.
       mkdirSync(shots, { recursive: true });
       await page.screenshot({ path: join(shots, 'notepad-desktop.png') });
+      await page.locator('#advice').screenshot({ path: join(shots, 'notepad-advice.png') });
       const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
       const p = await phone.newPage();
       await p.goto(page.url());
