@@ -176,6 +176,7 @@ fn advice_never_accuses_with_my_own_cards_and_accuses_at_once_when_certain() {
     let id = create(s.addr, &setup);
     let events = sample_game()["events"].as_array().unwrap().clone();
     let mut certain_at = None;
+    let mut millis = Vec::new();
     for (i, e) in events.iter().enumerate() {
         let state = add(s.addr, &id, e.clone()).json();
         let r = get(s.addr, &format!("/api/games/{id}/advice"));
@@ -183,6 +184,7 @@ fn advice_never_accuses_with_my_own_cards_and_accuses_at_once_when_certain() {
         let a = r.json();
         assert_eq!((a["source"].as_str(), a["consistent"].as_bool()), (Some("sleuth-core"), Some(true)));
         assert_eq!(a["version"], state["version"]);
+        millis.push(a["millis"].as_f64().unwrap());
         let accuse = &a["accuse"];
         let cards: Vec<&str> = accuse["cards"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
         assert_eq!(cards.len(), 3, "after event {i}: {accuse}");
@@ -215,6 +217,8 @@ fn advice_never_accuses_with_my_own_cards_and_accuses_at_once_when_certain() {
         }
     }
     assert!(certain_at.is_some(), "the sample game ends with a certain case file");
+    millis.sort_by(f64::total_cmp);
+    eprintln!("sample game advice: median {:.1} ms, max {:.1} ms", millis[millis.len() / 2], millis[millis.len() - 1]);
     let a = get(s.addr, &format!("/api/games/{id}/advice")).json();
     assert_eq!(a["accuse"]["cards"], json!(["pe", "pi", "bi"]));
 }
