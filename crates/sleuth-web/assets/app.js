@@ -541,7 +541,7 @@ async function askMe(ev) {
     const s = adv.show;
     $('ask-answer').textContent = s.card ? `Show ${s.card}: ${s.reason}.` : `${s.reason}.`;
     $('ask-answer').dataset.card = s.card || '';
-  } catch (e) { $('ask-answer').textContent = e.message; }
+  } catch (e) { $('ask-answer').textContent = e.message; $('ask-answer').dataset.card = ''; }
 }
 
 // ---------------------------------------------------------------- start
