@@ -5,6 +5,7 @@
 //! JSON. All reasoning lives in `sleuth-core` and `sleuth-logic`.
 #![forbid(unsafe_code)]
 
+mod advise;
 mod analyze;
 mod bench;
 mod check;
@@ -32,7 +33,8 @@ Exit codes:
   1  no result: the fact asked about is not certain (why), or a benchmark state failed
   2  usage or input error: bad arguments, unreadable file, malformed JSON, invalid game,
      count too large
-  3  the history is inconsistent: no deal fits every event (notepad, analyze, check, why)
+  3  the history is inconsistent: no deal fits every event (notepad, analyze, check, why,
+     advise)
   10, 20  sleuth logic solve: satisfiable, unsatisfiable (see sleuth logic --help)
 
 A GAME argument of '-' reads the game file from standard input.";
@@ -53,6 +55,10 @@ enum Command {
     /// Print the exact analysis: counts, probabilities, certain facts, case files.
     #[command(after_help = EXIT_CODES)]
     Analyze(analyze::Args),
+    /// Advise the player: best suggestions, whether to accuse, the opponents' progress;
+    /// or, with --refute, which card to show.
+    #[command(after_help = EXIT_CODES)]
+    Advise(advise::Args),
     /// Validate a game file and say whether its history is consistent.
     #[command(after_help = EXIT_CODES)]
     Check(check::Args),
@@ -108,6 +114,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     match cli.command {
         Command::Notepad(args) => notepad::run(&args, out),
         Command::Analyze(args) => analyze::run(&args, out),
+        Command::Advise(args) => advise::run(&args, out),
         Command::Check(args) => check::run(&args, out),
         Command::Constraints(args) => constraints::run(&args, out),
         Command::Why(args) => why::run(&args, out),

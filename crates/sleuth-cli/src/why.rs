@@ -89,7 +89,7 @@ fn fact_sentence(game: &Game, card: Card, place: Place, positive: bool) -> Strin
     }
 }
 
-fn find_card(game: &Game, id: &str) -> anyhow::Result<Card> {
+pub(crate) fn find_card(game: &Game, id: &str) -> anyhow::Result<Card> {
     let deck = game.deck();
     if let Some(c) = deck.card(id) {
         return Ok(c);

@@ -2,6 +2,7 @@
 //! games, on generated games and on bad input, and check exit codes, output
 //! and messages.
 
+mod advise;
 mod analyze;
 mod bench;
 mod check;

@@ -121,6 +121,12 @@ impl Position<'_> {
         Ok(AccusationAdvice { cards, probability, deals, certain, threat, wait_value, accuse })
     }
 
+    /// An upper bound on the probability of any case file now: the smallest,
+    /// over categories, of the largest case-file marginal.
+    pub fn mode_bound(&self) -> f64 {
+        super::suggest::mode_bound(self.game, &self.counts)
+    }
+
     /// The value of waiting one round: over the `shortlist` best suggestions
     /// (see [`Position::rank_suggestions`]), the largest expected
     /// [`Outcome::mode_bound`](super::Outcome::mode_bound) after the answer,

@@ -6,7 +6,11 @@ use super::entropy::{case_file_candidates, case_file_entropy, certain_case_file,
 use super::Position;
 use crate::analysis::ratio;
 use crate::count::{count, count_marginals, CountError};
-use crate::model::{Card, CardSet, Place, Player};
+use crate::model::{Card, CardSet, Place, Player, MAX_CARDS};
+
+/// The most combinations [`Position::legal_suggestions`] lists one by one
+/// (classic decks have 324, master decks 960).
+pub const MAX_COMBINATIONS: usize = 100_000;
 
 /// One possible answer to a suggestion of the observer's.
 #[derive(Clone, Debug, PartialEq)]
@@ -111,7 +115,7 @@ impl Position<'_> {
                     continue;
                 }
                 let weight = refuter_weight(&q, &cc, c, open, rp, l)?;
-                covered += weight;
+                covered = covered.checked_add(weight).ok_or(CountError::Overflow)?;
                 outcomes.push(self.outcome(Some(r), Some(c), ratio(weight, l_n), &cc));
             }
             for c in open {
@@ -122,7 +126,7 @@ impl Position<'_> {
         if covered < l_n {
             let cc = count_marginals(&prefix)?;
             if cc.total > 0 {
-                covered += cc.total * l;
+                covered = cc.total.checked_mul(l).and_then(|w| covered.checked_add(w)).ok_or(CountError::Overflow)?;
                 outcomes.push(self.outcome(None, None, ratio(cc.total, total), &cc));
             }
         }
@@ -176,23 +180,15 @@ impl Position<'_> {
         let mut score = 0.0;
         let mut r = self.game.next_player(self.me);
         while r != self.me {
-            let h: Vec<f64> = open.iter().map(|c| self.prob[c.index()][r.index()]).collect();
-            for (i, &c) in open.iter().enumerate() {
-                // P(r shows c) = Σ over the subsets T of open cards r holds, with c in T, of P(T)/|T|.
-                let mut show = 0.0;
-                for mask in 0u32..(1 << open.len()) {
-                    if mask & (1 << i) == 0 {
-                        continue;
-                    }
-                    let mut pt = 1.0;
-                    for (j, &hj) in h.iter().enumerate() {
-                        pt *= if mask & (1 << j) != 0 { hj } else { 1.0 - hj };
-                    }
-                    show += pt / mask.count_ones() as f64;
-                }
-                score += reach * show * self.gain[c.index()];
+            let mut h = [0.0f64; MAX_CARDS];
+            for (i, c) in open.iter().enumerate() {
+                h[i] = self.prob[c.index()][r.index()];
             }
-            reach *= h.iter().map(|x| 1.0 - x).product::<f64>();
+            let m = open.len();
+            for (i, &c) in open.iter().enumerate() {
+                score += reach * show_probability(&h[..m], i) * self.gain[c.index()];
+            }
+            reach *= h[..m].iter().map(|x| 1.0 - x).product::<f64>();
             r = self.game.next_player(r);
         }
         let deck = self.game.deck();
@@ -203,8 +199,26 @@ impl Position<'_> {
     /// Every combination the observer may suggest: one card per category,
     /// never one it has suggested before (a repeat teaches nothing new about
     /// who holds what, and Speed Clue forbids it).
+    ///
+    /// A custom deck with more than [`MAX_COMBINATIONS`] combinations gets a
+    /// smaller list instead: the most likely case file and every combination
+    /// that differs from it in one category.
     pub fn legal_suggestions(&self) -> Vec<CardSet> {
         let deck = self.game.deck();
+        let made = self.own_suggestions();
+        let all: f64 = deck.categories().map(|k| deck.category_cards(k).len() as f64).product();
+        if all > MAX_COMBINATIONS as f64 {
+            let Some(mode) = self.mode_combination() else { return Vec::new() };
+            let mut combos = vec![mode];
+            for cat in deck.categories() {
+                let cards = deck.category_cards(cat);
+                for c in cards - mode {
+                    combos.push((mode - cards) | CardSet::single(c));
+                }
+            }
+            combos.retain(|s| !made.contains(s));
+            return combos;
+        }
         let mut combos = vec![CardSet::EMPTY];
         for cat in deck.categories() {
             let mut next = Vec::with_capacity(combos.len() * deck.category_cards(cat).len());
@@ -215,7 +229,6 @@ impl Position<'_> {
             }
             combos = next;
         }
-        let made = self.own_suggestions();
         combos.retain(|s| !made.contains(s));
         combos
     }
@@ -321,12 +334,13 @@ fn refuter_weight(
         };
         let term = g.checked_mul(l / (size as u128 + 1)).ok_or(CountError::Overflow)?;
         if size % 2 == 0 {
-            plus += term;
+            plus = plus.checked_add(term).ok_or(CountError::Overflow)?;
         } else {
-            minus += term;
+            minus = minus.checked_add(term).ok_or(CountError::Overflow)?;
         }
     }
-    Ok(plus - minus)
+    // Inclusion and exclusion never goes below zero: it counts deals.
+    Ok(plus.saturating_sub(minus))
 }
 
 fn gcd(a: u128, b: u128) -> u128 {
@@ -406,4 +420,58 @@ pub(super) fn mode_bound(game: &crate::Game, counts: &crate::Counts) -> f64 {
             ratio(best, counts.total)
         })
         .fold(1.0, f64::min)
+}
+
+/// The probability that a player who holds each card `j` independently
+/// with probability `h[j]` shows card `i`, choosing uniformly among those it
+/// holds: `h_i · E[1 / (1 + K)]`, `K` the number of the other cards it holds,
+/// whose distribution is built card by card.
+fn show_probability(h: &[f64], i: usize) -> f64 {
+    let m = h.len();
+    let mut dist = [0.0f64; MAX_CARDS];
+    dist[0] = 1.0;
+    for (j, &hj) in h.iter().enumerate() {
+        if j == i {
+            continue;
+        }
+        for k in (0..m).rev() {
+            dist[k] = dist[k] * (1.0 - hj) + if k > 0 { dist[k - 1] * hj } else { 0.0 };
+        }
+    }
+    h[i] * dist[..m].iter().enumerate().map(|(k, p)| p / (k + 1) as f64).sum::<f64>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The same probability by summing over every subset of held cards.
+    fn by_subsets(h: &[f64], i: usize) -> f64 {
+        let mut show = 0.0;
+        for mask in 0u32..(1 << h.len()) {
+            if mask & (1 << i) == 0 {
+                continue;
+            }
+            let pt: f64 =
+                h.iter().enumerate().map(|(j, &hj)| if mask & (1 << j) != 0 { hj } else { 1.0 - hj }).product();
+            show += pt / f64::from(mask.count_ones());
+        }
+        show
+    }
+
+    #[test]
+    fn show_probability_matches_the_sum_over_subsets() {
+        let cases: [&[f64]; 5] = [&[0.3], &[0.5, 0.2], &[0.1, 0.7, 0.4], &[0.0, 1.0, 0.5, 0.25], &[1.0, 1.0, 1.0]];
+        for h in cases {
+            let mut total = 0.0;
+            for i in 0..h.len() {
+                let (a, b) = (show_probability(h, i), by_subsets(h, i));
+                assert!((a - b).abs() < 1e-12, "{h:?} card {i}: {a} vs {b}");
+                total += a;
+            }
+            // Some card is shown exactly when at least one is held.
+            let none: f64 = h.iter().map(|x| 1.0 - x).product();
+            assert!((total + none - 1.0).abs() < 1e-12);
+        }
+    }
 }

@@ -306,3 +306,55 @@ fn advice_errors_are_clear() {
     let ok = sleuth_core::advice::advise_refutation(&game, b, set(&["mu", "kn", "ki"])).expect("I can refute");
     assert!(set(&["mu", "kn"]).contains(ok.card));
 }
+
+/// A custom deck with more combinations than are listed one by one still
+/// gets legal advice (the most likely case file and its one-category
+/// variations).
+#[test]
+fn decks_with_too_many_combinations_get_a_short_list() {
+    let cats: Vec<String> = (0..7u8)
+        .map(|k| {
+            let name = (b'a' + k) as char;
+            let cards: Vec<String> = (0..6).map(|i| format!("\"{name}{i}\"")).collect();
+            format!(r#"{{"name": "c{name}", "cards": [{}]}}"#, cards.join(", "))
+        })
+        .collect();
+    let text = format!(
+        r#"{{"version": 1, "deck": {{"categories": [{}]}}, "players": ["p", "q", "r"], "me": "p",
+            "hand": ["a0", "b0", "c0", "d0", "e0", "f0", "g0", "a1", "b1", "c1", "d1", "e1"], "events": []}}"#,
+        cats.join(", ")
+    );
+    let game = Game::from_json(&text).expect("a valid custom game");
+    let pos = Position::new(&game).expect("counts");
+    let legal = pos.legal_suggestions();
+    assert_eq!(legal.len(), 1 + 7 * 5, "the mode and its one-category variations");
+    let advice =
+        advise(&game, &AdviceOptions { shortlist: 2, samples: 2, ..AdviceOptions::default() }).expect("advice");
+    let deck = game.deck();
+    for s in &advice.suggestions {
+        assert!(deck.categories().all(|k| (s.cards & deck.category_cards(k)).len() == 1));
+        let total: f64 = s.outcomes.iter().map(|o| o.probability).sum();
+        assert!((total - 1.0).abs() < 1e-9);
+    }
+}
+
+/// `Game::bystander` keeps the public part only: no observer, no shown cards.
+#[test]
+fn the_bystander_view_drops_the_hand_and_shown_cards() {
+    let game = Game::from_json(
+        r#"{"version": 1, "deck": "classic", "players": ["a", "b", "c"], "me": "a",
+            "hand": ["mu", "pl", "kn", "ca", "ha", "lo"],
+            "events": [{"suggestion": {"by": "a", "cards": ["gr", "re", "di"], "refuted_by": "b", "shown": "re"}}]}"#,
+    )
+    .expect("valid");
+    let public = game.bystander();
+    assert!(public.observer().is_none());
+    match &public.events()[0] {
+        Event::Suggestion(s) => {
+            assert_eq!(s.shown, None);
+            assert_eq!(s.refuted_by, game.player("b"));
+        }
+        e => panic!("unexpected {e:?}"),
+    }
+    assert_eq!(public.events().len(), game.events().len());
+}

@@ -2,7 +2,7 @@
 
 use super::{random_card, random_combination};
 use crate::agent::{Agent, SimRng, View};
-use sleuth_core::advice::{combined_threat, AdviceError, Objective, Position};
+use sleuth_core::advice::{certain_case_file, combined_threat, AdviceError, Objective, Position};
 use sleuth_core::count::count_marginals;
 use sleuth_core::{Card, CardSet, Counts, Event, Player, Problem};
 
@@ -100,8 +100,16 @@ impl Agent for SleuthAgent {
         let weigh = after_suggestion || (made_suggestions && !self.asked_after_suggestion);
         let (samples, shortlist) = (self.samples, self.shortlist);
         let patient = !self.lookahead;
-        let floor = if weigh { self.accuse_floor } else { f64::INFINITY };
+        let floor = self.accuse_floor;
         let pos = self.position(view).ok()?;
+        // Certain: accuse at once. Otherwise nothing to weigh unless it is
+        // time to, and no case file can reach the floor (cheap bound first).
+        if let Some(cards) = certain_case_file(view.game(), pos.counts()) {
+            return Some(cards);
+        }
+        if !weigh || pos.mode_bound() < floor {
+            return None;
+        }
         let advice = pos
             .accusation_advice(floor, |p| {
                 let threat = combined_threat(&p.opponents(samples, rng)?);

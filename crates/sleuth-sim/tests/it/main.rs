@@ -4,5 +4,6 @@ mod determinism;
 mod exact;
 mod experiment;
 mod rules;
+mod sleuth;
 mod support;
 mod views;

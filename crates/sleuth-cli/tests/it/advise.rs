@@ -1,0 +1,158 @@
+//! `sleuth advise`: suggestions, accusations, opponents, refutations.
+
+use crate::support::{generated, sleuth, Scratch};
+use expect_test::expect;
+
+/// A generated six-player game after eight suggestions, in a scratch directory.
+fn game7() -> (Scratch, String) {
+    let scratch = Scratch::new();
+    let name = scratch.write("g7.json", &generated(&["--seed", "7", "--suggestions", "8"]));
+    (scratch, name)
+}
+
+#[test]
+fn advises_suggestions_accusation_and_opponents() {
+    let (scratch, name) = game7();
+    let run = scratch.sleuth(&["advise", &name, "--suggestions", "3"]);
+    run.code(0);
+    expect![[r#"
+        Sleuth advice: p1's view (hand: wh, pi, wr), 8 events, classic deck (21 cards: 6+6+9)
+
+        297,850 consistent deals; case-file entropy 3.63 bits
+
+        accuse now: no; the most likely case file, pl, ca, ha, is right with probability 30.5%
+          opponents solve before your next turn: 36.2%; waiting is worth up to 47.9%
+
+        best suggestions, most likely to end the game first, then most informative
+        (expected information about the case file; chance the answer solves it; likeliest answers):
+          1. pl, ca, ha   1.639 bits  ends 30.5%   p4 shows ha 41.4%, nobody 30.5%, p4 shows ca 18.0%, p4 shows pl 10.1%
+          2. pl, ca, li   1.350 bits  ends 19.7%   p4 shows li 54.9%, nobody 19.7%, p4 shows ca 18.0%, p4 shows pl 7.3%
+          3. wh, ca, ha   1.404 bits  ends    0%   p4 shows ha 42.9%, nobody 39.1%, p4 shows ca 18.0%
+
+        opponents (estimated from 32 deals drawn from your view):
+          p2: knows the case file    0%, solves before your next turn  2.0%, case-file entropy 3.83 bits (public knowledge alone: 5.00)
+          p3: knows the case file    0%, solves before your next turn  2.0%, case-file entropy 4.50 bits (public knowledge alone: 4.95)
+          p4: knows the case file 28.1%, solves before your next turn 30.8%, case-file entropy 1.66 bits (public knowledge alone: 4.42)
+          p5: knows the case file    0%, solves before your next turn  2.0%, case-file entropy 4.50 bits (public knowledge alone: 5.00)
+          p6: knows the case file    0%, solves before your next turn  2.0%, case-file entropy 4.64 bits (public knowledge alone: 4.94)
+    "#]].assert_eq(&run.stdout);
+}
+
+#[test]
+fn a_certain_case_file_is_accused() {
+    let run = sleuth(&["advise", "seed-sat-sample-before-accusation.json", "--suggestions", "1", "--json"]);
+    run.code(0);
+    let v = run.json();
+    assert_eq!(v["accusation"]["certain"], true);
+    assert_eq!(v["accusation"]["accuse"], true);
+    assert_eq!(v["accusation"]["cards"], serde_json::json!(["pe", "pi", "bi"]));
+    assert_eq!(v["accusation"]["probability"], 1.0);
+}
+
+#[test]
+fn json_lists_suggestions_with_their_answers() {
+    let (scratch, name) = game7();
+    let v = scratch.sleuth(&["advise", &name, "--json"]).code(0).json();
+    assert_eq!(v["me"], "p1");
+    assert_eq!(v["models"], "297850");
+    let suggestions = v["suggestions"].as_array().expect("a list");
+    assert_eq!(suggestions.len(), 5);
+    for s in suggestions {
+        let total: f64 =
+            s["outcomes"].as_array().expect("answers").iter().map(|o| o["probability"].as_f64().unwrap()).sum();
+        assert!((total - 1.0).abs() < 1e-9);
+        assert!(s["information"].as_f64().unwrap() >= 0.0);
+    }
+    assert_eq!(v["opponents"].as_array().expect("a list").len(), 5);
+    assert_eq!(v["accusation"]["accuse"], false);
+}
+
+#[test]
+fn refute_says_which_card_to_show() {
+    let scratch = Scratch::new();
+    let name = scratch.write(
+        "r.json",
+        r#"{"version": 1, "deck": "classic", "players": ["a", "b", "c"], "me": "b",
+            "hand": ["mu", "pl", "kn", "ca", "ha", "lo"],
+            "events": [{"suggestion": {"by": "a", "cards": ["mu", "re", "di"], "refuted_by": "b", "shown": "mu"}}]}"#,
+    );
+    let run = scratch.sleuth(&["advise", &name, "--refute", "mu,kn,ki"]);
+    run.code(0);
+    expect![[r#"
+        Sleuth advice: b's view (hand: mu, pl, kn, ca, ha, lo), 1 event, classic deck (21 cards: 6+6+9)
+
+        a suggested mu, kn, ki (assumed: the player before you; use --by)
+        show mu to a
+          mu  reveals 0.000 bits; their case-file entropy after: 8.08 bits (already shown to them)
+          kn  reveals 0.263 bits; their case-file entropy after: 7.81 bits
+    "#]]
+    .assert_eq(&run.stdout);
+    let run = scratch.sleuth(&["advise", &name, "--refute", "gr,kn,ha", "--by", "c", "--json"]);
+    run.code(0);
+    expect![[r#"
+        {
+          "suggester": "c",
+          "suggestion": ["gr", "kn", "ha"],
+          "show": "ha",
+          "options": [
+            {"card": "ha", "already_shown": false, "revealed": 0.15281437122032493, "entropy_after": 8.069143030910661},
+            {"card": "kn", "already_shown": false, "revealed": 0.23671745982336745, "entropy_after": 7.985239942307619}
+          ]
+        }
+    "#]]
+    .assert_eq(&run.stdout);
+}
+
+#[test]
+fn refute_errors_are_clear() {
+    let (scratch, name) = game7();
+    let err = |args: &[&str]| {
+        let mut all = vec!["advise", name.as_str()];
+        all.extend_from_slice(args);
+        let run = scratch.sleuth(&all);
+        run.code(2);
+        run.stderr
+    };
+    expect![[r#"
+        error: 'g7.json': you hold none of mu, kn, lo, so you cannot refute
+    "#]]
+    .assert_eq(&err(&["--refute", "mu,kn,lo"]));
+    expect![[r#"
+        error: --refute takes one card of each category (suspect, weapon, room), e.g. 'mu,kn,ha'
+    "#]]
+    .assert_eq(&err(&["--refute", "mu,kn"]));
+    expect![[r#"
+        error: unknown card 'zz'; the cards are mu, pl, gr, pe, sc, wh, kn, ca, re, ro, pi, wr, ha, lo, di, ki, ba, co, bi, li, st
+    "#]].assert_eq(&err(&["--refute", "mu,zz,lo"]));
+    expect![[r#"
+        error: unknown player 'p9'; the players are p1, p2, p3, p4, p5, p6
+    "#]]
+    .assert_eq(&err(&["--refute", "wh,kn,lo", "--by", "p9"]));
+    expect![[r#"
+        error: 'g7.json': you cannot refute your own suggestion
+    "#]]
+    .assert_eq(&err(&["--refute", "wh,kn,lo", "--by", "p1"]));
+}
+
+#[test]
+fn bystanders_and_inconsistent_games() {
+    let scratch = Scratch::new();
+    let by = scratch.write("by.json", r#"{"version": 1, "deck": "classic", "players": ["a", "b", "c"], "events": []}"#);
+    let run = scratch.sleuth(&["advise", &by]);
+    run.code(2);
+    expect![[r#"
+        error: 'by.json': advice needs a player's view: the game file has no 'me' and 'hand'
+    "#]]
+    .assert_eq(&run.stderr);
+    let bad = scratch.write(
+        "bad.json",
+        r#"{"version": 1, "deck": "classic", "players": ["a", "b", "c"], "me": "a",
+            "hand": ["mu", "pl", "kn", "ca", "ha", "lo"],
+            "events": [{"suggestion": {"by": "b", "cards": ["mu", "kn", "ha"], "refuted_by": "c"}}]}"#,
+    );
+    let run = scratch.sleuth(&["advise", &bad]);
+    run.code(3);
+    expect![[r#"
+        'bad.json': the history is inconsistent: no deal of the cards fits every event; `sleuth notepad` names the conflicting events
+    "#]].assert_eq(&run.stderr);
+}
