@@ -196,11 +196,20 @@ const players = () => state.game.file.players;
 const me = () => state.game.file.me || null;
 const cats = () => state.game.deck;
 
-/** After a change the server answered with the new state (already on disk). */
+/**
+ * After a change the server answered with the new state (already on disk)
+ * and its analysis, in one response: redraw at once; the advice follows.
+ */
 async function changed(newState) {
+  const a = newState.analysis;
+  delete newState.analysis;
   state.game = newState;
-  renderGame();
-  await refreshAnalysis();
+  if (a && a.version === newState.version) {
+    showAnalysis(a);
+  } else {
+    renderGame();
+    await refreshAnalysis();
+  }
 }
 
 async function change(method, path, body) {
@@ -232,11 +241,16 @@ async function refreshAnalysis() {
   try {
     const a = await api('GET', `/api/games/${id}/analysis`);
     if (!state.game || state.game.id !== id || a.version !== state.game.version) return; // stale
-    state.analysis = a;
-    renderAnalysis();
-    renderGame();
-    refreshAdvice();
+    showAnalysis(a);
   } catch (e) { showError(e.message); }
+}
+
+/** Draws the notepad and the turns, then asks for the advice without waiting for it. */
+function showAnalysis(a) {
+  state.analysis = a;
+  renderAnalysis();
+  renderGame();
+  refreshAdvice();
 }
 
 function percent(p, status) {
@@ -332,23 +346,51 @@ async function showWhy(card, place, status) {
   } catch (e) { box.replaceChildren(e.message); }
 }
 
+const pct = (p, digits = 0) => `${(p * 100).toFixed(digits)}%`;
+
+/** sleuth-core's advice, asked for after the notepad is drawn (it may take longer). */
 async function refreshAdvice() {
   const body = $('advice-body');
+  const id = state.game.id;
+  const version = state.game.version;
+  body.dataset.version = '';
+  $('advice-source').textContent = '(thinking…)';
+  let adv;
   try {
-    const adv = await api('GET', `/api/games/${state.game.id}/advice`);
-    $('advice-source').textContent = adv.source === 'minimal' ? `(${adv.note})` : '';
-    body.replaceChildren();
-    if (!adv.consistent) { body.append(h('p', {}, 'No advice while the turns contradict each other.')); return; }
-    if (adv.accuse) {
-      const pct = (adv.accuse.probability * 100).toFixed(1);
-      body.append(h('p', { id: 'advice-accuse' }, adv.accuse.now
-        ? h('strong', {}, `Accuse now: ${adv.accuse.cards.join(', ')} (certain).`)
-        : `Accuse now? The most likely case file, ${adv.accuse.cards.join(', ')}, is right with chance ${pct}%.`));
+    adv = await api('GET', `/api/games/${id}/advice`);
+  } catch (e) {
+    if (state.game && state.game.id === id && state.game.version === version) {
+      $('advice-source').textContent = '';
+      body.replaceChildren(e.message);
+      body.dataset.version = version;
     }
-    if (adv.suggest.length && !(adv.accuse && adv.accuse.now)) {
-      body.append(h('p', {}, 'Suggest: ', adv.suggest.map((s) => `${s.cards.join(', ')} (${(s.probability * 100).toFixed(0)}%)`).join('; ')));
-    }
-  } catch (e) { body.replaceChildren(e.message); }
+    return;
+  }
+  if (!state.game || state.game.id !== id || adv.version !== state.game.version) return; // stale
+  $('advice-source').textContent = adv.millis === undefined ? '' : `(sleuth-core, ${adv.millis.toFixed(0)} ms)`;
+  body.replaceChildren();
+  body.dataset.version = adv.version; // tests wait for this
+  if (!adv.consistent) { body.append(h('p', {}, 'No advice while the turns contradict each other.')); return; }
+  const a = adv.accuse;
+  const cards = a.cards.join(', ');
+  if (a.now && a.certain) {
+    body.append(h('p', { id: 'advice-accuse', class: 'accuse' }, h('strong', {}, `Accuse now: ${cards} (certain).`)));
+  } else if (a.now) {
+    body.append(h('p', { id: 'advice-accuse', class: 'accuse' }, h('strong', {}, `Accuse now: ${cards}`),
+      `, right with chance ${pct(a.probability, 1)}: waiting is worse (an opponent solves first with chance ${pct(a.threat)}).`));
+  } else {
+    body.append(h('p', { id: 'advice-accuse' }, `Do not accuse yet: the most likely case file, ${cards}, is right with chance ${pct(a.probability, 1)}.`));
+  }
+  if (!(a.now && a.certain) && adv.suggest.length) {
+    body.append(h('p', {}, 'Suggest (best first):'), h('ol', { id: 'advice-suggest' }, adv.suggest.map((s) =>
+      h('li', {}, h('strong', {}, s.cards.join(', ')),
+        ` — ${s.information.toFixed(2)} bits expected, ends the game with chance ${pct(s.end_probability)}`))));
+  }
+  if (adv.opponents.length) {
+    body.append(h('p', {}, 'Opponents (estimated from sampled deals):'), h('ul', { id: 'advice-opponents' }, adv.opponents.map((o) =>
+      h('li', { 'data-player': o.player }, o.out ? `${o.player}: out (wrong accusation)`
+        : `${o.player}: knows the case file with chance ${pct(o.solved)}, ${o.entropy.toFixed(1)} bits left; may accuse before your next turn with chance ${pct(o.threat)}`))));
+  }
 }
 
 // ---------------------------------------------------------------- turn form
@@ -439,8 +481,16 @@ async function submitTurn(ev) {
     ? await change('POST', '/events', { event })
     : await change('PUT', `/events/${editing}`, { event });
   if (!ok) return;
-  // From the click to the notepad redrawn (saved on disk, analysed, shown).
-  document.body.dataset.updateMs = (performance.now() - t0).toFixed(1);
+  // From the click to the notepad redrawn (saved on disk, analysed, in the
+  // page), and to the next frame (when the browser paints it).
+  const body = document.body;
+  const version = state.game.version;
+  body.dataset.updateMs = (performance.now() - t0).toFixed(1);
+  body.dataset.updateVersion = version;
+  requestAnimationFrame(() => {
+    body.dataset.frameMs = (performance.now() - t0).toFixed(1);
+    body.dataset.frameVersion = version;
+  });
   stopEdit();
   $('turn-by').value = nextSuggester();
   for (let i = 0; i < cats().length; i++) $(`turn-card-${i}`).value = '';
@@ -490,7 +540,8 @@ async function askMe(ev) {
     const adv = await api('GET', `/api/games/${state.game.id}/advice?by=${encodeURIComponent(by)}&cards=${encodeURIComponent(cards)}`);
     const s = adv.show;
     $('ask-answer').textContent = s.card ? `Show ${s.card}: ${s.reason}.` : `${s.reason}.`;
-  } catch (e) { $('ask-answer').textContent = e.message; }
+    $('ask-answer').dataset.card = s.card || '';
+  } catch (e) { $('ask-answer').textContent = e.message; $('ask-answer').dataset.card = ''; }
 }
 
 // ---------------------------------------------------------------- start

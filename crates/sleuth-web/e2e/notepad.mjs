@@ -6,7 +6,7 @@
 //   SLEUTH_SAMPLE     testdata/seed-sat-sample.json
 //   SLEUTH_EXPECTED   {card: {place: "O" | "X" | "37%"}}: the notepad as sleuth-core computes it
 //   SLEUTH_CHROMIUM   the browser to drive
-//   SLEUTH_SCREENSHOTS optional: a directory for notepad-desktop.png and notepad-phone.png
+//   SLEUTH_SCREENSHOTS optional: a directory for notepad-desktop.png, notepad-advice.png and notepad-phone.png
 // Prints one JSON line of timings; exits non-zero on the first failed check.
 import { chromium } from 'playwright-core';
 import { readFileSync, mkdirSync } from 'node:fs';
@@ -28,7 +28,7 @@ const browser = await chromium.launch({
     '--disable-component-update', '--disable-sync'],
   // Playwright itself starts the browser with a fresh, empty profile directory.
 });
-const timings = { turn_ms: [], page_ms: [], analysis_ms: [] };
+const timings = { turn_ms: [], page_ms: [], frame_ms: [], request_ms: [], server_change_ms: [], server_total_ms: [], analysis_ms: [] };
 try {
   const ctx = await browser.newContext({ viewport: { width: 1360, height: 1000 } });
   const page = await ctx.newPage();
@@ -50,7 +50,9 @@ try {
   const gameUrl = page.url();
   check(/#\/game\/game-[0-9a-f]+$/.test(gameUrl), `game URL ${gameUrl}`);
 
-  // ---- enter every turn
+  // ---- enter every turn: one request per turn (the change answers with the analysis)
+  const requests = [];
+  page.on('request', (r) => requests.push(`${r.method()} ${new globalThis.URL(r.url()).pathname}`));
   async function enterTurn(spec) {
     const kind = Object.keys(spec)[0];
     const e = spec[kind];
@@ -70,12 +72,35 @@ try {
     await page.click('#turn-submit');
     await page.waitForSelector(`#notepad[data-version="${i + 1}"]`);
     timings.turn_ms.push(Date.now() - t0);
+    await page.waitForSelector(`body[data-frame-version="${i + 1}"]`);
     timings.page_ms.push(Number(await page.getAttribute('body', 'data-update-ms')));
+    timings.frame_ms.push(Number(await page.getAttribute('body', 'data-frame-ms')));
+    // The request as the browser timed it, and the server's own Server-Timing parts.
+    const [requestMs, server] = await page.evaluate(() => {
+      const r = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/events')).pop();
+      return [r.responseEnd - r.startTime, Object.fromEntries(r.serverTiming.map((t) => [t.name, t.duration]))];
+    });
+    check(server.change > 0, `Server-Timing of the change: ${JSON.stringify(server)}`);
+    timings.request_ms.push(requestMs);
+    timings.server_change_ms.push(server.change);
+    timings.server_total_ms.push(server.change + server.analysis);
     timings.analysis_ms.push(Number((await page.textContent('#status')).match(/analysed in ([0-9.]+) ms/)[1]));
+    if (i === 11) {
+      // The advice panel mid-game: not certain yet, so suggestions and the opponents.
+      await page.waitForSelector(`#advice-body[data-version="${i + 1}"]`);
+      const accuse = await page.textContent('#advice-accuse');
+      check(accuse.includes('most likely case file') || accuse.includes('Accuse now'), `advice: ${accuse}`);
+      const guess = accuse.match(/case file, ([a-z, ]+), is right|Accuse now: ([a-z, ]+)/);
+      check(guess && !(guess[1] || guess[2]).split(', ').some((c) => sample.hand.includes(c)), `advice accuses with my own card: ${accuse}`);
+      const suggestions = await page.$$eval('#advice-suggest li', (lis) => lis.map((li) => li.textContent));
+      check(suggestions.length > 0 && suggestions.every((t) => /bits expected, ends the game with chance \d+%/.test(t)), `suggestions: ${suggestions}`);
+      check(await page.locator('#advice-opponents li').count() === sample.players.length - 1, 'one line per opponent');
+    }
     if (shots && i === 11) {
       // The README's screenshots: a game in progress, on a desktop and on a phone.
       mkdirSync(shots, { recursive: true });
       await page.screenshot({ path: join(shots, 'notepad-desktop.png') });
+      await page.locator('#advice').screenshot({ path: join(shots, 'notepad-advice.png') });
       const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
       const p = await phone.newPage();
       await p.goto(page.url());
@@ -86,6 +111,9 @@ try {
   }
   const n = sample.events.length;
   check(await page.locator('#events li[data-index]').count() === n, 'every turn is listed');
+  const analysisGets = requests.filter((r) => r.endsWith('/analysis'));
+  check(analysisGets.length === 0, `the notepad was redrawn from the change's answer, yet the page asked ${analysisGets.length} times for the analysis`);
+  check(requests.filter((r) => r.startsWith('POST') && r.endsWith('/events')).length === n, 'one POST per turn');
 
   // ---- the notepad shows the core's analysis, cell by cell
   async function checkNotepad(label) {
@@ -100,6 +128,17 @@ try {
     check(first.includes('100.0%') && first.includes('pe, pi, bi'), `${label}: case file ${first}`);
   }
   await checkNotepad('after all turns');
+  // ---- the advice: the case file is certain, accuse at once
+  await page.waitForSelector(`#advice-body[data-version="${n}"]`);
+  const accuseNow = await page.textContent('#advice-accuse');
+  check(accuseNow === 'Accuse now: pe, pi, bi (certain).', `advice: ${accuseNow}`);
+  // ---- which card to show: gr asks about wh, which sc showed gr before
+  await page.selectOption('#ask-by', 'gr');
+  for (const [i, c] of ['wh', 'pi', 'st'].entries()) await page.selectOption(`#ask-card-${i}`, c);
+  await page.click('#ask button[type="submit"]');
+  await page.waitForSelector('#ask-answer[data-card="wh"]');
+  const answer = await page.textContent('#ask-answer');
+  check(answer.startsWith('Show wh: gr has seen it already'), `which card to show: ${answer}`);
   check(await page.isHidden('#conflict'), 'no contradiction in the sample game');
 
   // ---- why: click a certain cell
@@ -201,12 +240,15 @@ try {
   });
 
   check(pageErrors.length === 0, `errors in the page: ${pageErrors.join('; ')}`);
-  const stats = (xs) => { const s = [...xs].sort((a, b) => a - b); return { median: s[s.length >> 1], max: s[s.length - 1] }; };
+  const round = (x) => Math.round(x * 10) / 10;
+  const stats = (xs) => { const s = [...xs].sort((a, b) => a - b); return { median: round(s[s.length >> 1]), max: round(s[s.length - 1]) }; };
   const analysis = stats(timings.analysis_ms);
   // The analysis of a classic game must be far below the 50 ms budget.
   check(analysis.max < 50, `the analysis took ${analysis.max} ms`);
   console.log(JSON.stringify({ turns: n, click_to_redraw_ms: stats(timings.page_ms),
-    with_test_driver_ms: stats(timings.turn_ms), server_analysis_ms: analysis }));
+    click_to_next_frame_ms: stats(timings.frame_ms), request_ms: stats(timings.request_ms),
+    server_ms: stats(timings.server_total_ms), server_change_with_fsync_ms: stats(timings.server_change_ms),
+    server_analysis_ms: analysis, with_test_driver_ms: stats(timings.turn_ms) }));
 } finally {
   await browser.close();
 }

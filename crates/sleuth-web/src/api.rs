@@ -16,9 +16,13 @@
 //! | `GET  /api/games/{id}/analysis`         | notepad, case files, count, conflict   |
 //! | `GET  /api/games/{id}/why?card=&place=` | the events that force a certain cell   |
 //! | `GET  /api/games/{id}/advice[?by=&cards=]` | accuse? suggest? which card to show |
+//!
+//! Every change (add, replace, delete, undo, redo) answers with the new
+//! state and, under `"analysis"`, the same analysis `GET .../analysis`
+//! gives, so the page redraws after one round trip.
 
 use crate::guard::refuse;
-use crate::store::{lock, Op, Store, StoreError};
+use crate::store::{lock, Entry, Op, Store, StoreError};
 use crate::view;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
@@ -29,7 +33,8 @@ use serde_json::Value;
 use sleuth_core::format::EventSpec;
 use sleuth_core::{CardSet, GameFile};
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// The shared state of the handlers.
 pub struct App {
@@ -150,16 +155,50 @@ struct EditEvent {
     event: EventSpec,
 }
 
-/// Applies a change and answers with the new state, after it is on disk.
+/// Applies a change and answers, in one response, with the new state and
+/// its analysis (`"analysis"`), after the change is on disk: the page
+/// redraws after a single round trip. A `Server-Timing` header says how
+/// long the change (with the journal's fsync) and the analysis took.
 async fn change(app: Arc<App>, id: String, op: impl FnOnce(usize) -> Op + Send + 'static) -> Reply {
-    ok(blocking(move || {
-        let e = app.store.get(&id)?;
-        let mut e = lock(&e);
-        let len = e.file().events.len();
-        e.change(op(len))?;
-        Ok(view::state(e.id(), e.version(), e.game(), e.file(), e.can_undo(), e.can_redo()))
+    let (state, timing) = blocking(move || {
+        let start = Instant::now();
+        let entry = app.store.get(&id)?;
+        let (mut state, game, version) = {
+            let mut e = lock(&entry);
+            let len = e.file().events.len();
+            e.change(op(len))?;
+            let state = view::state(e.id(), e.version(), e.game(), e.file(), e.can_undo(), e.can_redo());
+            (state, e.game().clone(), e.version())
+        };
+        let changed = start.elapsed();
+        // The change is made whatever happens here: an analysis that fails
+        // (a count too large) is `null`, and `GET .../analysis` says why.
+        let analysis = analyse(&entry, &game, version).map_or(Value::Null, |a| (*a).clone());
+        if let Some(o) = state.as_object_mut() {
+            o.insert("analysis".into(), analysis);
+        }
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+        // Where the time went, for the browser's developer tools and the e2e timings.
+        let timing = format!("change;dur={:.2}, analysis;dur={:.2}", ms(changed), ms(start.elapsed() - changed));
+        Ok((state, timing))
     })
-    .await?)
+    .await?;
+    let mut response = axum::Json(state).into_response();
+    if let Ok(v) = timing.parse() {
+        response.headers_mut().insert("server-timing", v);
+    }
+    Ok(response)
+}
+
+/// The analysis of `game` at `version`, computed without holding the
+/// game's lock and cached on the entry while the game stays at `version`.
+fn analyse(entry: &Mutex<Entry>, game: &sleuth_core::Game, version: u64) -> Result<Arc<Value>, ApiError> {
+    let value = Arc::new(view::analysis(game, version).map_err(|m| ApiError(StatusCode::UNPROCESSABLE_ENTITY, m))?);
+    let mut e = lock(entry);
+    if e.version() == version {
+        e.cache = Some((version, value.clone()));
+    }
+    Ok(value)
 }
 
 fn index(s: &str) -> Result<usize, ApiError> {
@@ -198,26 +237,20 @@ pub async fn redo(State(app): State<Arc<App>>, Path(id): Path<String>) -> Reply 
 /// `GET /api/games/{id}/analysis`: cached per version of the game.
 pub async fn analysis(State(app): State<Arc<App>>, Path(id): Path<String>) -> Reply {
     let v = blocking(move || {
-        let e = app.store.get(&id)?;
+        let entry = app.store.get(&id)?;
         let (game, version) = {
-            let e = lock(&e);
+            let e = lock(&entry);
             if let Some((v, cached)) = &e.cache {
                 if *v == e.version() {
-                    return Ok((**cached).clone());
+                    return Ok(cached.clone());
                 }
             }
             (e.game().clone(), e.version())
         };
-        // Analyse without holding the game's lock.
-        let value = view::analysis(&game, version).map_err(|m| ApiError(StatusCode::UNPROCESSABLE_ENTITY, m))?;
-        let mut e = lock(&e);
-        if e.version() == version {
-            e.cache = Some((version, Arc::new(value.clone())));
-        }
-        Ok(value)
+        analyse(&entry, &game, version)
     })
     .await?;
-    ok(v)
+    Ok(axum::Json(&*v).into_response())
 }
 
 fn snapshot(app: &App, id: &str) -> Result<sleuth_core::Game, ApiError> {
@@ -243,28 +276,49 @@ pub async fn why(
     .await?)
 }
 
-/// `GET /api/games/{id}/advice[?by=PLAYER&cards=A,B,C]`: `by` and `cards`
-/// name a suggestion put to the observer, to get the card to show.
+/// `GET /api/games/{id}/advice`: sleuth-core's advice (accuse now?, the
+/// best suggestions, the opponents' progress), for the current version.
+/// `?by=PLAYER&cards=A,B,C` instead asks which card to show `PLAYER`, who
+/// suggested those cards. The advisor runs on the blocking pool and its
+/// answer is cached per version; the page asks for it after drawing the
+/// notepad, so it never delays the notepad.
 pub async fn advice(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Reply {
     ok(blocking(move || {
-        let game = snapshot(&app, &id)?;
-        let asked = match (q.get("by"), q.get("cards")) {
-            (None, None) => None,
+        let entry = app.store.get(&id)?;
+        let (game, version, cached) = {
+            let e = lock(&entry);
+            let cached = e.advice.as_ref().filter(|(v, _)| *v == e.version()).map(|(_, a)| a.clone());
+            (e.game().clone(), e.version(), cached)
+        };
+        let failed = |m: String| ApiError(StatusCode::UNPROCESSABLE_ENTITY, m);
+        match (q.get("by"), q.get("cards")) {
+            (None, None) => {
+                if let Some(cached) = cached {
+                    return Ok((*cached).clone());
+                }
+                // Advise without holding the game's lock; cache it for this version.
+                let value = view::advice(&game, version).map_err(failed)?;
+                let mut e = lock(&entry);
+                if e.version() == version {
+                    e.advice = Some((version, Arc::new(value.clone())));
+                }
+                Ok(value)
+            }
             (Some(by), Some(cards)) => {
                 let by = game.player(by).ok_or_else(|| bad(format!("unknown player '{by}'")))?;
                 let mut set = CardSet::EMPTY;
                 for c in cards.split(',').filter(|c| !c.is_empty()) {
                     set.insert(game.deck().card(c).ok_or_else(|| bad(format!("unknown card '{c}'")))?);
                 }
-                Some((by, set))
+                view::refutation(&game, by, set)
+                    .map_err(|(asked_wrong, m)| if asked_wrong { bad(m) } else { failed(m) })
             }
-            _ => return Err(bad("give both 'by' and 'cards', or neither")),
-        };
-        view::advice(&game, asked).map_err(|m| ApiError(StatusCode::UNPROCESSABLE_ENTITY, m))
+            _ => Err(bad("give both 'by' and 'cards', or neither")),
+        }
     })
     .await?)
 }

@@ -113,6 +113,8 @@ pub struct Entry {
     version: u64,
     /// The last analysis, for `version`.
     pub cache: Option<(u64, Arc<serde_json::Value>)>,
+    /// The last advice, for `version`.
+    pub advice: Option<(u64, Arc<serde_json::Value>)>,
 }
 
 impl Entry {
@@ -345,6 +347,7 @@ impl Store {
             journal_path,
             version: 0,
             cache: None,
+            advice: None,
         };
         open.insert(id.clone(), Arc::new(Mutex::new(entry)));
         Ok(id)
@@ -410,6 +413,7 @@ impl Store {
             journal_path: journal_path.clone(),
             version: 0,
             cache: None,
+            advice: None,
         };
         for (n, op) in ops.iter().enumerate().skip(1) {
             let (events, game) = entry.check(op).map_err(|e| {

@@ -2,8 +2,9 @@
 //! advice, built by hand from sleuth-core's types (which carry no serde).
 
 use serde_json::{json, Value};
+use sleuth_core::advice::{advise, advise_refutation, AdviceError, AdviceOptions};
 use sleuth_core::analysis::ratio;
-use sleuth_core::{why, Analysis, Card, CardSet, Event, Game, Place, Why};
+use sleuth_core::{why, Analysis, Card, CardSet, Game, Place, Player, Why};
 use std::time::Instant;
 
 /// How many possible case files the analysis lists at most.
@@ -134,65 +135,108 @@ pub fn explain(game: &Game, card: Card, place: Place) -> Result<Value, String> {
     Ok(out)
 }
 
-/// Minimal advice read off the analysis, until sleuth-core's advisor is
-/// wired in: accuse the most likely case file (with its chance), suggest
-/// the most likely case files, and, when `asked` names a suggestion put to
-/// the observer, the card to show (one the suggester has seen already,
-/// else one shown to the most players, so that little new is revealed).
+/// The options of the page's advice: sleuth-core's defaults (five
+/// suggestions from a shortlist of twelve, 32 sampled deals for the
+/// opponents, a fixed seed so that the same game gets the same advice).
+pub fn advice_options() -> AdviceOptions {
+    AdviceOptions::default()
+}
+
+/// sleuth-core's advice for the observer of `game` at `version`: whether
+/// to accuse now, the best suggestions, and every opponent's progress.
 ///
-/// The page reads this shape, so a real advisor plugs in here by filling
-/// the same keys: `source` (`"minimal"` makes the page show `note` as a
-/// label), `consistent`, `accuse: {cards, probability, now} | null`,
-/// `suggest: [{cards, probability}]` (best first) and
-/// `show: {card | null, reason} | null`.
-pub fn advice(game: &Game, asked: Option<(sleuth_core::Player, CardSet)>) -> Result<Value, String> {
-    let a = Analysis::new(game).map_err(|e| e.to_string())?;
-    let deck = game.deck();
-    let total = a.models();
-    let ids = |cards: &[Card]| cards.iter().map(|&c| deck.id(c)).collect::<Vec<_>>();
-    let ranked: Vec<(&[Card], u128)> = a.case_files().take(3).collect();
-    let accuse = ranked.first().map(|(cards, n)| {
-        let p = ratio(*n, total);
-        json!({"cards": ids(cards), "probability": p, "now": *n == total})
-    });
-    let suggest: Vec<Value> =
-        ranked.iter().map(|(cards, n)| json!({"cards": ids(cards), "probability": ratio(*n, total)})).collect();
-    let show = match (asked, game.observer()) {
-        (Some((by, cards)), Some((me, hand))) => {
-            let mine = cards & hand;
-            // For each of my cards, to whom I showed it.
-            let mut seen_by: Vec<Vec<usize>> = vec![Vec::new(); deck.len()];
-            for e in game.events() {
-                if let Event::Suggestion(s) = e {
-                    if let (Some(r), Some(c)) = (s.refuted_by, s.shown) {
-                        if r == me && !seen_by[c.index()].contains(&s.by.index()) {
-                            seen_by[c.index()].push(s.by.index());
-                        }
-                    }
-                }
-            }
-            let best = mine.iter().max_by_key(|c| (seen_by[c.index()].contains(&by.index()), seen_by[c.index()].len()));
-            Some(match best {
-                None => json!({"card": null, "reason": "you hold none of these cards: pass"}),
-                Some(c) if seen_by[c.index()].contains(&by.index()) => {
-                    json!({"card": deck.id(c), "reason": format!("{} has seen it already", game.player_id(by))})
-                }
-                Some(c) if !seen_by[c.index()].is_empty() => {
-                    json!({"card": deck.id(c), "reason": "already shown to other players"})
-                }
-                Some(c) => {
-                    json!({"card": deck.id(c), "reason": if mine.len() == 1 { "your only card of these" } else { "no card of these was shown before" }})
-                }
-            })
+/// The shape: `source` (`"sleuth-core"`), `version`, `consistent`,
+/// `models` (a string), `entropy` (bits), `accuse: {cards, probability,
+/// now, certain, threat, wait_value}`, `suggest: [{cards, information,
+/// end_probability, likelihood}]` (best first), `opponents: [{player, out,
+/// solved, threat, entropy}]` and `millis`. An inconsistent history is
+/// `consistent: false` with no advice.
+///
+/// # Errors
+/// The advisor's message for a bystander's game or a failed count.
+pub fn advice(game: &Game, version: u64) -> Result<Value, String> {
+    let start = Instant::now();
+    let a = match advise(game, &advice_options()) {
+        Ok(a) => a,
+        Err(AdviceError::Inconsistent) => {
+            return Ok(json!({"source": "sleuth-core", "version": version, "consistent": false}));
         }
-        _ => None,
+        Err(e) => return Err(e.to_string()),
     };
+    let deck = game.deck();
+    let ids = |cards: CardSet| cards.iter().map(|c| deck.id(c)).collect::<Vec<_>>();
+    let acc = &a.accusation;
+    let suggest: Vec<Value> = a
+        .suggestions
+        .iter()
+        .map(|s| {
+            json!({"cards": ids(s.cards), "information": s.information, "end_probability": s.end_probability,
+                   "likelihood": s.likelihood})
+        })
+        .collect();
+    let opponents: Vec<Value> = a
+        .opponents
+        .iter()
+        .map(|o| {
+            json!({"player": game.player_id(o.player), "out": o.out, "solved": o.solved, "threat": o.threat,
+                   "entropy": o.entropy})
+        })
+        .collect();
     Ok(json!({
-        "source": "minimal",
-        "note": "read off the analysis; the full advisor is not wired in yet",
-        "consistent": a.is_consistent(),
-        "accuse": accuse,
+        "source": "sleuth-core",
+        "version": version,
+        "consistent": true,
+        "models": a.models.to_string(),
+        "entropy": a.entropy,
+        "accuse": {"cards": ids(acc.cards), "probability": acc.probability, "now": acc.accuse,
+                   "certain": acc.certain, "threat": acc.threat, "wait_value": acc.wait_value},
         "suggest": suggest,
-        "show": show,
+        "opponents": opponents,
+        "millis": start.elapsed().as_secs_f64() * 1000.0,
     }))
+}
+
+/// Which card to show `by`, who suggested `cards` and reached the
+/// observer: sleuth-core's refutation advice (the card that tells `by`
+/// least), as `{"show": {card | null, reason, options: [{card,
+/// already_shown, revealed}]}}`. Holding none of the cards is a pass.
+///
+/// # Errors
+/// `Err((true, message))` for a question that cannot be asked (the
+/// observer asking itself, not one card per category); `Err((false,
+/// message))` when the advisor fails (a bystander's game, an inconsistent
+/// history, a failed count).
+pub fn refutation(game: &Game, by: Player, cards: CardSet) -> Result<Value, (bool, String)> {
+    let deck = game.deck();
+    let Some((me, hand)) = game.observer() else {
+        return Err((false, AdviceError::NoObserver.to_string()));
+    };
+    if by == me {
+        return Err((true, "you do not answer your own suggestion".into()));
+    }
+    let one_per_category = deck.categories().all(|cat| (deck.category_cards(cat) & cards).len() == 1);
+    if !one_per_category {
+        return Err((true, "a suggestion names one card of each category".into()));
+    }
+    if (cards & hand).is_empty() {
+        return Ok(json!({"show": {"card": null, "reason": "you hold none of these cards: pass", "options": []}}));
+    }
+    let r = advise_refutation(game, by, cards).map_err(|e| match e {
+        AdviceError::Refutation(m) => (true, m),
+        e => (false, e.to_string()),
+    })?;
+    let options: Vec<Value> = r
+        .options
+        .iter()
+        .map(|o| json!({"card": deck.id(o.card), "already_shown": o.already_shown, "revealed": o.revealed}))
+        .collect();
+    let best = r.options.iter().find(|o| o.card == r.card);
+    let who = game.player_id(by);
+    let reason = match best {
+        Some(o) if o.already_shown => format!("{who} has seen it already: it reveals nothing"),
+        _ if r.options.len() == 1 => "your only card of these".to_string(),
+        Some(o) => format!("it tells {who} least about the case file ({:.2} bits)", o.revealed),
+        None => "it tells the suggester least".to_string(),
+    };
+    Ok(json!({"show": {"card": deck.id(r.card), "reason": reason, "options": options}}))
 }

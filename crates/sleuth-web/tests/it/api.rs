@@ -16,6 +16,12 @@ fn cell(analysis: &serde_json::Value, card: &str, place: &str) -> (f64, String) 
     (c["p"].as_f64().unwrap(), c["status"].as_str().unwrap().to_string())
 }
 
+fn without_millis(analysis: &serde_json::Value) -> serde_json::Value {
+    let mut a = analysis.clone();
+    a.as_object_mut().unwrap().remove("millis");
+    a
+}
+
 fn add(addr: SocketAddr, id: &str, event: serde_json::Value) -> Response {
     json(addr, "POST", &format!("/api/games/{id}/events"), &json!({ "event": event }))
 }
@@ -42,14 +48,20 @@ fn the_sample_game_entered_turn_by_turn_ends_solved() {
     let s = start(None);
     let id = create(s.addr, &sample_setup());
     let events = sample_game()["events"].as_array().unwrap().clone();
+    let mut last = serde_json::Value::Null;
     for (i, e) in events.iter().enumerate() {
         let r = add(s.addr, &id, e.clone());
         assert_eq!(r.status, 200, "event {i}: {}", r.body);
-        assert_eq!(r.json()["events"].as_array().unwrap().len(), i + 1);
+        let state = r.json();
+        assert_eq!(state["events"].as_array().unwrap().len(), i + 1);
+        // The change's answer carries the analysis of the new version.
+        assert_eq!(state["analysis"]["version"], state["version"], "event {i}");
+        last = state["analysis"].clone();
     }
     let a = get(s.addr, &format!("/api/games/{id}/analysis"));
     assert_eq!(a.status, 200);
     let a = a.json();
+    assert_eq!(without_millis(&a), without_millis(&last), "the change answered with the same analysis");
     assert_eq!(a["consistent"], true);
     assert_eq!(a["method"], "exact");
     assert_eq!(a["case_files"][0]["cards"], json!(["pe", "pi", "bi"]));
@@ -117,6 +129,10 @@ fn edit_delete_undo_and_redo() {
     let r = json(s.addr, "POST", &path("/undo"), &json!({}));
     assert_eq!(r.json()["events"][1]["event"], events[0]);
     assert_eq!(r.json()["can_redo"], true);
+    // Every kind of change answers with the analysis of its own version.
+    let fresh = get(s.addr, &path("/analysis")).json();
+    assert_eq!(without_millis(&r.json()["analysis"]), without_millis(&fresh));
+    assert_eq!(fresh["version"], r.json()["version"]);
     let r = json(s.addr, "POST", &path("/redo"), &json!({}));
     assert_eq!(r.json()["events"][1]["event"], events[4]);
     // A new change clears the redo history.
@@ -153,22 +169,94 @@ fn contradictions_are_kept_and_named() {
 }
 
 #[test]
-fn advice_from_the_analysis() {
+fn advice_never_accuses_with_my_own_cards_and_accuses_at_once_when_certain() {
+    let s = start(None);
+    let setup = sample_setup();
+    let hand: Vec<String> = setup["hand"].as_array().unwrap().iter().map(|c| c.as_str().unwrap().into()).collect();
+    let id = create(s.addr, &setup);
+    let events = sample_game()["events"].as_array().unwrap().clone();
+    let mut certain_at = None;
+    let mut millis = Vec::new();
+    for (i, e) in events.iter().enumerate() {
+        let state = add(s.addr, &id, e.clone()).json();
+        let r = get(s.addr, &format!("/api/games/{id}/advice"));
+        assert_eq!(r.status, 200, "after event {i}: {}", r.body);
+        let a = r.json();
+        assert_eq!((a["source"].as_str(), a["consistent"].as_bool()), (Some("sleuth-core"), Some(true)));
+        assert_eq!(a["version"], state["version"]);
+        millis.push(a["millis"].as_f64().unwrap());
+        let accuse = &a["accuse"];
+        let cards: Vec<&str> = accuse["cards"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+        assert_eq!(cards.len(), 3, "after event {i}: {accuse}");
+        assert!(
+            cards.iter().all(|c| !hand.iter().any(|h| h == c)),
+            "after event {i}: accuses with my own card: {accuse}"
+        );
+        let p = accuse["probability"].as_f64().unwrap();
+        // The accusation's chance is the analysis's chance of that case file.
+        let top = &state["analysis"]["case_files"][0];
+        assert!((p - top["probability"].as_f64().unwrap()).abs() < 1e-9, "after event {i}: {accuse} vs {top}");
+        if p == 1.0 {
+            // A certain solution is recommended at once.
+            assert_eq!((accuse["now"].as_bool(), accuse["certain"].as_bool()), (Some(true), Some(true)), "{accuse}");
+            certain_at.get_or_insert(i);
+        } else {
+            assert_eq!(accuse["certain"], false);
+            let suggest = a["suggest"].as_array().unwrap();
+            assert!(!suggest.is_empty(), "after event {i}: no suggestion");
+            for s in suggest {
+                assert_eq!(s["cards"].as_array().unwrap().len(), 3);
+                let (info, end) = (s["information"].as_f64().unwrap(), s["end_probability"].as_f64().unwrap());
+                assert!(info >= 0.0 && (0.0..=1.0).contains(&end), "{s}");
+            }
+        }
+        let opponents = a["opponents"].as_array().unwrap();
+        assert_eq!(opponents.len(), setup["players"].as_array().unwrap().len() - 1);
+        for o in opponents {
+            assert!((0.0..=1.0).contains(&o["solved"].as_f64().unwrap()) && o["player"] != setup["me"], "{o}");
+        }
+    }
+    assert!(certain_at.is_some(), "the sample game ends with a certain case file");
+    millis.sort_by(f64::total_cmp);
+    eprintln!("sample game advice: median {:.1} ms, max {:.1} ms", millis[millis.len() / 2], millis[millis.len() - 1]);
+    let a = get(s.addr, &format!("/api/games/{id}/advice")).json();
+    assert_eq!(a["accuse"]["cards"], json!(["pe", "pi", "bi"]));
+}
+
+#[test]
+fn which_card_to_show() {
     let s = start(None);
     let id = create(s.addr, &sample_game());
-    let a = get(s.addr, &format!("/api/games/{id}/advice")).json();
-    assert_eq!(a["source"], "minimal");
-    assert_eq!(a["accuse"]["cards"], json!(["pe", "pi", "bi"]));
-    assert_eq!(a["accuse"]["now"], true);
-    // sc showed wh to pl, gr and pe: asked by gr about wh and st, show wh.
-    let a = get(s.addr, &format!("/api/games/{id}/advice?by=gr&cards=wh,pi,st")).json();
-    assert_eq!(a["show"]["card"], "wh");
-    assert!(a["show"]["reason"].as_str().unwrap().contains("gr has seen it"));
-    let a = get(s.addr, &format!("/api/games/{id}/advice?by=gr&cards=mu,kn,ha")).json();
+    let path = |q: &str| format!("/api/games/{id}/advice?{q}");
+    // sc showed wh to gr before: asked by gr about wh again, show wh, it reveals nothing.
+    let a = get(s.addr, &path("by=gr&cards=wh,pi,st")).json();
+    assert_eq!(a["show"]["card"], "wh", "{a}");
+    assert!(a["show"]["reason"].as_str().unwrap().contains("gr has seen it"), "{a}");
+    assert_eq!(a["show"]["options"][0]["revealed"], 0.0);
+    // Holding none of the cards is a pass.
+    let a = get(s.addr, &path("by=gr&cards=mu,kn,ha")).json();
     assert_eq!(a["show"]["card"], serde_json::Value::Null);
-    assert_eq!(get(s.addr, &format!("/api/games/{id}/advice?by=gr")).status, 400);
-    assert_eq!(get(s.addr, &format!("/api/games/{id}/advice?by=zz&cards=wh")).status, 400);
-    assert_eq!(get(s.addr, &format!("/api/games/{id}/advice?by=gr&cards=wh,zz")).status, 400);
+    // Two of my cards, neither shown to mu: both are options, the advised one first.
+    let a = get(s.addr, &path("by=mu&cards=wh,kn,li")).json();
+    let options = a["show"]["options"].as_array().unwrap();
+    assert_eq!(options.len(), 2, "{a}");
+    assert_eq!(options[0]["card"], a["show"]["card"], "{a}");
+    assert!(options.iter().all(|o| o["already_shown"] == false), "{a}");
+    // Questions that cannot be asked.
+    for q in ["by=gr", "by=zz&cards=wh,pi,st", "by=gr&cards=wh,zz,st", "by=sc&cards=wh,pi,st", "by=gr&cards=wh,pi"] {
+        let r = get(s.addr, &path(q));
+        assert_eq!(r.status, 400, "{q}: {}", r.body);
+    }
+}
+
+#[test]
+fn advice_needs_a_player_view() {
+    let s = start(None);
+    let bystander = json!({"version": 1, "deck": "classic", "players": ["a", "b", "c"], "events": []});
+    let id = create(s.addr, &bystander);
+    let r = get(s.addr, &format!("/api/games/{id}/advice"));
+    assert_eq!(r.status, 422);
+    assert!(r.error().contains("player's view"), "{}", r.body);
 }
 
 #[test]
@@ -371,4 +459,12 @@ fn master_deck_games_are_analysed() {
     assert_eq!(a["cells"].as_object().unwrap().len(), 30);
     assert_eq!(cell(&a, "ca", "c").1, "yes");
     assert!(a["models"].as_str().unwrap().parse::<u128>().unwrap() > 1);
+    let advice = get(s.addr, &format!("/api/games/{id}/advice"));
+    assert_eq!(advice.status, 200, "{}", advice.body);
+    let advice = advice.json();
+    assert_eq!(advice["accuse"]["now"], false, "{advice}");
+    assert_eq!(advice["accuse"]["cards"].as_array().unwrap().len(), 3);
+    eprintln!("master deck, 6 players, 2 turns: advice in {} ms", advice["millis"]);
+    // Asked again for the same version, the advice comes from the cache (the same timing).
+    assert_eq!(get(s.addr, &format!("/api/games/{id}/advice")).json(), advice);
 }
