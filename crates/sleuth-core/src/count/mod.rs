@@ -27,6 +27,8 @@ mod demand;
 mod dp;
 mod order;
 mod plan;
+#[cfg(test)]
+mod players;
 pub(crate) mod uniform;
 
 /// Why a count could not be computed.
@@ -182,5 +184,46 @@ mod tests {
         }
         assert!(compared > 300, "only {compared} games compared");
         assert!(fewer > compared / 4, "pruning visited fewer states on only {fewer} of {compared} games");
+    }
+
+    /// The players-outer prototype against the reference DP: equal totals
+    /// on every seeded game it handles (within a state budget), and it
+    /// handles most of them.
+    #[test]
+    fn players_outer_totals_match_the_reference() {
+        let (mut compared, mut handled) = (0, 0);
+        for (deck, players) in
+            [(DeckChoice::Classic, 3), (DeckChoice::Classic, 6), (DeckChoice::Master, 6), (DeckChoice::Master, 10)]
+        {
+            for observer in [true, false] {
+                for suggestions in [0, 5, 10, 20, 40] {
+                    for seed in 0..8u64 {
+                        let cfg = GenConfig {
+                            accusation_rate: if seed % 3 == 0 { 0.1 } else { 0.0 },
+                            face_up: (seed % 4 == 1) as usize,
+                            ..GenConfig::new(deck.clone(), players, observer, suggestions)
+                        };
+                        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7000 + 100 * players as u64 + seed);
+                        let Ok(generated) = try_generate(&cfg, &mut rng) else { continue };
+                        let game = crate::Game::new(&generated.file).expect("generated games are valid");
+                        let p = Problem::new(&game);
+                        let label = format!(
+                            "{deck:?} {players} players, observer {observer}, {suggestions} suggestions, seed {seed}"
+                        );
+                        let old = reference(&p).expect(&label);
+                        compared += 1;
+                        let Some(r) = propagate(&p) else {
+                            assert_eq!(old.total, 0, "{label}");
+                            continue;
+                        };
+                        if let Some((total, _)) = players::total(&p, &r, 300_000).expect(&label) {
+                            assert_eq!(total, old.total, "{label}: total");
+                            handled += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(handled * 10 > compared * 7, "handled {handled} of {compared}");
     }
 }
