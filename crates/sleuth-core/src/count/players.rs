@@ -122,7 +122,13 @@ pub(super) fn prepare(p: &Problem, r: &Reduced) -> Option<Prepared> {
     let np = p.np;
     let mut owners = Vec::with_capacity(r.clauses.len());
     for cl in &r.clauses {
-        owners.push(usize::from(single_player(cl, np)?));
+        let a = usize::from(single_player(cl, np)?);
+        // A full player's open clause can never be met; the card-outer DP
+        // counts that case (zero), this counter only takes players with room.
+        if r.rem[a] == 0 {
+            return None;
+        }
+        owners.push(a);
     }
     let clause_cards: Vec<u64> = r.clauses.iter().map(|cl| cl.iter().fold(0, |m, l| m | 1 << l.card)).collect();
     let cards: Vec<usize> = r.unassigned(p).iter().map(|c| c.index()).collect();
