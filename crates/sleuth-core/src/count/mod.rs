@@ -19,7 +19,8 @@
 //! Modules: `plan` compiles the DP (key layout, moves, tail), `order`
 //! chooses the card order, `demand` drops states that leave a player too
 //! little room for its clauses, `dp` runs the passes, `arith` has the
-//! checked arithmetic.
+//! checked arithmetic. `players` is a second, players-outer counter that
+//! [`count_marginals`] uses where a static estimate says it is cheaper.
 
 mod arith;
 mod case_file;
@@ -27,6 +28,7 @@ mod demand;
 mod dp;
 mod order;
 mod plan;
+mod players;
 pub(crate) mod uniform;
 
 /// Why a count could not be computed.
@@ -63,8 +65,9 @@ pub struct Counts {
     /// `marginal[card][place]`: the number of consistent deals with the card
     /// at the place (place index: players in seat order, then the case file).
     pub marginal: Vec<[u128; MAX_PLACES]>,
-    /// How many states the dynamic program visited: a measure of effort
-    /// that does not depend on the machine.
+    /// How many states the counter visited (the card-outer DP's, or the
+    /// players-outer counter's when it was used): a measure of effort that
+    /// does not depend on the machine.
     pub states: usize,
 }
 
@@ -95,32 +98,74 @@ pub fn count(p: &Problem) -> Result<u128, CountError> {
 /// # Errors
 /// [`CountError`] if a count does not fit or the state is too large.
 pub fn count_marginals(p: &Problem) -> Result<Counts, CountError> {
-    marginals_with(p, plan)
+    let Some(r) = propagate(p) else {
+        return Ok(Counts { total: 0, marginal: vec![[0u128; MAX_PLACES]; MAX_CARDS], states: 0 });
+    };
+    // The players-outer counter wins on some states and loses badly on
+    // others; use it only when its static estimate is small, both in itself
+    // and against a crude bound on the card-outer DP's layers (the room
+    // vectors times the DP cards), within a move budget, and fall back to
+    // the card-outer DP otherwise (see BENCHMARKS.md).
+    let room: f64 = (0..p.np).map(|a| f64::from(r.rem[a]) + 1.0).product();
+    let card_bound = room * CardClasses::new(p, &r).dp.len() as f64;
+    let limit = PLAYERS_MAX_ESTIMATE.min(PLAYERS_RATIO * card_bound);
+    if let Some(pp) = players::prepare(p, &r).filter(|pp| pp.estimate() <= limit) {
+        if let Some((total, marginal, states)) = players::marginals(&pp, PLAYERS_MAX_MOVES)? {
+            let marginal = if total == 0 { vec![[0u128; MAX_PLACES]; MAX_CARDS] } else { marginal };
+            return Ok(finish(p, &r, total, marginal, states));
+        }
+    }
+    card_outer(p, &r, plan)
 }
 
-/// [`count_marginals`] with a given way to compile the DP.
+/// The largest [`players::Prepared::estimate`] for which the players-outer
+/// counter is tried.
+const PLAYERS_MAX_ESTIMATE: f64 = 400_000.0;
+/// ... and at most this fraction of the card-outer bound.
+const PLAYERS_RATIO: f64 = 0.04;
+/// The players-outer counter gives up after this many moves.
+const PLAYERS_MAX_MOVES: usize = 1_000_000;
+
+/// Sets the marginals of cards fixed by propagation: they are where they
+/// are in every deal.
+fn finish(p: &Problem, r: &Reduced, total: u128, mut marginal: Vec<[u128; MAX_PLACES]>, states: usize) -> Counts {
+    if total > 0 {
+        for c in p.in_play {
+            let q = r.assigned[c.index()];
+            if q != NONE {
+                marginal[c.index()][q as usize] = total;
+            }
+        }
+    }
+    Counts { total, marginal, states }
+}
+
+/// The card-outer counter with a given way to compile the DP.
+#[cfg(test)]
 fn marginals_with(
     p: &Problem,
     plan: impl Fn(&Problem, &Reduced) -> Result<Plan, CountError>,
 ) -> Result<Counts, CountError> {
-    let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
     let Some(r) = propagate(p) else {
-        return Ok(Counts { total: 0, marginal, states: 0 });
+        return Ok(Counts { total: 0, marginal: vec![[0u128; MAX_PLACES]; MAX_CARDS], states: 0 });
     };
-    let plan = plan(p, &r)?;
+    card_outer(p, &r, plan)
+}
+
+/// The card-outer counter on a reduced problem.
+fn card_outer(
+    p: &Problem,
+    r: &Reduced,
+    plan: impl Fn(&Problem, &Reduced) -> Result<Plan, CountError>,
+) -> Result<Counts, CountError> {
+    let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
+    let plan = plan(p, r)?;
     let fwd = dp::forward(&plan, true)?;
     let (total, _) = dp::backward(&plan, &fwd, &mut marginal, false)?;
     if total == 0 {
-        return Ok(Counts { total: 0, marginal: vec![[0u128; MAX_PLACES]; MAX_CARDS], states: fwd.states });
+        marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
     }
-    // Cards fixed by propagation are where they are in every deal.
-    for c in p.in_play {
-        let q = r.assigned[c.index()];
-        if q != NONE {
-            marginal[c.index()][q as usize] = total;
-        }
-    }
-    Ok(Counts { total, marginal, states: fwd.states })
+    Ok(finish(p, r, total, marginal, fwd.states))
 }
 
 pub use case_file::case_files;
@@ -182,5 +227,49 @@ mod tests {
         }
         assert!(compared > 300, "only {compared} games compared");
         assert!(fewer > compared / 4, "pruning visited fewer states on only {fewer} of {compared} games");
+    }
+
+    /// The players-outer counter against the reference DP on every seeded
+    /// game it handles (no estimate limit, a large move budget): equal
+    /// totals and marginals of every card; and it handles most of them.
+    #[test]
+    fn players_outer_counter_matches_the_reference() {
+        let (mut compared, mut handled) = (0, 0);
+        for (deck, players) in
+            [(DeckChoice::Classic, 3), (DeckChoice::Classic, 6), (DeckChoice::Master, 6), (DeckChoice::Master, 10)]
+        {
+            for observer in [true, false] {
+                for suggestions in [0, 5, 10, 20, 40] {
+                    for seed in 0..8u64 {
+                        let cfg = GenConfig {
+                            accusation_rate: if seed % 3 == 0 { 0.1 } else { 0.0 },
+                            face_up: (seed % 4 == 1) as usize,
+                            ..GenConfig::new(deck.clone(), players, observer, suggestions)
+                        };
+                        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7000 + 100 * players as u64 + seed);
+                        let Ok(generated) = try_generate(&cfg, &mut rng) else { continue };
+                        let game = crate::Game::new(&generated.file).expect("generated games are valid");
+                        let p = Problem::new(&game);
+                        let label = format!(
+                            "{deck:?} {players} players, observer {observer}, {suggestions} suggestions, seed {seed}"
+                        );
+                        let old = reference(&p).expect(&label);
+                        compared += 1;
+                        let Some(r) = propagate(&p) else {
+                            assert_eq!(old.total, 0, "{label}");
+                            continue;
+                        };
+                        let Some(pp) = players::prepare(&p, &r) else { continue };
+                        let Some((total, m, _)) = players::marginals(&pp, 5_000_000).expect(&label) else { continue };
+                        assert_eq!(total, old.total, "{label}: total");
+                        for c in r.unassigned(&p) {
+                            assert_eq!(m[c.index()], old.marginal[c.index()], "{label}: card {}", c.index());
+                        }
+                        handled += 1;
+                    }
+                }
+            }
+        }
+        assert!(handled * 10 > compared * 7, "handled {handled} of {compared}");
     }
 }

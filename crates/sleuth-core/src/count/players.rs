@@ -1,0 +1,375 @@
+//! A players-outer counter, used for states where it is estimated cheap
+//! (see [`super::count_marginals`] and BENCHMARKS.md, issue 2).
+//!
+//! The card-outer DP of [`super::dp`] keeps every player's remaining room in
+//! its state, so master 10-player states reach a million states. This one
+//! deals the case file first and then one player's whole hand at a time. A
+//! card is *special* while some player still to come may not hold it or has
+//! a clause mentioning it; the other cards left are interchangeable for
+//! every player still to come, so only their number is kept. State: the set
+//! of special cards not dealt yet and the number of other cards not dealt
+//! yet. A player takes a set of special cards it may hold (hitting each of
+//! its clauses) and the rest of its hand from the interchangeable ones, in
+//! `C(n, j)` ways. The players are taken greedily: next, the one whose
+//! removal leaves the fewest special cards.
+//!
+//! Marginals: a special card's at a player come from the moves that take
+//! it (forward count × ways × backward count). The case file's come from
+//! the enumerated case files. An interchangeable card's: when it joins the
+//! interchangeable ones (at a known layer), the forward pass records per
+//! state the partial deals with it not dealt yet; the backward pass
+//! computes, per state and later player `x`, the completions with one given
+//! interchangeable card not dealt yet at `x` (the same for all of them), and
+//! the two are multiplied at the joining layer.
+//!
+//! Only problems whose clauses all say "player p holds one of these cards"
+//! are handled (every bystander state, and observer states without
+//! accusations); otherwise `None`.
+
+use super::arith::{add, mul, BINOMIAL};
+use super::demand::single_player;
+use super::CountError;
+use crate::deduce::{Problem, Reduced};
+use crate::model::{Card, MAX_CARDS, MAX_PLACES, MAX_PLAYERS};
+use rustc_hash::FxHashMap;
+
+/// Every subset of `avail` with at most `left` more cards than `cur`, each
+/// once (cards taken in increasing order).
+fn small_subsets(avail: u64, cur: u64, left: u32, out: &mut Vec<u64>) {
+    out.push(cur);
+    if left == 0 {
+        return;
+    }
+    let mut rest = avail;
+    while rest != 0 {
+        let bit = rest & rest.wrapping_neg();
+        rest &= rest - 1;
+        small_subsets(rest, cur | bit, left - 1, out);
+    }
+}
+
+impl Prepared {
+    /// A static cost estimate: for each stage, the number of special-card
+    /// subsets a state could hold (2^|special|), summed.
+    pub(super) fn estimate(&self) -> f64 {
+        let mut s = 2f64.powi(self.special0.count_ones() as i32);
+        for st in &self.stages {
+            s += 2f64.powi(st.special.count_ones() as i32);
+        }
+        s
+    }
+}
+
+/// One player's turn in the players-outer order.
+struct Stage {
+    player: usize,
+    hand: u32,
+    /// Cards the player may hold.
+    allowed: u64,
+    /// Cards special after this player (for the players after it).
+    special: u64,
+    /// Cards some later player may hold.
+    live: u64,
+    /// The player's clauses (card sets).
+    clauses: Vec<u64>,
+}
+
+type Key = (u64, u8);
+
+/// The total, `marginal[card][place]` and the number of states.
+pub(super) type Marginals = (u128, Vec<[u128; MAX_PLACES]>, usize);
+
+/// One stage's moves `(cards taken, next state, interchangeable cards
+/// taken)` and where each state's moves start.
+type Links = (Vec<(u64, u32, u32)>, Vec<u32>);
+
+#[derive(Default)]
+struct Layer {
+    keys: Vec<Key>,
+    counts: Vec<u128>,
+    index: FxHashMap<Key, u32>,
+}
+
+impl Layer {
+    fn slot(&mut self, key: Key) -> usize {
+        let next = self.keys.len() as u32;
+        let i = *self.index.entry(key).or_insert(next);
+        if i == next {
+            self.keys.push(key);
+            self.counts.push(0);
+        }
+        i as usize
+    }
+}
+
+/// The compiled players-outer problem.
+pub(super) struct Prepared {
+    np: usize,
+    /// Every case file (card bitmask).
+    files: Vec<u64>,
+    /// Cards special before the first player.
+    special0: u64,
+    all: u64,
+    stages: Vec<Stage>,
+}
+
+/// The most case files enumerated one by one.
+const MAX_FILES: usize = 20_000;
+
+/// The players-outer problem, or `None` if some clause is not a single
+/// player's positive clause or there are too many case files.
+pub(super) fn prepare(p: &Problem, r: &Reduced) -> Option<Prepared> {
+    let np = p.np;
+    let mut owners = Vec::with_capacity(r.clauses.len());
+    for cl in &r.clauses {
+        let a = usize::from(single_player(cl, np)?);
+        // A full player's open clause can never be met; the card-outer DP
+        // counts that case (zero), this counter only takes players with room.
+        if r.rem[a] == 0 {
+            return None;
+        }
+        owners.push(a);
+    }
+    let clause_cards: Vec<u64> = r.clauses.iter().map(|cl| cl.iter().fold(0, |m, l| m | 1 << l.card)).collect();
+    let cards: Vec<usize> = r.unassigned(p).iter().map(|c| c.index()).collect();
+    let all: u64 = cards.iter().fold(0, |m, &c| m | 1 << c);
+    let holds = |a: usize| -> u64 { cards.iter().filter(|&&c| r.allowed[c] >> a & 1 == 1).fold(0, |m, &c| m | 1 << c) };
+    let special = |rest: u16| -> u64 {
+        let mut m = 0u64;
+        for a in (0..np).filter(|&a| rest >> a & 1 == 1) {
+            m |= all & !holds(a);
+        }
+        for (cl, &a) in clause_cards.iter().zip(&owners) {
+            if rest >> a & 1 == 1 {
+                m |= cl;
+            }
+        }
+        m
+    };
+    let mut rest: u16 = (0..np).filter(|&a| r.rem[a] > 0).fold(0, |m, a| m | 1 << a);
+    let special0 = special(rest);
+    let mut stages = Vec::new();
+    while rest != 0 {
+        let a = (0..np).filter(|&a| rest >> a & 1 == 1).min_by_key(|&a| special(rest & !(1 << a)).count_ones())?;
+        rest &= !(1 << a);
+        stages.push(Stage {
+            player: a,
+            hand: u32::from(r.rem[a]),
+            allowed: holds(a),
+            special: special(rest),
+            live: (0..np).filter(|&b| rest >> b & 1 == 1).fold(0, |m, b| m | holds(b)),
+            clauses: clause_cards.iter().zip(&owners).filter(|&(_, &o)| o == a).map(|(&cl, _)| cl).collect(),
+        });
+    }
+    let mut files: Vec<u64> = vec![0];
+    for (k, &cat) in p.categories.iter().enumerate() {
+        if r.cat_done >> k & 1 == 1 {
+            continue;
+        }
+        let cand: Vec<usize> =
+            cards.iter().copied().filter(|&c| cat.contains(Card(c as u8)) && r.allowed[c] >> np & 1 == 1).collect();
+        if files.len() * cand.len() > MAX_FILES {
+            return None;
+        }
+        files = files.iter().flat_map(|&f| cand.iter().map(move |&c| f | 1 << c)).collect();
+    }
+    Some(Prepared { np, files, special0, all, stages })
+}
+
+/// The moves of a player from a state: (cards taken from the special ones,
+/// cards taken from the interchangeable ones, next state, interchangeable
+/// cards joining), into `out`.
+fn moves(st: &Stage, (u, n): Key, subsets: &mut Vec<u64>, out: &mut Vec<(u64, u32, Key, u64)>) {
+    out.clear();
+    subsets.clear();
+    small_subsets(u & st.allowed, 0, st.hand, subsets);
+    for &sub in subsets.iter() {
+        let j = st.hand - sub.count_ones();
+        if j > u32::from(n) || !st.clauses.iter().all(|&cl| cl & sub != 0) {
+            continue;
+        }
+        let u2 = u & !sub;
+        if u2 & !st.live != 0 {
+            continue;
+        }
+        let joining = u2 & !st.special;
+        out.push((sub, j, (u2 & st.special, n - j as u8 + joining.count_ones() as u8), joining));
+    }
+}
+
+/// The total, every marginal of the cards still open (`marginal[card][place]`)
+/// and the states visited; `None` if the forward pass would take more than
+/// `max_moves` moves.
+pub(super) fn marginals(pp: &Prepared, max_moves: usize) -> Result<Option<Marginals>, CountError> {
+    let np = pp.np;
+    let n_layers = pp.stages.len() + 1;
+    // Forward.
+    let mut layers: Vec<Layer> = Vec::with_capacity(n_layers);
+    // joins[t]: per card joining the interchangeable cards at layer t, the
+    // number of partial deals reaching each state of layer t with that card
+    // not dealt yet.
+    let mut joins: Vec<Vec<(usize, Vec<u128>)>> = Vec::with_capacity(n_layers);
+    let mut first = Layer::default();
+    let mut file_state = Vec::with_capacity(pp.files.len());
+    let pool0 = pp.all & !pp.special0;
+    let mut join0: Vec<(usize, Vec<u128>)> = bits(pool0).map(|c| (c, Vec::new())).collect();
+    for &f in &pp.files {
+        let left = pp.all & !f;
+        let i = first.slot((left & pp.special0, (left & pool0).count_ones() as u8));
+        first.counts[i] = add(first.counts[i], 1)?;
+        file_state.push(i as u32);
+        for (c, g) in &mut join0 {
+            if left >> *c & 1 == 1 {
+                bump(g, i, 1)?;
+            }
+        }
+    }
+    layers.push(first);
+    joins.push(join0);
+    let (mut subsets, mut mv) = (Vec::new(), Vec::new());
+    let (mut states, mut edges) = (layers[0].keys.len(), 0usize);
+    // Per stage: the moves of every state (cards taken, next state, cards
+    // taken from the interchangeable ones) and where each state's start.
+    let mut links: Vec<Links> = Vec::with_capacity(pp.stages.len());
+    for st in &pp.stages {
+        let cur = layers.last().expect("layers start non-empty");
+        let mut next = Layer::default();
+        let mut join: Vec<(usize, Vec<u128>)> = Vec::new();
+        let (mut out, mut starts) = (Vec::new(), Vec::with_capacity(cur.keys.len() + 1));
+        for (&key, &f) in cur.keys.iter().zip(&cur.counts) {
+            starts.push(out.len() as u32);
+            moves(st, key, &mut subsets, &mut mv);
+            edges += mv.len();
+            if edges > max_moves {
+                return Ok(None);
+            }
+            for &(sub, j, nk, joining) in &mv {
+                let w = mul(f, BINOMIAL[usize::from(key.1)][j as usize])?;
+                let i = next.slot(nk);
+                out.push((sub, i as u32, j));
+                next.counts[i] = add(next.counts[i], w)?;
+                for c in bits(joining) {
+                    let at = match join.iter().position(|x| x.0 == c) {
+                        Some(at) => at,
+                        None => {
+                            join.push((c, Vec::new()));
+                            join.len() - 1
+                        }
+                    };
+                    bump(&mut join[at].1, i, w)?;
+                }
+            }
+        }
+        starts.push(out.len() as u32);
+        links.push((out, starts));
+        states += next.keys.len();
+        if edges > max_moves || states > super::MAX_STATES {
+            return Ok(None);
+        }
+        // Only the final layer's index is read again.
+        if let Some(done) = layers.last_mut() {
+            done.index = FxHashMap::default();
+        }
+        layers.push(next);
+        joins.push(join);
+    }
+    let last = layers.last().expect("layers start non-empty");
+    let total = last.index.get(&(0, 0)).map_or(0, |&i| last.counts[i as usize]);
+    let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
+    if total == 0 {
+        return Ok(Some((0, marginal, states)));
+    }
+
+    // Backward: b = completions of a state; q[x] = completions with one given
+    // interchangeable card not dealt yet at player x.
+    let mut back = vec![0u128; last.keys.len()];
+    back[last.index[&(0, 0)] as usize] = 1;
+    let mut q_next: Vec<[u128; MAX_PLAYERS]> = vec![[0; MAX_PLAYERS]; last.keys.len()];
+    for t in (0..pp.stages.len()).rev() {
+        let st = &pp.stages[t];
+        let layer = &layers[t];
+        let later: Vec<usize> = pp.stages[t + 1..].iter().map(|s| s.player).collect();
+        let mut b = vec![0u128; layer.keys.len()];
+        let mut q = vec![[0u128; MAX_PLAYERS]; layer.keys.len()];
+        let (out, starts) = &links[t];
+        for (i, (&key, &f)) in layer.keys.iter().zip(&layer.counts).enumerate() {
+            let n = usize::from(key.1);
+            for &(sub, s, j) in &out[starts[i] as usize..starts[i + 1] as usize] {
+                let bs = back[s as usize];
+                let j = j as usize;
+                if bs != 0 {
+                    let w = mul(BINOMIAL[n][j], bs)?;
+                    b[i] = add(b[i], w)?;
+                    if sub != 0 {
+                        let fw = mul(f, w)?;
+                        for c in bits(sub) {
+                            marginal[c][st.player] = add(marginal[c][st.player], fw)?;
+                        }
+                    }
+                    if n > 0 && j > 0 {
+                        q[i][st.player] = add(q[i][st.player], mul(BINOMIAL[n - 1][j - 1], bs)?)?;
+                    }
+                }
+                if n > 0 && j < n {
+                    let (keep, qs) = (BINOMIAL[n - 1][j], &q_next[s as usize]);
+                    for &x in &later {
+                        if qs[x] != 0 {
+                            q[i][x] = add(q[i][x], mul(keep, qs[x])?)?;
+                        }
+                    }
+                }
+            }
+        }
+        join_marginals(&joins[t], &q, &mut marginal)?;
+        back = b;
+        q_next = q;
+    }
+    // The case file.
+    for (&f, &s) in pp.files.iter().zip(&file_state) {
+        let bs = back[s as usize];
+        for c in bits(f) {
+            marginal[c][np] = add(marginal[c][np], bs)?;
+        }
+    }
+    Ok(Some((total, marginal, states)))
+}
+
+/// Adds, for every card joining at a layer, its deals at every later player.
+fn join_marginals(
+    joins: &[(usize, Vec<u128>)],
+    q: &[[u128; MAX_PLAYERS]],
+    marginal: &mut [[u128; MAX_PLACES]],
+) -> Result<(), CountError> {
+    for (c, g) in joins {
+        for (&gi, qi) in g.iter().zip(q) {
+            if gi == 0 {
+                continue;
+            }
+            for (x, &qx) in qi.iter().enumerate() {
+                if qx != 0 {
+                    marginal[*c][x] = add(marginal[*c][x], mul(gi, qx)?)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn bump(v: &mut Vec<u128>, i: usize, w: u128) -> Result<(), CountError> {
+    if v.len() <= i {
+        v.resize(i + 1, 0);
+    }
+    v[i] = add(v[i], w)?;
+    Ok(())
+}
+
+/// The indices of the set bits of a mask.
+fn bits(mut m: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            c
+        })
+    })
+}
