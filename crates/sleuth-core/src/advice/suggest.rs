@@ -234,8 +234,10 @@ impl Position<'_> {
     }
 
     /// Ranks suggestions: the first pass over every legal combination, then
-    /// the `shortlist` best by estimate (and the most likely case file, the
-    /// baseline choice) evaluated exactly, best first by
+    /// the `shortlist` best by estimate, the most likely case file (the
+    /// `exact` agent's choice) and the focused combination
+    /// ([`Position::focused_combination`], the `sat` agent's rule) evaluated
+    /// exactly, best first by
     /// [`Objective::default`]; ties go to more information, a higher chance
     /// of ending the game, a higher estimate, then deck order.
     ///
@@ -258,9 +260,10 @@ impl Position<'_> {
             self.legal_suggestions().into_iter().map(|s| (self.estimate(s), s)).collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1 .0.cmp(&b.1 .0)));
         let mut chosen: Vec<CardSet> = scored.iter().take(shortlist.max(1)).map(|x| x.1).collect();
-        if let Some(mode) = self.mode_combination() {
-            if !chosen.contains(&mode) && !self.own_suggestions().contains(&mode) {
-                chosen.push(mode);
+        let made = self.own_suggestions();
+        for extra in [self.mode_combination(), self.focused_combination()].into_iter().flatten() {
+            if !chosen.contains(&extra) && !made.contains(&extra) {
+                chosen.push(extra);
             }
         }
         let mut evals = chosen.into_iter().map(|s| self.evaluate(s)).collect::<Result<Vec<_>, _>>()?;
@@ -278,6 +281,33 @@ impl Position<'_> {
                 .then_with(|| a.cards.0.cmp(&b.cards.0))
         });
         Ok(evals)
+    }
+
+    /// A focused combination (the `sat` agent's rule, from exact counts): in
+    /// a category whose case-file card is certain, that card (nobody can
+    /// refute it, so the answer is about the other categories); otherwise
+    /// the case-file candidate with the fewest possible places, the most
+    /// likely in the case file among those, then deck order.
+    pub fn focused_combination(&self) -> Option<CardSet> {
+        let deck = self.game.deck();
+        let np = self.game.num_players();
+        let mut s = CardSet::EMPTY;
+        for cat in deck.categories() {
+            let cards = deck.category_cards(cat);
+            let known = cards.iter().find(|c| self.prob[c.index()][np] >= 1.0);
+            let pick = match known {
+                Some(c) => c,
+                None => cards.iter().filter(|c| self.prob[c.index()][np] > 0.0).min_by(|a, b| {
+                    let places = |c: &Card| self.prob[c.index()][..=np].iter().filter(|&&p| p > 0.0).count();
+                    places(a)
+                        .cmp(&places(b))
+                        .then_with(|| self.prob[b.index()][np].total_cmp(&self.prob[a.index()][np]))
+                        .then_with(|| a.index().cmp(&b.index()))
+                })?,
+            };
+            s.insert(pick);
+        }
+        Some(s)
     }
 
     /// The combination of each category's most likely case-file card (the

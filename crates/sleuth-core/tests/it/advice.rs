@@ -358,3 +358,41 @@ fn the_bystander_view_drops_the_hand_and_shown_cards() {
     }
     assert_eq!(public.events().len(), game.events().len());
 }
+
+/// The focused combination names, per category, the certain case-file card
+/// when there is one, otherwise a case-file candidate with the fewest
+/// possible places; `rank_suggestions` evaluates it unless it was made before.
+#[test]
+fn the_focused_combination_is_a_case_file_candidate_with_fewest_places() {
+    let mut checked = 0;
+    for i in 0..60 {
+        let generated = big_game("advice-focused", i, false, 30, 0.0);
+        let game = Game::new(&generated.file).expect("generated games are valid");
+        let Ok(pos) = Position::new(&game) else { continue };
+        let counts = pos.counts().clone();
+        let np = game.num_players();
+        let deck = game.deck();
+        let focused = pos.focused_combination().expect("a consistent game has candidates");
+        let places = |c: Card| counts.marginal[c.index()][..=np].iter().filter(|&&n| n > 0).count();
+        for k in deck.categories() {
+            let cards = deck.category_cards(k);
+            let picked: Vec<Card> = (focused & cards).iter().collect();
+            assert_eq!(picked.len(), 1, "game {i}: one card per category");
+            let c = picked[0];
+            assert!(counts.marginal[c.index()][np] > 0, "game {i}: a case-file candidate");
+            match cards.iter().find(|d| counts.marginal[d.index()][np] == counts.total) {
+                Some(culprit) => assert_eq!(c, culprit, "game {i}: the certain card"),
+                None => {
+                    let fewest = cards.iter().filter(|d| counts.marginal[d.index()][np] > 0).map(places).min();
+                    assert_eq!(Some(places(c)), fewest, "game {i}: the fewest possible places");
+                }
+            }
+        }
+        if !pos.own_suggestions().contains(&focused) {
+            let ranked = pos.rank_suggestions(1).expect("classic games count");
+            assert!(ranked.iter().any(|e| e.cards == focused), "game {i}: the focused combination is evaluated");
+            checked += 1;
+        }
+    }
+    assert!(checked > 0);
+}

@@ -11,7 +11,10 @@ use sleuth_core::{Card, CardSet, Counts, Event, Player, Problem};
 /// - **Suggests** the combination most likely to end the game now, then
 ///   with the most expected information about the case file, both computed
 ///   exactly over every possible answer, among a shortlist picked by a cheap
-///   first pass plus the most likely case file ([`Position::rank_suggestions`]);
+///   first pass plus the most likely case file and a focused combination
+///   (a certain culprit where known, else the candidate with the fewest
+///   possible places: [`Position::focused_combination`]; see
+///   [`Position::rank_suggestions`]);
 ///   never a combination it suggested before. (Ranking by information alone
 ///   solved more slowly in simulation: see BENCHMARKS.md.)
 /// - **Refutes** with the card that tells the suggester least
