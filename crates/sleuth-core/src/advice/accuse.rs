@@ -5,7 +5,7 @@ use super::entropy::{certain_case_file, in_case_file};
 use super::Position;
 use crate::analysis::ratio;
 use crate::count::{count, CountError};
-use crate::model::{Card, CardSet, Place};
+use crate::model::{Card, CardSet, Event, Place};
 
 /// The best accusation and whether to make it now.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,7 +27,8 @@ pub struct AccusationAdvice {
     /// chance of being right after the observer's next suggestion (1 when it
     /// was not needed). See [`Position::wait_value`].
     pub wait_value: f64,
-    /// The recommendation: accuse now.
+    /// The recommendation: accuse now. Never for a player who is out (has
+    /// made a wrong accusation), even when the case file is certain.
     pub accuse: bool,
 }
 
@@ -110,7 +111,13 @@ impl Position<'_> {
         let (cards, deals) = self.best_accusation()?;
         let probability = ratio(deals, self.counts.total);
         let certain = deals == self.counts.total;
-        let (threat, wait_value, accuse) = if certain {
+        // A player who has accused wrongly is out: it may not accuse again.
+        let out = self.game.observer().is_some_and(|(me, _)| {
+            self.game.events().iter().any(|e| matches!(e, Event::Accusation(a) if a.by == me && !a.correct))
+        });
+        let (threat, wait_value, accuse) = if out {
+            (0.0, 1.0, false)
+        } else if certain {
             (0.0, 1.0, true)
         } else if probability < floor {
             (0.0, 1.0, false)

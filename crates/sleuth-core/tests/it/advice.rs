@@ -396,3 +396,22 @@ fn the_focused_combination_is_a_case_file_candidate_with_fewest_places() {
     }
     assert!(checked > 0);
 }
+
+#[test]
+fn a_player_who_is_out_is_never_advised_to_accuse() {
+    // The SAT paper's sample game, solved for sc before the final accusation;
+    // had sc already accused wrongly, a certain case file must not be accused.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/seed-sat-sample-before-accusation.json");
+    let text = std::fs::read_to_string(path).expect("the bundled sample game");
+    let solved = Game::from_json(&text).expect("valid");
+    let advice = advise(&solved, &AdviceOptions::default()).expect("advice");
+    assert!(advice.accusation.certain && advice.accusation.accuse, "in the game, a certain case file is accused");
+
+    let mut file: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let wrong = serde_json::json!({"accusation": {"by": "sc", "cards": ["mu", "kn", "ha"], "correct": false}});
+    file["events"].as_array_mut().expect("events").push(wrong);
+    let out = Game::from_json(&file.to_string()).expect("valid");
+    let advice = advise(&out, &AdviceOptions::default()).expect("advice");
+    assert!(advice.accusation.certain, "the case file is still certain");
+    assert!(!advice.accusation.accuse, "but sc is out and may not accuse");
+}
