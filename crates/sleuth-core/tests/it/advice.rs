@@ -216,7 +216,7 @@ fn refutation_reveals_least_and_matches_brute_force() {
 /// case file, and a certain case file is always accused.
 #[test]
 fn advice_is_legal_on_random_classic_games() {
-    let mut certain = 0;
+    let (mut certain, mut out_and_certain) = (0, 0);
     for i in 0..150 {
         let generated = big_game("advice-legal", i, false, 40, 0.0);
         let game = Game::new(&generated.file).expect("generated games are valid");
@@ -254,9 +254,15 @@ fn advice_is_legal_on_random_classic_games() {
         assert!(a.cards.iter().all(|c| counts.marginal[c.index()][game.num_players()] > 0));
         assert!(deck.categories().all(|k| (a.cards & deck.category_cards(k)).len() == 1));
         assert!((0.0..=1.0).contains(&a.probability));
+        let out = game.events().iter().any(|e| matches!(e, Event::Accusation(x) if x.by == me && !x.correct));
         if sleuth_core::advice::certain_case_file(&game, &counts).is_some() {
-            assert!(a.certain && a.accuse && a.probability == 1.0, "game {i}: a certain case file is accused");
+            assert!(a.certain && a.probability == 1.0, "game {i}: a certain case file is found");
+            // A player who is out may not accuse again; everyone else accuses at once.
+            assert_eq!(a.accuse, !out, "game {i}: a certain case file is accused unless I am out");
             certain += 1;
+            out_and_certain += usize::from(out);
+        } else if out {
+            assert!(!a.accuse, "game {i}: a player who is out is never advised to accuse");
         }
         assert!(case_file_entropy(&game, &counts) >= 0.0);
         assert_eq!(advice.opponents.len(), game.num_players() - 1);
@@ -265,7 +271,7 @@ fn advice_is_legal_on_random_classic_games() {
             assert!(o.player != me);
         }
     }
-    assert!(certain > 0, "some game was solved");
+    assert!(certain > out_and_certain, "some game was solved for a player still in");
 }
 
 /// Errors for bystanders, inconsistent histories and impossible refutations.
