@@ -3,8 +3,9 @@
 use super::{random_card, random_combination};
 use crate::agent::{Agent, SimRng, View};
 use rand::seq::SliceRandom;
+use sleuth_core::advice::{certain_case_file, in_case_file};
 use sleuth_core::count::count_marginals;
-use sleuth_core::{Card, CardSet, Counts, Game, Place, Player, Problem};
+use sleuth_core::{Card, CardSet, Counts, Player, Problem};
 
 /// Reasons exactly about its own view with the exact counter.
 ///
@@ -51,27 +52,6 @@ impl ExactAgent {
         }
         self.cache.as_ref().map(|(_, c)| c).filter(|c| c.total > 0)
     }
-}
-
-/// The deals of `counts` with `card` in the case file.
-fn in_case_file(game: &Game, counts: &Counts, card: Card) -> u128 {
-    counts.marginal[card.index()][Place::CaseFile.index(game.num_players())]
-}
-
-/// The case file if it is certain: in every category, one card is in the
-/// case file in every consistent deal (so exactly one case file is possible,
-/// with probability 1).
-pub fn certain_case_file(game: &Game, counts: &Counts) -> Option<CardSet> {
-    if counts.total == 0 {
-        return None;
-    }
-    let deck = game.deck();
-    let mut cards = CardSet::EMPTY;
-    for cat in deck.categories() {
-        let card = deck.category_cards(cat).iter().find(|&c| in_case_file(game, counts, c) == counts.total)?;
-        cards.insert(card);
-    }
-    Some(cards)
 }
 
 impl Agent for ExactAgent {

@@ -23,12 +23,15 @@ mod sat;
 mod sleuth;
 pub mod tactics;
 
-pub use exact::{certain_case_file, ExactAgent};
+pub use exact::ExactAgent;
 pub use group4::Group4Agent;
 pub use notepad::NotepadAgent;
 pub use random::RandomAgent;
 pub use sat::{SatAgent, SatKnowledge};
 pub use sleuth::SleuthAgent;
+/// The case file if it is certain; the core's function, re-exported for the
+/// agents and protocols that check certainty.
+pub use sleuth_core::advice::certain_case_file;
 
 use crate::agent::{Agent, SimRng};
 use rand::seq::IteratorRandom;

@@ -3,7 +3,7 @@
 
 use super::grid::Grid;
 use super::random_card;
-use super::tactics::{shown_to, suggest_by_tiers};
+use super::tactics::{reshow_pool, suggest_by_tiers};
 use crate::agent::{Agent, SimRng, View};
 use sleuth_core::model::passed_players;
 use sleuth_core::{Card, CardSet, Event, Place, Player};
@@ -87,7 +87,6 @@ impl Agent for NotepadAgent {
         candidates: CardSet,
         rng: &mut SimRng,
     ) -> Card {
-        let again = shown_to(view, suggester) & candidates;
-        random_card(if again.is_empty() { candidates } else { again }, rng)
+        random_card(reshow_pool(view, suggester, candidates), rng)
     }
 }

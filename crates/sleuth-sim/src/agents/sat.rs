@@ -1,7 +1,7 @@
 //! The SAT agent: complete deduction by a SAT solver, no probabilities.
 
 use super::random_card;
-use super::tactics::{shown_to, suggest_by_tiers};
+use super::tactics::{reshow_pool, suggest_by_tiers};
 use crate::agent::{Agent, SimRng, View};
 use sleuth_core::brute::deal_fits;
 use sleuth_core::knowledge::{dimacs_var, to_dimacs};
@@ -419,7 +419,6 @@ impl Agent for SatAgent {
         candidates: CardSet,
         rng: &mut SimRng,
     ) -> Card {
-        let again = shown_to(view, suggester) & candidates;
-        random_card(if again.is_empty() { candidates } else { again }, rng)
+        random_card(reshow_pool(view, suggester, candidates), rng)
     }
 }

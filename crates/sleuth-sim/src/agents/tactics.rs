@@ -93,6 +93,18 @@ pub fn shown_to(view: &View<'_>, suggester: Player) -> CardSet {
     shown_by_me(view).filter(|&(to, _)| to == suggester).map(|(_, c)| c).collect()
 }
 
+/// The cards worth showing `suggester` among `candidates`: those it has
+/// already seen (showing one again tells it nothing), or every candidate when
+/// it has seen none of them.
+pub fn reshow_pool(view: &View<'_>, suggester: Player, candidates: CardSet) -> CardSet {
+    let again = shown_to(view, suggester) & candidates;
+    if again.is_empty() {
+        candidates
+    } else {
+        again
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,7 +47,7 @@ pub mod notes;
 pub mod triangulation;
 
 use super::random_card;
-use super::tactics::{shown_by_me, shown_to, suggest_by_tiers};
+use super::tactics::{reshow_pool, shown_by_me, suggest_by_tiers};
 use crate::agent::{Agent, SimRng, View};
 use notes::Group4Notes;
 use rand::seq::SliceRandom;
@@ -204,8 +204,7 @@ impl Agent for Group4Agent {
         candidates: CardSet,
         rng: &mut SimRng,
     ) -> Card {
-        let again = shown_to(view, suggester) & candidates;
-        let pool = if again.is_empty() { candidates } else { again };
+        let pool = reshow_pool(view, suggester, candidates);
         let revealed = reveal_counts(view);
         let top = pool.iter().map(|c| revealed[c.index()]).max().unwrap_or(0);
         let best: Vec<Card> = pool.iter().filter(|c| revealed[c.index()] == top).collect();
