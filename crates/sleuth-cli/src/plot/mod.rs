@@ -12,7 +12,10 @@ pub mod tournament;
 pub use sampling::write_plots;
 
 use anyhow::{anyhow, Context as _};
-use plotters::style::{register_font, FontStyle};
+use plotters::chart::{ChartContext, SeriesLabelPosition};
+use plotters::coord::CoordTranslate;
+use plotters::prelude::{DrawingBackend, BLACK, WHITE};
+use plotters::style::{register_font, Color as _, FontStyle};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Once};
 
@@ -24,6 +27,27 @@ fn register_fonts() {
         let _ = register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular());
         let _ = register_font("sans-serif", FontStyle::Bold, dejavu::sans::bold());
     });
+}
+
+/// Draws the legend of `chart`'s labelled series, in the style every plot
+/// shares: a translucent white box with a thin border.
+fn draw_legend<'a, DB, CT>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+    font_size: u32,
+) -> anyhow::Result<()>
+where
+    DB: DrawingBackend + 'a,
+    CT: CoordTranslate,
+{
+    chart
+        .configure_series_labels()
+        .position(position)
+        .label_font(("sans-serif", font_size))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.3))
+        .draw()
+        .map_err(|e| anyhow!("{e}"))
 }
 
 /// Writes `svg` as `dir/name.svg` and, rasterised, as `dir/name.png`, and

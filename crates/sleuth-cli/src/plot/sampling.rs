@@ -127,14 +127,7 @@ fn panel(
             .draw_series(LineSeries::new(curve(&pts, &x), c.stroke_width(if i == 0 { 3 } else { 2 })))
             .map_err(|e| anyhow!("{e}"))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .label_font(("sans-serif", 13))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .draw()
-        .map_err(|e| anyhow!("{e}"))?;
+    super::draw_legend(&mut chart, SeriesLabelPosition::UpperLeft, 13)?;
     Ok(())
 }
 
@@ -223,14 +216,7 @@ fn curves_svg(means: &[StateMean]) -> anyhow::Result<String> {
                 .label(m.label())
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], col.stroke_width(3)));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(("sans-serif", 14))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.3))
-            .draw()
-            .map_err(|e| anyhow!("{e}"))?;
+        super::draw_legend(&mut chart, SeriesLabelPosition::UpperRight, 14)?;
         root.present().map_err(|e| anyhow!("{e}"))?;
     }
     Ok(svg)

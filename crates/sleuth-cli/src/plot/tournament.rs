@@ -104,14 +104,7 @@ fn svg(summary: &Summary) -> anyhow::Result<String> {
                 .label(agent.as_str())
                 .legend(move |(x, y)| Circle::new((x + 8, y), 4, c.filled()));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(("sans-serif", 14))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.3))
-            .draw()
-            .map_err(|e| anyhow!("{e}"))?;
+        super::draw_legend(&mut chart, SeriesLabelPosition::UpperRight, 14)?;
 
         // Right: the win rate of each seat, every agent together.
         let seats = counts.iter().copied().max().unwrap_or(1);
@@ -158,14 +151,7 @@ fn svg(summary: &Summary) -> anyhow::Result<String> {
                 .label(format!("{n} players"))
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(3)));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(("sans-serif", 14))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.3))
-            .draw()
-            .map_err(|e| anyhow!("{e}"))?;
+        super::draw_legend(&mut chart, SeriesLabelPosition::UpperRight, 14)?;
         root.present().map_err(|e| anyhow!("{e}"))?;
     }
     Ok(svg)
