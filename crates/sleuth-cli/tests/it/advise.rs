@@ -21,7 +21,7 @@ fn advises_suggestions_accusation_and_opponents() {
         297,850 consistent deals; case-file entropy 3.63 bits
 
         accuse now: no; the most likely case file, pl, ca, ha, is right with probability 30.5%
-          opponents solve before your next turn: 23.0%; waiting is worth up to 57.9%
+          opponents solve before your next turn: 30.5%; waiting is worth up to 52.2%
 
         best suggestions, most likely to end the game first, then most informative
         (expected information about the case file; chance the answer solves it; likeliest answers):
@@ -30,11 +30,11 @@ fn advises_suggestions_accusation_and_opponents() {
           3. wh, ca, ha   1.404 bits  ends    0%   p4 shows ha 42.9%, nobody 39.1%, p4 shows ca 18.0%
 
         opponents (estimated from 32 deals drawn from your view):
-          p2: knows the case file    0%, solves before your next turn  2.0%, case-file entropy 3.83 bits (public knowledge alone: 5.00)
-          p3: knows the case file    0%, solves before your next turn  2.0%, case-file entropy 4.50 bits (public knowledge alone: 4.95)
-          p4: knows the case file 12.5%, solves before your next turn 16.5%, case-file entropy 1.97 bits (public knowledge alone: 4.42)
-          p5: knows the case file    0%, solves before your next turn  2.0%, case-file entropy 4.48 bits (public knowledge alone: 5.00)
-          p6: knows the case file    0%, solves before your next turn  2.0%, case-file entropy 4.60 bits (public knowledge alone: 4.94)
+          p2: knows the case file    0%, solves before your next turn  1.6%, case-file entropy 3.83 bits (public knowledge alone: 5.00)
+          p3: knows the case file    0%, solves before your next turn  1.6%, case-file entropy 4.50 bits (public knowledge alone: 4.95)
+          p4: knows the case file 12.5%, solves before your next turn 25.8%, case-file entropy 1.97 bits (public knowledge alone: 4.42)
+          p5: knows the case file    0%, solves before your next turn  1.6%, case-file entropy 4.48 bits (public knowledge alone: 5.00)
+          p6: knows the case file    0%, solves before your next turn  1.6%, case-file entropy 4.60 bits (public knowledge alone: 4.94)
     "#]].assert_eq(&run.stdout);
 }
 
