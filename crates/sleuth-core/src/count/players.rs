@@ -152,17 +152,21 @@ type Links = (Vec<(u64, u32, u32)>, Vec<u32>);
 struct Layer {
     keys: Vec<Key>,
     counts: Vec<u128>,
-    index: FxHashMap<Key, u32>,
+    /// By special cards left only: within a layer the cards not dealt yet
+    /// are as many in every state, so they determine the number of
+    /// interchangeable ones (and hashing one `u64` is cheaper).
+    index: FxHashMap<u64, u32>,
 }
 
 impl Layer {
     fn slot(&mut self, key: Key) -> usize {
         let next = self.keys.len() as u32;
-        let i = *self.index.entry(key).or_insert(next);
+        let i = *self.index.entry(key.0).or_insert(next);
         if i == next {
             self.keys.push(key);
             self.counts.push(0);
         }
+        debug_assert_eq!(self.keys[i as usize], key, "one state per set of special cards left");
         i as usize
     }
 }
@@ -379,7 +383,9 @@ pub(super) fn marginals(pp: &Prepared, max_moves: usize) -> Result<Option<Margin
         joins.push(join);
     }
     let last = layers.last().expect("layers start non-empty");
-    let total = last.index.get(&(0, 0)).map_or(0, |&i| last.counts[i as usize]);
+    // The end: every card dealt.
+    let end = last.index.get(&0).map(|&i| i as usize).filter(|&i| last.keys[i].1 == 0);
+    let total = end.map_or(0, |i| last.counts[i]);
     let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
     if total == 0 {
         return Ok(Some((0, marginal, states)));
@@ -388,7 +394,7 @@ pub(super) fn marginals(pp: &Prepared, max_moves: usize) -> Result<Option<Margin
     // Backward: b = completions of a state; q[x] = completions with one given
     // interchangeable card not dealt yet at player x.
     let mut back = vec![0u128; last.keys.len()];
-    back[last.index[&(0, 0)] as usize] = 1;
+    back[end.expect("a positive total has an end state")] = 1;
     let mut q_next: Vec<[u128; MAX_PLAYERS]> = vec![[0; MAX_PLAYERS]; last.keys.len()];
     for t in (0..pp.stages.len()).rev() {
         let st = &pp.stages[t];
