@@ -163,7 +163,8 @@ fn auto(p: &Problem, r: &Reduced) -> Result<Counts, CountError> {
     let room: f64 = (0..p.np).map(|a| f64::from(r.rem[a]) + 1.0).product();
     let card_bound = room * CardClasses::new(p, r).dp.len() as f64;
     let limit = PLAYERS_MAX_ESTIMATE.min(PLAYERS_RATIO * card_bound);
-    if let Some(pp) = players::prepare(p, r).filter(|pp| pp.estimate() <= limit) {
+    let worth_trying = card_bound >= PLAYERS_MIN_CARD_BOUND;
+    if let Some(pp) = worth_trying.then(|| players::prepare(p, r)).flatten().filter(|pp| pp.estimate() <= limit) {
         if let Some((total, marginal, states)) = players::marginals(&pp, PLAYERS_MAX_MOVES)? {
             let marginal = if total == 0 { vec![[0u128; MAX_PLACES]; MAX_CARDS] } else { marginal };
             return Ok(finish(p, r, total, marginal, states));
@@ -172,6 +173,10 @@ fn auto(p: &Problem, r: &Reduced) -> Result<Counts, CountError> {
     card_outer(p, r, plan)
 }
 
+/// Below this card-outer bound the card-outer DP takes well under a
+/// millisecond, less than preparing the players-outer counter (its order
+/// search) would cost.
+const PLAYERS_MIN_CARD_BOUND: f64 = 10_000.0;
 /// The largest [`players::Prepared::estimate`] for which the players-outer
 /// counter is tried.
 const PLAYERS_MAX_ESTIMATE: f64 = 100_000_000.0;

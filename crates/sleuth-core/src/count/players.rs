@@ -65,15 +65,30 @@ struct OrderInput<'a> {
     hands: &'a [u32],
     /// Per player, the cards it may hold.
     holds: &'a [u64],
+    /// Per player, the cards special while it is still to come.
+    marks: &'a [u64],
     /// Cards the case file may hold.
     case_ok: u64,
     /// Case-file categories still open.
     open_cats: u32,
 }
 
-/// `sum_{j <= k} C(n, j)`, as a float.
-fn subsets_up_to(n: u32, k: u32) -> f64 {
-    (0..=k.min(n)).map(|j| BINOMIAL[n as usize][j as usize] as f64).sum()
+/// `t[n][k] = sum_{j <= k} C(n, j)` as floats, for `n, k <= max`.
+fn subsets_table(max: u32) -> Vec<Vec<f64>> {
+    let max = max as usize;
+    (0..=max)
+        .map(|n| {
+            let mut row = Vec::with_capacity(max + 1);
+            let mut sum = 0.0;
+            for k in 0..=max {
+                if k <= n {
+                    sum += BINOMIAL[n][k] as f64;
+                }
+                row.push(sum);
+            }
+            row
+        })
+        .collect()
 }
 
 /// The player order with the smallest estimated cost, and that cost. The
@@ -83,29 +98,36 @@ fn subsets_up_to(n: u32, k: u32) -> f64 {
 /// subsets of the player's allowed special cards up to its hand size. Both
 /// depend only on which players are done, so the best order under this
 /// estimate is a dynamic program over the 2^players sets of players done.
-fn best_order(input: &OrderInput, special: &impl Fn(u16) -> u64) -> (Vec<usize>, f64) {
+fn best_order(input: &OrderInput) -> (Vec<usize>, f64) {
     let active = input.active;
     let np = input.hands.len();
     let full = 1usize << np;
+    // Per set of players, built from the set without its lowest player: the
+    // special cards while they are to come; the cards they may hold and
+    // how many they take once done.
+    let (mut special, mut reach, mut dealt) =
+        (vec![0u64; full], vec![input.case_ok; full], vec![input.open_cats; full]);
+    for set in 1..full {
+        let (low, rest) = (set.trailing_zeros() as usize, set & (set - 1));
+        special[set] = special[rest] | input.marks[low];
+        reach[set] = reach[rest] | input.holds[low];
+        dealt[set] = dealt[rest] + input.hands[low];
+    }
+    let cards = input.holds.iter().fold(input.case_ok, |m, &h| m | h).count_ones().max(dealt[full - 1]);
+    let up_to = subsets_table(cards);
     // best[done]: cheapest cost to deal the players in `done` (a subset of active).
     let mut best = vec![f64::INFINITY; full];
     let mut choice = vec![usize::MAX; full];
     best[0] = 0.0;
     for done in 0..full {
-        let done16 = done as u16;
-        if done16 & !active != 0 || best[done].is_infinite() {
+        if done as u16 & !active != 0 || best[done].is_infinite() {
             continue;
         }
-        let rest = active & !done16;
-        let spec = special(rest);
-        let (mut reach, mut dealt) = (input.case_ok, input.open_cats);
-        for b in (0..np).filter(|&b| done >> b & 1 == 1) {
-            reach |= input.holds[b];
-            dealt += input.hands[b];
-        }
-        let states = subsets_up_to((spec & reach).count_ones(), dealt);
+        let rest = usize::from(active) & !done;
+        let spec = special[rest];
+        let states = up_to[(spec & reach[done]).count_ones() as usize][dealt[done] as usize];
         for a in (0..np).filter(|&a| rest >> a & 1 == 1) {
-            let moves = subsets_up_to((spec & input.holds[a]).count_ones(), input.hands[a]);
+            let moves = up_to[(spec & input.holds[a]).count_ones() as usize][input.hands[a] as usize];
             let cost = best[done] + states * moves;
             let next = done | 1 << a;
             if cost < best[next] {
@@ -204,27 +226,22 @@ pub(super) fn prepare(p: &Problem, r: &Reduced) -> Option<Prepared> {
     let clause_cards: Vec<u64> = r.clauses.iter().map(|cl| cl.iter().fold(0, |m, l| m | 1 << l.card)).collect();
     let cards: Vec<usize> = r.unassigned(p).iter().map(|c| c.index()).collect();
     let all: u64 = cards.iter().fold(0, |m, &c| m | 1 << c);
-    let holds = |a: usize| -> u64 { cards.iter().filter(|&&c| r.allowed[c] >> a & 1 == 1).fold(0, |m, &c| m | 1 << c) };
-    let special = |rest: u16| -> u64 {
-        let mut m = 0u64;
-        for a in (0..np).filter(|&a| rest >> a & 1 == 1) {
-            m |= all & !holds(a);
-        }
-        for (cl, &a) in clause_cards.iter().zip(&owners) {
-            if rest >> a & 1 == 1 {
-                m |= cl;
-            }
-        }
-        m
-    };
+    let holds_of: Vec<u64> =
+        (0..np).map(|a| cards.iter().filter(|&&c| r.allowed[c] >> a & 1 == 1).fold(0, |m, &c| m | 1 << c)).collect();
+    let holds = |a: usize| holds_of[a];
+    // Per player, the cards it makes special while it is still to come.
+    let mut marks: Vec<u64> = (0..np).map(|a| all & !holds_of[a]).collect();
+    for (cl, &a) in clause_cards.iter().zip(&owners) {
+        marks[a] |= cl;
+    }
+    let special = |rest: u16| -> u64 { (0..np).filter(|&a| rest >> a & 1 == 1).fold(0, |m, a| m | marks[a]) };
     let mut rest: u16 = (0..np).filter(|&a| r.rem[a] > 0).fold(0, |m, a| m | 1 << a);
     let special0 = special(rest);
     let case_ok = cards.iter().filter(|&&c| r.allowed[c] >> np & 1 == 1).fold(0, |m, &c| m | 1 << c);
     let open_cats = (0..p.categories.len()).filter(|&k| r.cat_done >> k & 1 == 0).count() as u32;
     let hands: Vec<u32> = (0..np).map(|a| u32::from(r.rem[a])).collect();
-    let holds_of: Vec<u64> = (0..np).map(holds).collect();
-    let input = OrderInput { active: rest, hands: &hands, holds: &holds_of, case_ok, open_cats };
-    let (order, estimate) = best_order(&input, &special);
+    let input = OrderInput { active: rest, hands: &hands, holds: &holds_of, marks: &marks, case_ok, open_cats };
+    let (order, estimate) = best_order(&input);
     let mut stages = Vec::new();
     for a in order {
         rest &= !(1 << a);
