@@ -290,6 +290,27 @@ mod tests {
         assert!(fewer > compared / 4, "pruning visited fewer states on only {fewer} of {compared} games");
     }
 
+    /// The profiling entry point gives the same counts with either counter
+    /// (on states where both are worth running and the choice matters).
+    #[test]
+    fn every_counter_of_count_marginals_by_agrees() {
+        for (observer, suggestions) in [(false, 10), (true, 10), (false, 20)] {
+            for seed in 0..3u64 {
+                let cfg = GenConfig::new(DeckChoice::Master, 10, observer, suggestions);
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                let generated = try_generate(&cfg, &mut rng).expect("generates");
+                let game = crate::Game::new(&generated.file).expect("generated games are valid");
+                let p = Problem::new(&game);
+                let label = format!("observer {observer}, {suggestions} suggestions, seed {seed}");
+                let auto = count_marginals(&p).expect(&label);
+                for counter in [Counter::Auto, Counter::CardOuter, Counter::PlayersOuter] {
+                    let Some(c) = count_marginals_by(&p, counter).expect(&label) else { continue };
+                    assert_eq!((c.total, &c.marginal), (auto.total, &auto.marginal), "{label}: {counter:?}");
+                }
+            }
+        }
+    }
+
     /// The players-outer counter against the reference DP on every seeded
     /// game it handles (no estimate limit, a large move budget): equal
     /// totals and marginals of every card; and it handles most of them.

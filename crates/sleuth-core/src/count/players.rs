@@ -12,7 +12,7 @@
 //! its clauses) and the rest of its hand from the interchangeable ones, in
 //! `C(n, j)` ways. The players are taken in the order that minimises an
 //! upper bound on the moves (a dynamic program over the sets of players
-//! done, see [`best_order`]): up to 20× fewer moves than the earlier greedy
+//! done, see [`best_order`]): up to 68× fewer moves than the earlier greedy
 //! order on some states, about half on average (BENCHMARKS.md).
 //!
 //! Marginals: a special card's at a player come from the moves that take
