@@ -275,16 +275,19 @@ pub(super) fn prepare(p: &Problem, r: &Reduced) -> Option<Prepared> {
 fn moves(st: &Stage, (u, n): Key, subsets: &mut Vec<u64>, out: &mut Vec<(u64, u32, Key, u64)>) {
     out.clear();
     subsets.clear();
-    small_subsets(u & st.allowed, 0, st.hand, subsets);
+    // Cards no later player may hold must be taken now: only subsets that
+    // contain them are generated.
+    let forced = u & !st.live;
+    if forced & !st.allowed != 0 || forced.count_ones() > st.hand {
+        return;
+    }
+    small_subsets(u & st.allowed & !forced, forced, st.hand - forced.count_ones(), subsets);
     for &sub in subsets.iter() {
         let j = st.hand - sub.count_ones();
         if j > u32::from(n) || !st.clauses.iter().all(|&cl| cl & sub != 0) {
             continue;
         }
         let u2 = u & !sub;
-        if u2 & !st.live != 0 {
-            continue;
-        }
         let joining = u2 & !st.special;
         out.push((sub, j, (u2 & st.special, n - j as u8 + joining.count_ones() as u8), joining));
     }
