@@ -101,30 +101,91 @@ pub fn count_marginals(p: &Problem) -> Result<Counts, CountError> {
     let Some(r) = propagate(p) else {
         return Ok(Counts { total: 0, marginal: vec![[0u128; MAX_PLACES]; MAX_CARDS], states: 0 });
     };
-    // The players-outer counter wins on some states and loses badly on
-    // others; use it only when its static estimate is small, both in itself
-    // and against a crude bound on the card-outer DP's layers (the room
-    // vectors times the DP cards), within a move budget, and fall back to
-    // the card-outer DP otherwise (see BENCHMARKS.md).
-    let room: f64 = (0..p.np).map(|a| f64::from(r.rem[a]) + 1.0).product();
-    let card_bound = room * CardClasses::new(p, &r).dp.len() as f64;
-    let limit = PLAYERS_MAX_ESTIMATE.min(PLAYERS_RATIO * card_bound);
-    if let Some(pp) = players::prepare(p, &r).filter(|pp| pp.estimate() <= limit) {
-        if let Some((total, marginal, states)) = players::marginals(&pp, PLAYERS_MAX_MOVES)? {
-            let marginal = if total == 0 { vec![[0u128; MAX_PLACES]; MAX_CARDS] } else { marginal };
-            return Ok(finish(p, &r, total, marginal, states));
-        }
-    }
-    card_outer(p, &r, plan)
+    auto(p, &r)
 }
 
+/// Which counter [`count_marginals_by`] runs (for profiling).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counter {
+    /// The one [`count_marginals`] picks.
+    Auto,
+    /// The card-outer DP.
+    CardOuter,
+    /// The players-outer counter, within a large move budget.
+    PlayersOuter,
+}
+
+/// [`count_marginals`] with a chosen counter, for profiling; `None` if the
+/// players-outer counter does not handle the problem.
+///
+/// # Errors
+/// [`CountError`] if a count does not fit or the state is too large.
+#[doc(hidden)]
+pub fn count_marginals_by(p: &Problem, counter: Counter) -> Result<Option<Counts>, CountError> {
+    let Some(r) = propagate(p) else {
+        return Ok(Some(Counts { total: 0, marginal: vec![[0u128; MAX_PLACES]; MAX_CARDS], states: 0 }));
+    };
+    match counter {
+        Counter::Auto => auto(p, &r).map(Some),
+        Counter::CardOuter => card_outer(p, &r, plan).map(Some),
+        Counter::PlayersOuter => {
+            let Some(pp) = players::prepare(p, &r) else { return Ok(None) };
+            let Some((total, marginal, states)) = players::marginals(&pp, PROFILE_MAX_MOVES)? else { return Ok(None) };
+            let marginal = if total == 0 { vec![[0u128; MAX_PLACES]; MAX_CARDS] } else { marginal };
+            Ok(Some(finish(p, &r, total, marginal, states)))
+        }
+    }
+}
+
+/// The states and moves of the players-outer counter's forward pass, its
+/// estimate and the card-outer bound, for profiling; `None` if it does not
+/// handle the problem or gives up.
+#[doc(hidden)]
+pub fn players_outer_cost(p: &Problem) -> Option<(usize, usize, f64, f64)> {
+    let r = propagate(p)?;
+    let pp = players::prepare(p, &r)?;
+    let room: f64 = (0..p.np).map(|a| f64::from(r.rem[a]) + 1.0).product();
+    let card_bound = room * CardClasses::new(p, &r).dp.len() as f64;
+    let (states, moves) = players::dry_run(&pp, PROFILE_MAX_MOVES)?;
+    Some((states, moves, pp.estimate(), card_bound))
+}
+
+/// The counter [`count_marginals`] picks, on a reduced problem.
+fn auto(p: &Problem, r: &Reduced) -> Result<Counts, CountError> {
+    // The players-outer counter wins on some states and loses badly on
+    // others; use it only when its estimate (an upper bound on its moves
+    // under the best player order) is at most a multiple of a crude bound on
+    // the card-outer DP's layers (the room vectors times the DP cards),
+    // within a move budget, and fall back to the card-outer DP otherwise.
+    // The constants come from seeds 0..199 of the master 10-player cells
+    // (see BENCHMARKS.md, fourth round).
+    let room: f64 = (0..p.np).map(|a| f64::from(r.rem[a]) + 1.0).product();
+    let card_bound = room * CardClasses::new(p, r).dp.len() as f64;
+    let limit = PLAYERS_MAX_ESTIMATE.min(PLAYERS_RATIO * card_bound);
+    let worth_trying = card_bound >= PLAYERS_MIN_CARD_BOUND;
+    if let Some(pp) = worth_trying.then(|| players::prepare(p, r)).flatten().filter(|pp| pp.estimate() <= limit) {
+        if let Some((total, marginal, states)) = players::marginals(&pp, PLAYERS_MAX_MOVES)? {
+            let marginal = if total == 0 { vec![[0u128; MAX_PLACES]; MAX_CARDS] } else { marginal };
+            return Ok(finish(p, r, total, marginal, states));
+        }
+    }
+    card_outer(p, r, plan)
+}
+
+/// Below this card-outer bound the card-outer DP takes well under a
+/// millisecond, less than preparing the players-outer counter (its order
+/// search) would cost.
+const PLAYERS_MIN_CARD_BOUND: f64 = 10_000.0;
 /// The largest [`players::Prepared::estimate`] for which the players-outer
 /// counter is tried.
-const PLAYERS_MAX_ESTIMATE: f64 = 400_000.0;
+const PLAYERS_MAX_ESTIMATE: f64 = 100_000_000.0;
 /// ... and at most this fraction of the card-outer bound.
-const PLAYERS_RATIO: f64 = 0.04;
+const PLAYERS_RATIO: f64 = 2.0;
 /// The players-outer counter gives up after this many moves.
-const PLAYERS_MAX_MOVES: usize = 1_000_000;
+const PLAYERS_MAX_MOVES: usize = 3_000_000;
+/// [`Counter::PlayersOuter`] gives up after this many moves.
+const PROFILE_MAX_MOVES: usize = 20_000_000;
 
 /// Sets the marginals of cards fixed by propagation: they are where they
 /// are in every deal.
@@ -227,6 +288,27 @@ mod tests {
         }
         assert!(compared > 300, "only {compared} games compared");
         assert!(fewer > compared / 4, "pruning visited fewer states on only {fewer} of {compared} games");
+    }
+
+    /// The profiling entry point gives the same counts with either counter
+    /// (on states where both are worth running and the choice matters).
+    #[test]
+    fn every_counter_of_count_marginals_by_agrees() {
+        for (observer, suggestions) in [(false, 10), (true, 10), (false, 20)] {
+            for seed in 0..3u64 {
+                let cfg = GenConfig::new(DeckChoice::Master, 10, observer, suggestions);
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                let generated = try_generate(&cfg, &mut rng).expect("generates");
+                let game = crate::Game::new(&generated.file).expect("generated games are valid");
+                let p = Problem::new(&game);
+                let label = format!("observer {observer}, {suggestions} suggestions, seed {seed}");
+                let auto = count_marginals(&p).expect(&label);
+                for counter in [Counter::Auto, Counter::CardOuter, Counter::PlayersOuter] {
+                    let Some(c) = count_marginals_by(&p, counter).expect(&label) else { continue };
+                    assert_eq!((c.total, &c.marginal), (auto.total, &auto.marginal), "{label}: {counter:?}");
+                }
+            }
+        }
     }
 
     /// The players-outer counter against the reference DP on every seeded
