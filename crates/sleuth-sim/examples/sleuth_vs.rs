@@ -35,7 +35,8 @@ fn wilson(wins: usize, n: usize) -> (f64, f64) {
 }
 
 /// The agent called `name`; `sleuth` takes its settings from the
-/// environment (`SLEUTH_SHORTLIST`, `SLEUTH_SAMPLES`, `SLEUTH_FLOOR`) when set.
+/// environment (`SLEUTH_SHORTLIST`, `SLEUTH_SAMPLES`, `SLEUTH_FLOOR`, `SLEUTH_FOCUSED_UP_TO`,
+/// `SLEUTH_OBJECTIVE`) when set.
 fn make(name: &str) -> Box<dyn Agent> {
     if name == "sleuth" {
         let mut a = SleuthAgent::new();
@@ -48,6 +49,9 @@ fn make(name: &str) -> Box<dyn Agent> {
         }
         if let Some(v) = env("SLEUTH_FLOOR").and_then(|v| v.parse().ok()) {
             a.accuse_floor = v;
+        }
+        if let Some(v) = env("SLEUTH_FOCUSED_UP_TO").and_then(|v| v.parse().ok()) {
+            a.focused_up_to = v;
         }
         if env("SLEUTH_LOOKAHEAD").is_some() {
             a.lookahead = true;

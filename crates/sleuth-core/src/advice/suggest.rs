@@ -310,6 +310,28 @@ impl Position<'_> {
         Some(s)
     }
 
+    /// The cards of one category (`cards`) in tiers of preference for a
+    /// focused suggestion, from exact counts (the `sat` agent's rule): a
+    /// certain case-file card together with the observer's own cards of the
+    /// category (nobody can refute either); otherwise the case-file
+    /// candidates with 2 possible places, then 3, and so on, then the
+    /// observer's own cards. Cards in one tier are equally good; playing
+    /// agents pick among them at random.
+    pub fn focused_tiers(&self, cards: CardSet) -> Vec<CardSet> {
+        let np = self.game.num_players();
+        let in_case_file = |c: Card| self.prob[c.index()][np];
+        let certain: CardSet = cards.iter().filter(|&c| in_case_file(c) >= 1.0).collect();
+        if !certain.is_empty() {
+            return vec![certain | (cards & self.hand)];
+        }
+        let places = |c: Card| self.prob[c.index()][..=np].iter().filter(|&&p| p > 0.0).count();
+        let open: Vec<Card> = cards.iter().filter(|&c| in_case_file(c) > 0.0).collect();
+        let mut tiers: Vec<CardSet> =
+            (2..=np + 1).map(|m| open.iter().copied().filter(|&c| places(c) == m).collect()).collect();
+        tiers.push(cards & self.hand);
+        tiers
+    }
+
     /// The combination of each category's most likely case-file card (the
     /// `exact` agent's suggestion), ties in deck order.
     fn mode_combination(&self) -> Option<CardSet> {

@@ -421,3 +421,42 @@ fn a_player_who_is_out_is_never_advised_to_accuse() {
     assert!(advice.accusation.certain, "the case file is still certain");
     assert!(!advice.accusation.accuse, "but sc is out and may not accuse");
 }
+
+#[test]
+fn focused_tiers_match_brute_force() {
+    let mut checked = 0;
+    for i in 0..300 {
+        let generated = small_game("advice-tiers", i);
+        let game = Game::new(&generated.file).expect("generated games are valid");
+        let Some((_, hand)) = game.observer() else { continue };
+        let all = deals(&game);
+        if all.is_empty() {
+            continue;
+        }
+        let pos = Position::new(&game).expect("a consistent observer's view");
+        let deck = game.deck();
+        for cat in deck.categories() {
+            let cards = deck.category_cards(cat);
+            let places = |c: Card| {
+                let mut seen: Vec<Place> = all.iter().filter_map(|d| d[c.index()]).collect();
+                seen.sort_by_key(|p| p.index(game.num_players()));
+                seen.dedup();
+                seen
+            };
+            let in_case_file = |c: Card| all.iter().filter(|d| d[c.index()] == Some(Place::CaseFile)).count();
+            let certain: CardSet = cards.iter().filter(|&c| in_case_file(c) == all.len()).collect();
+            let expected: Vec<CardSet> = if !certain.is_empty() {
+                vec![certain | (cards & hand)]
+            } else {
+                let mut tiers: Vec<CardSet> = (2..=game.num_players() + 1)
+                    .map(|m| cards.iter().filter(|&c| in_case_file(c) > 0 && places(c).len() == m).collect())
+                    .collect();
+                tiers.push(cards & hand);
+                tiers
+            };
+            assert_eq!(pos.focused_tiers(cards), expected, "game {i}, category {cat:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 300, "only {checked} categories checked");
+}

@@ -3,8 +3,9 @@
 //! - [`ExactAgent`] (`"exact"`): reasons with the exact engine, accuses as
 //!   soon as it is certain.
 //! - [`SleuthAgent`] (`"sleuth"`): the strongest; plays by the exact advice
-//!   of `sleuth_core::advice` (information-maximising suggestions, least
-//!   revealing refutations, accusations weighed against the opponents).
+//!   of `sleuth_core::advice` (focused suggestions from exact counts at up
+//!   to four players, exactly ranked ones at larger tables, least revealing
+//!   refutations, accusations weighed against the opponents).
 //! - [`RandomAgent`] (`"random"`): uniformly random legal moves, accusing
 //!   only when a notepad of eliminated cards leaves one card per category.
 //! - [`NotepadAgent`] (`"notepad"`): the X/O grid of the Cluedo strategies

@@ -1,5 +1,6 @@
 //! The `sleuth` agent: a thin wrapper around [`sleuth_core::advice`].
 
+use super::tactics::suggest_by_tiers;
 use super::{random_card, random_combination};
 use crate::agent::{Agent, SimRng, View};
 use sleuth_core::advice::{certain_case_file, combined_threat, AdviceError, Objective, Position};
@@ -8,15 +9,16 @@ use sleuth_core::{Card, CardSet, Counts, Event, Player, Problem};
 
 /// Plays by the exact advice of [`sleuth_core::advice`].
 ///
-/// - **Suggests** the combination most likely to end the game now, then
-///   with the most expected information about the case file, both computed
-///   exactly over every possible answer, among a shortlist picked by a cheap
-///   first pass plus the most likely case file and a focused combination
-///   (a certain culprit where known, else the candidate with the fewest
-///   possible places: [`Position::focused_combination`]; see
-///   [`Position::rank_suggestions`]);
-///   never a combination it suggested before. (Ranking by information alone
-///   solved more slowly in simulation: see BENCHMARKS.md.)
+/// - **Suggests**, at tables of up to [`SleuthAgent::focused_up_to`]
+///   players (4), a focused combination from its exact counts
+///   ([`Position::focused_tiers`]): in each category a certain case-file
+///   card (or one of its own), else a candidate with the fewest possible
+///   places, chosen at random among equals; never a combination it
+///   suggested before (the next best by [`super::tactics::fresh_suggestion`]).
+///   At larger tables it ranks a shortlist by the exact chance of ending
+///   the game, then expected information ([`Position::rank_suggestions`],
+///   what `sleuth advise` shows). Each rule won more tournament games where
+///   it is used: see BENCHMARKS.md, "Strength".
 /// - **Refutes** with the card that tells the suggester least
 ///   ([`Position::refutation`]); a card already shown to it costs nothing.
 /// - **Accuses** at once when the case file is certain. Otherwise only after
@@ -37,7 +39,11 @@ pub struct SleuthAgent {
     pub samples: usize,
     /// Below this probability of being right it never accuses.
     pub accuse_floor: f64,
-    /// What suggestions are ranked by.
+    /// At tables of at most this many players suggestions follow
+    /// [`Position::focused_tiers`]; at larger ones, the exact ranking by
+    /// `objective`.
+    pub focused_up_to: usize,
+    /// What suggestions are ranked by at larger tables.
     pub objective: Objective,
     /// Whether accusations weigh the value of waiting by a one-suggestion
     /// lookahead ([`Position::wait_value`]) instead of taking it as 1 (it
@@ -63,6 +69,7 @@ impl SleuthAgent {
             shortlist: 1,
             samples: 6,
             accuse_floor: 0.25,
+            focused_up_to: 4,
             objective: Objective::default(),
             lookahead: false,
             cache: None,
@@ -124,6 +131,11 @@ impl Agent for SleuthAgent {
     }
 
     fn suggest(&mut self, view: &View<'_>, rng: &mut SimRng) -> CardSet {
+        if view.game().num_players() <= self.focused_up_to {
+            if let Ok(pos) = self.position(view) {
+                return suggest_by_tiers(view, rng, |cards| pos.focused_tiers(cards));
+            }
+        }
         let (shortlist, objective) = (self.shortlist, self.objective);
         let best = self
             .position(view)
