@@ -44,7 +44,7 @@ pub use accuse::AccusationAdvice;
 pub use entropy::{case_file_candidates, case_file_entropy, certain_case_file, in_case_file};
 pub use opponents::{combined_threat, solve_chance, OpponentProgress};
 pub use refute::{RefutationAdvice, RefutationOption};
-pub use suggest::{Objective, Outcome, SuggestionEval, MAX_COMBINATIONS};
+pub use suggest::{focused_tiers, Objective, Outcome, SuggestionEval, MAX_COMBINATIONS};
 
 use crate::analysis::ratio;
 use crate::count::{count_marginals, CountError, Counts};

@@ -5,6 +5,7 @@
 use super::entropy::{case_file_candidates, case_file_entropy, certain_case_file, in_case_file};
 use super::Position;
 use crate::analysis::ratio;
+use crate::analysis::Status;
 use crate::count::{count, count_marginals, CountError};
 use crate::model::{Card, CardSet, Place, Player, MAX_CARDS};
 
@@ -287,49 +288,35 @@ impl Position<'_> {
     /// a category whose case-file card is certain, that card (nobody can
     /// refute it, so the answer is about the other categories); otherwise
     /// the case-file candidate with the fewest possible places, the most
-    /// likely in the case file among those, then deck order.
+    /// likely in the case file among those, then deck order: the best card
+    /// of the first tier of [`Position::focused_tiers`].
     pub fn focused_combination(&self) -> Option<CardSet> {
         let deck = self.game.deck();
         let np = self.game.num_players();
+        let in_case_file = |c: &Card| self.prob[c.index()][np];
         let mut s = CardSet::EMPTY;
         for cat in deck.categories() {
-            let cards = deck.category_cards(cat);
-            let known = cards.iter().find(|c| self.prob[c.index()][np] >= 1.0);
-            let pick = match known {
-                Some(c) => c,
-                None => cards.iter().filter(|c| self.prob[c.index()][np] > 0.0).min_by(|a, b| {
-                    let places = |c: &Card| self.prob[c.index()][..=np].iter().filter(|&&p| p > 0.0).count();
-                    places(a)
-                        .cmp(&places(b))
-                        .then_with(|| self.prob[b.index()][np].total_cmp(&self.prob[a.index()][np]))
-                        .then_with(|| a.index().cmp(&b.index()))
-                })?,
-            };
+            let first = self.focused_tiers(deck.category_cards(cat)).into_iter().find(|t| !t.is_empty())?;
+            let pick = first
+                .iter()
+                .filter(|c| in_case_file(c) > 0.0)
+                .max_by(|a, b| in_case_file(a).total_cmp(&in_case_file(b)).then_with(|| b.index().cmp(&a.index())))?;
             s.insert(pick);
         }
         Some(s)
     }
 
-    /// The cards of one category (`cards`) in tiers of preference for a
-    /// focused suggestion, from exact counts (the `sat` agent's rule): a
-    /// certain case-file card together with the observer's own cards of the
-    /// category (nobody can refute either); otherwise the case-file
-    /// candidates with 2 possible places, then 3, and so on, then the
-    /// observer's own cards. Cards in one tier are equally good; playing
-    /// agents pick among them at random.
+    /// [`focused_tiers`] of one category (`cards`) from exact counts. Cards
+    /// in one tier are equally good; playing agents pick among them at random.
     pub fn focused_tiers(&self, cards: CardSet) -> Vec<CardSet> {
         let np = self.game.num_players();
-        let in_case_file = |c: Card| self.prob[c.index()][np];
-        let certain: CardSet = cards.iter().filter(|&c| in_case_file(c) >= 1.0).collect();
-        if !certain.is_empty() {
-            return vec![certain | (cards & self.hand)];
-        }
+        let case_file = |c: Card| match self.prob[c.index()][np] {
+            p if p >= 1.0 => Status::Yes,
+            p if p > 0.0 => Status::Maybe,
+            _ => Status::No,
+        };
         let places = |c: Card| self.prob[c.index()][..=np].iter().filter(|&&p| p > 0.0).count();
-        let open: Vec<Card> = cards.iter().filter(|&c| in_case_file(c) > 0.0).collect();
-        let mut tiers: Vec<CardSet> =
-            (2..=np + 1).map(|m| open.iter().copied().filter(|&c| places(c) == m).collect()).collect();
-        tiers.push(cards & self.hand);
-        tiers
+        focused_tiers(cards, self.hand, np + 1, case_file, places)
     }
 
     /// The combination of each category's most likely case-file card (the
@@ -346,6 +333,31 @@ impl Position<'_> {
         }
         Some(s)
     }
+}
+
+/// The cards of one category (`cards`) in tiers of preference for a focused
+/// suggestion (the `sat` agent's rule), from any complete knowledge of where
+/// cards may be: `case_file(c)` says whether `c` is in the case file and
+/// `places(c)` at how many of the `num_places` places it may be. A certain
+/// case-file card together with the player's own cards (`hand`) of the
+/// category, as nobody can refute either; otherwise the case-file candidates
+/// with 2 possible places, then 3, and so on, then the player's own cards.
+pub fn focused_tiers(
+    cards: CardSet,
+    hand: CardSet,
+    num_places: usize,
+    case_file: impl Fn(Card) -> Status,
+    places: impl Fn(Card) -> usize,
+) -> Vec<CardSet> {
+    let certain: CardSet = cards.iter().filter(|&c| case_file(c) == Status::Yes).collect();
+    if !certain.is_empty() {
+        return vec![certain | (cards & hand)];
+    }
+    let open: Vec<Card> = cards.iter().filter(|&c| case_file(c) == Status::Maybe).collect();
+    let mut tiers: Vec<CardSet> =
+        (2..=num_places).map(|m| open.iter().copied().filter(|&c| places(c) == m).collect()).collect();
+    tiers.push(cards & hand);
+    tiers
 }
 
 /// `Σ_deals l / k(deal)` over the deals of `cc` (those of `q`, where the

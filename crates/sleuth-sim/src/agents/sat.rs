@@ -3,6 +3,7 @@
 use super::random_card;
 use super::tactics::{reshow_pool, suggest_by_tiers};
 use crate::agent::{Agent, SimRng, View};
+use sleuth_core::advice::focused_tiers;
 use sleuth_core::brute::deal_fits;
 use sleuth_core::knowledge::{dimacs_var, to_dimacs};
 use sleuth_core::{Card, CardSet, Game, Knowledge, Place, Player, Status};
@@ -399,15 +400,7 @@ impl Agent for SatAgent {
         let places: Vec<Place> = game.places().collect();
         let possible = |c: Card| places.iter().filter(|&&p| k.status(c, p) != Status::No).count();
         suggest_by_tiers(view, rng, |cards| {
-            let culprit: CardSet = cards.iter().filter(|&c| k.status(c, Place::CaseFile) == Status::Yes).collect();
-            if !culprit.is_empty() {
-                return vec![culprit | (cards & hand)];
-            }
-            let open: Vec<Card> = cards.iter().filter(|&c| k.status(c, Place::CaseFile) == Status::Maybe).collect();
-            let mut tiers: Vec<CardSet> =
-                (2..=places.len()).map(|m| open.iter().copied().filter(|&c| possible(c) == m).collect()).collect();
-            tiers.push(cards & hand);
-            tiers
+            focused_tiers(cards, hand, places.len(), |c| k.status(c, Place::CaseFile), possible)
         })
     }
 
