@@ -1,0 +1,31 @@
+//! The generated states the counter examples run on, from their shared
+//! arguments: `DECK PLAYERS observer|bystander SUGGESTIONS SEEDS`, with
+//! SEEDS either `N` (seeds 0..N) or `A..B`.
+
+use rand::SeedableRng;
+use sleuth_core::generate::{try_generate, DeckChoice, GenConfig};
+use sleuth_core::{Game, Problem};
+
+/// The states of the first five arguments after the program name, as
+/// `(seed, problem)`, and the arguments after them; `None` when there
+/// are fewer than five.
+pub fn from_args(args: &[String]) -> Option<(impl Iterator<Item = (u64, Problem)>, Vec<String>)> {
+    if args.len() < 6 {
+        return None;
+    }
+    let deck = if args[1] == "master" { DeckChoice::Master } else { DeckChoice::Classic };
+    let players: usize = args[2].parse().expect("players");
+    let observer = args[3] == "observer";
+    let suggestions: usize = args[4].parse().expect("suggestions");
+    let (from, to): (u64, u64) = match args[5].split_once("..") {
+        Some((x, y)) => (x.parse().expect("seed"), y.parse().expect("seed")),
+        None => (0, args[5].parse().expect("seeds")),
+    };
+    let cfg = GenConfig::new(deck, players, observer, suggestions);
+    let states = (from..to).map(move |seed| {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let game = Game::new(&try_generate(&cfg, &mut rng).expect("generates").file).expect("valid");
+        (seed, Problem::new(&game))
+    });
+    Some((states, args[6..].to_vec()))
+}
