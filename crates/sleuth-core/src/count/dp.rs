@@ -57,23 +57,46 @@ fn forward_keyed<K: std::hash::Hash + Eq>(
         index.clear();
         next.keys.reserve(cur.keys.len() * 2);
         next.counts.reserve(cur.keys.len() * 2);
+        let mut reached = [NO_STATE; MAX_PLACES];
         for (i, (&key, &f)) in cur.keys.iter().zip(&cur.counts).enumerate() {
-            let moves = match Plan::allowed(step, key) {
+            let (moves, all) = match Plan::allowed(step, key) {
                 Allowed::Dead => continue,
-                Allowed::Only(m) => m..m + 1,
-                Allowed::All => 0..width,
+                Allowed::Only(m) => (m..m + 1, false),
+                Allowed::All => (0..width, true),
             };
+            // Under `Only` a run of free players with one room has one member.
+            let dedupe = all && step.free != 0;
             for m in moves {
+                if dedupe {
+                    reached[m] = NO_STATE;
+                    // A free player with the same room as the previous one:
+                    // the same successor.
+                    if let Some(prev) = step.same_as[m].filter(|&prev| Plan::same_room(step, key, m, prev)) {
+                        let j = reached[prev];
+                        reached[m] = j;
+                        if j != NO_STATE {
+                            next.counts[j as usize] = add(next.counts[j as usize], f)?;
+                            if keep {
+                                table[i * width + m] = j;
+                            }
+                        }
+                        continue;
+                    }
+                }
                 let Some(nk) = Plan::apply(step, key, &step.moves[m]) else { continue };
                 if !Plan::viable(step, nk) {
                     continue;
                 }
+                let nk = Plan::canonical(step, nk);
                 let j = *index.entry(hash_key(nk)).or_insert_with(|| {
                     next.keys.push(nk);
                     next.counts.push(0);
                     (next.keys.len() - 1) as u32
                 });
                 next.counts[j as usize] = add(next.counts[j as usize], f)?;
+                if dedupe {
+                    reached[m] = j;
+                }
                 if keep {
                     table[i * width + m] = j;
                 }
@@ -87,10 +110,13 @@ fn forward_keyed<K: std::hash::Hash + Eq>(
         next.counts.shrink_to_fit();
         if keep {
             // The successor table now links the layers; only the last
-            // layer's keys are read again (by the tail).
+            // layer's keys are read again (by the tail), and every layer's
+            // by the free players' marginals of a symmetric plan.
             succ.push(table);
-            let done = layers.last_mut().expect("layers start non-empty");
-            done.keys = Vec::new();
+            if !plan.is_symmetric() {
+                let done = layers.last_mut().expect("layers start non-empty");
+                done.keys = Vec::new();
+            }
         } else {
             layers.clear();
         }
@@ -125,13 +151,20 @@ pub(super) fn backward(
     // Forward-weighted tail shares, grouped by which categories are open.
     let mut sums: Vec<(u32, [u128; MAX_PLACES])> = Vec::new();
     for (i, (&key, &f)) in last.keys.iter().zip(&last.counts).enumerate() {
-        let (open, shares) = plan.tail_shares(key)?;
+        let (open, mut shares) = plan.tail_shares(key)?;
         let w = plan.ways_from(open, &shares)?;
         if w == 0 {
             continue;
         }
         back[i] = w;
         total = add(total, mul(f, w)?)?;
+        // Free players' shares depend on which of them has which room: see
+        // `sym::free_marginals`.
+        for (a, s) in shares.iter_mut().enumerate().take(plan.np) {
+            if plan.free_final >> a & 1 == 1 {
+                *s = 0;
+            }
+        }
         let at = match sums.iter().position(|s| s.0 == open) {
             Some(at) => at,
             None => {
@@ -165,7 +198,10 @@ pub(super) fn backward(
                     continue;
                 }
                 prev[i] = add(prev[i], b)?;
-                row[mv.place as usize] = add(row[mv.place as usize], mul(f, b)?)?;
+                // Moves to free players: see `sym::free_marginals`.
+                if step.free >> mv.place & 1 == 0 {
+                    row[mv.place as usize] = add(row[mv.place as usize], mul(f, b)?)?;
+                }
             }
         }
         let done = std::mem::replace(&mut back, prev);

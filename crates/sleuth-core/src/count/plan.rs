@@ -67,6 +67,19 @@ pub(super) struct Step {
     case_tight: Option<(u128, usize)>,
     /// Clause demand checks on the state after this step.
     pub demand: Vec<Demand>,
+    /// Players free before this step (see [`free_sets`]), when symmetric.
+    pub free: u16,
+    /// Field offsets of the players free after this step, to sort by value
+    /// into a canonical key; empty unless this step frees players (keys stay
+    /// sorted otherwise, see [`Step::same_as`]).
+    canon: Vec<u32>,
+    /// Per move to a free player: the move to the previous free player
+    /// (in seat order). When both have the same room they lead to the same
+    /// state, and only the first of such a run is applied (to the first
+    /// field of its run, so the key stays sorted).
+    pub same_as: Vec<Option<usize>>,
+    /// The mask of those fields (all as wide).
+    canon_mask: u128,
 }
 
 /// Which moves of a step a state may take.
@@ -99,6 +112,12 @@ pub(super) struct Plan {
     pub np: usize,
     /// How many low bits of a key are used.
     pub key_bits: u32,
+    /// Each active player's field: offset and mask.
+    field_of: [Option<(u32, u128)>; MAX_PLAYERS],
+    /// Players free in the final layer, when symmetric.
+    pub free_final: u16,
+    /// Every player's room before the DP.
+    pub rem0: [u8; MAX_PLAYERS],
 }
 
 fn bits_for(max: u8) -> u32 {
@@ -108,6 +127,24 @@ fn bits_for(max: u8) -> u32 {
 impl Plan {
     /// Compiles the DP for a reduced problem and an order of its DP cards.
     pub fn new(p: &Problem, r: &Reduced, cards: &CardClasses, order: Vec<u8>) -> Result<Plan, CountError> {
+        Plan::build(p, r, cards, order, false)
+    }
+
+    /// [`Plan::new`] with free players' fields kept sorted (see
+    /// [`super::sym`]): fewer states, but a state no longer says which free
+    /// player has which room, so marginals need [`super::sym::free_marginals`]
+    /// and the uniform sampler cannot use it.
+    pub fn new_symmetric(p: &Problem, r: &Reduced, cards: &CardClasses, order: Vec<u8>) -> Result<Plan, CountError> {
+        Plan::build(p, r, cards, order, true)
+    }
+
+    fn build(
+        p: &Problem,
+        r: &Reduced,
+        cards: &CardClasses,
+        order: Vec<u8>,
+        symmetric: bool,
+    ) -> Result<Plan, CountError> {
         let np = p.np;
         let cf = np as u8;
         let tail_cards = cards.tail;
@@ -154,9 +191,14 @@ impl Plan {
         let mut fields = Vec::new();
         let mut field_of = [None; MAX_PLAYERS];
         let mut init = 0u128;
+        // Free players' fields are permuted, so they must all be as wide
+        // (the sets only grow: the last one has every player ever free).
+        let n = order.len();
+        let free = if symmetric { free_sets(r, np, &order, &intervals) } else { vec![0; n + 1] };
+        let widest = (0..np).filter(|&a| free[n] >> a & 1 == 1).map(|a| bits_for(r.rem[a])).max().unwrap_or(0);
         for a in 0..np {
             if r.rem[a] > 0 {
-                let width = bits_for(r.rem[a]);
+                let width = if free[n] >> a & 1 == 1 { widest } else { bits_for(r.rem[a]) };
                 if offset + width > 128 {
                     return Err(CountError::TooComplex(offset + width));
                 }
@@ -173,7 +215,6 @@ impl Plan {
         let cat_bit = |k: usize| open_cats.iter().find(|o| o.0 == k).map(|o| o.1).unwrap_or(0);
 
         // Availability after each step, for pruning dead states early.
-        let n = order.len();
         let mut avail = vec![[0u128; MAX_PLACES]; n + 1];
         let mut cat_avail = vec![vec![0u8; p.categories.len()]; n + 1];
         for &(k, _, t) in &open_cats {
@@ -196,6 +237,11 @@ impl Plan {
             }
         }
 
+        let canon_of = |set: u16| -> Vec<u32> {
+            (0..np).filter(|&a| set >> a & 1 == 1).map(|a| field_of[a].expect("free players have room").0).collect()
+        };
+        let field_mask = (1u128 << widest) - 1;
+        let init = sort_fields(init, &canon_of(free[0]), field_mask);
         let mut steps = Vec::with_capacity(n);
         for (i, &c) in order.iter().enumerate() {
             let ci = c as usize;
@@ -241,7 +287,31 @@ impl Plan {
                 }
             }
             let demand = demands(r, np, &order, i, &intervals, &slot_of, &field_of);
-            steps.push(Step { card: c, moves, end_mask, tight, case_tight, demand });
+            let same_as = moves
+                .iter()
+                .map(|mv| {
+                    let q = usize::from(mv.place);
+                    let prev = (0..q).rev().find(|&b| free[i] >> q & 1 == 1 && free[i] >> b & 1 == 1)?;
+                    Some(
+                        moves
+                            .iter()
+                            .position(|m| usize::from(m.place) == prev)
+                            .expect("free players may hold every card"),
+                    )
+                })
+                .collect();
+            steps.push(Step {
+                card: c,
+                moves,
+                end_mask,
+                tight,
+                case_tight,
+                demand,
+                free: free[i],
+                canon: if free[i + 1] != free[i] { canon_of(free[i + 1]) } else { Vec::new() },
+                same_as,
+                canon_mask: field_mask,
+            });
         }
 
         // Tail classes by (category, case file allowed).
@@ -255,7 +325,9 @@ impl Plan {
                 None => tail.push(TailClass { cards: vec![ci as u8], category, case_ok }),
             }
         }
-        Ok(Plan { steps, init, fields, open_cats, tail, np, key_bits: offset })
+        let mut rem0 = [0u8; MAX_PLAYERS];
+        rem0[..np].copy_from_slice(&r.rem[..np]);
+        Ok(Plan { steps, init, fields, open_cats, tail, np, key_bits: offset, field_of, free_final: free[n], rem0 })
     }
 
     /// Which moves a state may take so that every place can still be
@@ -302,6 +374,42 @@ impl Plan {
     #[inline]
     pub fn viable(step: &Step, key: u128) -> bool {
         step.demand.iter().all(|d| d.holds(key))
+    }
+
+    /// Whether two moves to players (see [`Step::same_as`]) find the same
+    /// room in a key.
+    #[inline]
+    pub fn same_room(step: &Step, key: u128, m: usize, prev: usize) -> bool {
+        let room = |i: usize| step.moves[i].field.map(|(off, mask)| (key >> off) & mask);
+        room(m) == room(prev)
+    }
+
+    /// Whether some layer has free players whose fields are kept sorted.
+    pub fn is_symmetric(&self) -> bool {
+        self.free_final != 0 || self.steps.iter().any(|s| s.free != 0)
+    }
+
+    /// A player's room in a key.
+    pub fn room(&self, key: u128, a: usize) -> usize {
+        let (off, mask) = self.field_of[a].expect("only players with room are asked");
+        ((key >> off) & mask) as usize
+    }
+
+    /// The largest room any player has.
+    pub fn max_room(&self) -> usize {
+        self.rem0.iter().copied().max().unwrap_or(0) as usize
+    }
+
+    /// The canonical form of a state after a step: the free players' rooms
+    /// sorted. Free players are interchangeable from here on, so every
+    /// state of one orbit has the same completions.
+    #[inline]
+    pub fn canonical(step: &Step, key: u128) -> u128 {
+        if step.canon.is_empty() {
+            key
+        } else {
+            sort_fields(key, &step.canon, step.canon_mask)
+        }
     }
 
     /// The state after a move, if the move is possible and no clause ending
@@ -351,9 +459,7 @@ impl Plan {
         shares[self.np] = full;
         for a in 0..self.np {
             if rem[a] > 0 {
-                // full * rem_a / m is an integer; split it so nothing overflows.
-                let (q, r) = (full / m, full % m);
-                shares[a] = add(mul(q, rem[a] as u128)?, r * rem[a] as u128 / m)?;
+                shares[a] = share(full, m, rem[a] as u128)?;
             }
         }
         Ok((open, shares))
@@ -375,6 +481,20 @@ impl Plan {
             }
         }
         Ok((others, own.unwrap_or(1)))
+    }
+
+    /// For a final state: the tail ways with one given tail card at a
+    /// player with room `r`, ignoring the case file (as in
+    /// [`Plan::tail_shares`]), for every `r` up to [`Plan::max_room`].
+    pub fn room_shares(&self, key: u128) -> Result<Vec<u128>, CountError> {
+        let mut rem = [0u8; MAX_PLAYERS];
+        for &(a, off, mask) in &self.fields {
+            rem[a] = ((key >> off) & mask) as u8;
+        }
+        let full = multinomial(&rem[..self.np])?;
+        let m: u128 = rem.iter().map(|&x| x as u128).sum();
+        // No player has more room than is left in all.
+        (0..=self.max_room() as u128).map(|x| if x == 0 || x > m { Ok(0) } else { share(full, m, x) }).collect()
     }
 
     /// Remaining room per player, and the categories whose case card must
@@ -421,6 +541,55 @@ impl Plan {
         }
         Ok(out)
     }
+}
+
+/// `full * x / m`, an integer here; split so nothing overflows.
+fn share(full: u128, m: u128, x: u128) -> Result<u128, CountError> {
+    let (q, r) = (full / m, full % m);
+    add(mul(q, x)?, r * x / m)
+}
+
+/// Writes the values of the fields at `offs` back in increasing order.
+fn sort_fields(key: u128, offs: &[u32], mask: u128) -> u128 {
+    let mut vals = [0u8; MAX_PLAYERS];
+    for (v, &off) in vals.iter_mut().zip(offs) {
+        *v = ((key >> off) & mask) as u8;
+    }
+    vals[..offs.len()].sort_unstable();
+    let mut out = key;
+    for (&v, &off) in vals.iter().zip(offs) {
+        out = out & !(mask << off) | (v as u128) << off;
+    }
+    out
+}
+
+/// Per layer `0..=n` (before step `i`), the players that are *free* from
+/// there on: every DP card left may go to them and no clause in flight or
+/// to come mentions them. They are interchangeable for the rest of the DP
+/// except for their room (tail cards may go to every player with room), so
+/// the completions of a state depend only on the multiset of their rooms.
+/// Sets of fewer than two players are left empty (nothing to permute); the
+/// sets only grow from layer to layer.
+fn free_sets(r: &Reduced, np: usize, order: &[u8], intervals: &[(usize, usize, usize)]) -> Vec<u16> {
+    let active: u16 = (0..np).filter(|&a| r.rem[a] > 0).fold(0, |m, a| m | 1 << a);
+    let players = (1u16 << np) - 1;
+    let n = order.len();
+    let mut out = vec![0u16; n + 1];
+    let mut barred = 0u16;
+    for i in (0..=n).rev() {
+        if i < n {
+            barred |= !r.allowed[order[i] as usize] & players;
+        }
+        let busy = intervals
+            .iter()
+            .filter(|&&(_, last, _)| last >= i)
+            .flat_map(|&(_, _, j)| r.clauses[j].iter())
+            .filter(|l| usize::from(l.place) < np)
+            .fold(0u16, |m, l| m | 1 << l.place);
+        let free = active & !barred & !busy;
+        out[i] = if free.count_ones() >= 2 { free } else { 0 };
+    }
+    out
 }
 
 /// In-flight clauses per player the demand check reads (its table has
