@@ -82,7 +82,24 @@ use plan::{CardClasses, Plan};
 /// The DP for a reduced problem.
 fn plan(p: &Problem, r: &Reduced) -> Result<Plan, CountError> {
     let cards = CardClasses::new(p, r);
-    Plan::new_symmetric(p, r, &cards, order::dp_order(r, &cards))
+    let order = order::dp_order(r, &cards);
+    if card_bound(p, r) >= SYMMETRY_MIN_CARD_BOUND {
+        Plan::new_symmetric(p, r, &cards, order)
+    } else {
+        Plan::new(p, r, &cards, order)
+    }
+}
+
+/// Below this card-outer bound the symmetric DP's bookkeeping (the sweep,
+/// kept keys) costs more than the states it saves: classic games measured
+/// 13-19% more instructions with it (BENCHMARKS.md, fifth round).
+const SYMMETRY_MIN_CARD_BOUND: f64 = 1_000_000.0;
+
+/// A crude bound on the card-outer DP's states: the room vectors times the
+/// DP cards.
+fn card_bound(p: &Problem, r: &Reduced) -> f64 {
+    let room: f64 = (0..p.np).map(|a| f64::from(r.rem[a]) + 1.0).product();
+    room * CardClasses::new(p, r).dp.len() as f64
 }
 
 /// Counts the consistent deals of a problem, without marginals.
@@ -164,8 +181,7 @@ fn auto(p: &Problem, r: &Reduced) -> Result<Counts, CountError> {
     // within a move budget, and fall back to the card-outer DP otherwise.
     // The constants come from seeds 0..199 of the master 10-player cells
     // (see BENCHMARKS.md, fourth round).
-    let room: f64 = (0..p.np).map(|a| f64::from(r.rem[a]) + 1.0).product();
-    let card_bound = room * CardClasses::new(p, r).dp.len() as f64;
+    let card_bound = card_bound(p, r);
     let limit = PLAYERS_MAX_ESTIMATE.min(PLAYERS_RATIO * card_bound);
     let worth_trying = card_bound >= PLAYERS_MIN_CARD_BOUND;
     if let Some(pp) = worth_trying.then(|| players::prepare(p, r)).flatten().filter(|pp| pp.estimate() <= limit) {
@@ -332,7 +348,12 @@ mod tests {
                             Plan::new(p, r, &cards, order::dp_order(r, &cards))
                         })
                         .expect(&label);
-                        let sym = marginals_with(&p, plan).expect(&label);
+                        // Symmetric whatever the size (`plan` uses it on large games only).
+                        let sym = marginals_with(&p, |p, r| {
+                            let cards = CardClasses::new(p, r);
+                            Plan::new_symmetric(p, r, &cards, order::dp_order(r, &cards))
+                        })
+                        .expect(&label);
                         assert_eq!(sym.total, plain.total, "{label}: total");
                         assert_eq!(sym.marginal, plain.marginal, "{label}: marginals");
                         compared += 1;
