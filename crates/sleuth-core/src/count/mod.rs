@@ -83,7 +83,7 @@ use plan::{CardClasses, Plan};
 fn plan(p: &Problem, r: &Reduced) -> Result<Plan, CountError> {
     let cards = CardClasses::new(p, r);
     let order = order::dp_order(r, &cards);
-    if card_bound(p, r) >= SYMMETRY_MIN_CARD_BOUND {
+    if card_bound(p, r, &cards) >= SYMMETRY_MIN_CARD_BOUND {
         Plan::new_symmetric(p, r, &cards, order)
     } else {
         Plan::new(p, r, &cards, order)
@@ -97,9 +97,9 @@ const SYMMETRY_MIN_CARD_BOUND: f64 = 1_000_000.0;
 
 /// A crude bound on the card-outer DP's states: the room vectors times the
 /// DP cards.
-fn card_bound(p: &Problem, r: &Reduced) -> f64 {
+fn card_bound(p: &Problem, r: &Reduced, cards: &CardClasses) -> f64 {
     let room: f64 = (0..p.np).map(|a| f64::from(r.rem[a]) + 1.0).product();
-    room * CardClasses::new(p, r).dp.len() as f64
+    room * cards.dp.len() as f64
 }
 
 /// Counts the consistent deals of a problem, without marginals.
@@ -181,7 +181,7 @@ fn auto(p: &Problem, r: &Reduced) -> Result<Counts, CountError> {
     // within a move budget, and fall back to the card-outer DP otherwise.
     // The constants come from seeds 0..199 of the master 10-player cells
     // (see BENCHMARKS.md, fourth round).
-    let card_bound = card_bound(p, r);
+    let card_bound = card_bound(p, r, &CardClasses::new(p, r));
     let limit = PLAYERS_MAX_ESTIMATE.min(PLAYERS_RATIO * card_bound);
     let worth_trying = card_bound >= PLAYERS_MIN_CARD_BOUND;
     if let Some(pp) = worth_trying.then(|| players::prepare(p, r)).flatten().filter(|pp| pp.estimate() <= limit) {

@@ -443,10 +443,7 @@ impl Plan {
     /// `multinomial(rem - e_a)` for player `a`, and `multinomial(rem)` for
     /// the case file (the card itself is the case card).
     pub fn tail_shares(&self, key: u128) -> Result<(u32, [u128; MAX_PLACES]), CountError> {
-        let mut rem = [0u8; MAX_PLAYERS];
-        for &(a, off, mask) in &self.fields {
-            rem[a] = ((key >> off) & mask) as u8;
-        }
+        let rem = self.rooms(key);
         let mut open = 0u32;
         for (i, o) in self.open_cats.iter().enumerate() {
             if key & o.1 == 0 {
@@ -487,23 +484,26 @@ impl Plan {
     /// player with room `r`, ignoring the case file (as in
     /// [`Plan::tail_shares`]), for every `r` up to [`Plan::max_room`].
     pub fn room_shares(&self, key: u128) -> Result<Vec<u128>, CountError> {
-        let mut rem = [0u8; MAX_PLAYERS];
-        for &(a, off, mask) in &self.fields {
-            rem[a] = ((key >> off) & mask) as u8;
-        }
+        let rem = self.rooms(key);
         let full = multinomial(&rem[..self.np])?;
         let m: u128 = rem.iter().map(|&x| x as u128).sum();
         // No player has more room than is left in all.
         (0..=self.max_room() as u128).map(|x| if x == 0 || x > m { Ok(0) } else { share(full, m, x) }).collect()
     }
 
-    /// Remaining room per player, and the categories whose case card must
-    /// come from the tail, in a final state.
-    pub fn final_state(&self, key: u128) -> ([u8; MAX_PLAYERS], Vec<usize>) {
+    /// Remaining room per player in a key (0 for players without a field).
+    fn rooms(&self, key: u128) -> [u8; MAX_PLAYERS] {
         let mut rem = [0u8; MAX_PLAYERS];
         for &(a, off, mask) in &self.fields {
             rem[a] = ((key >> off) & mask) as u8;
         }
+        rem
+    }
+
+    /// Remaining room per player, and the categories whose case card must
+    /// come from the tail, in a final state.
+    pub fn final_state(&self, key: u128) -> ([u8; MAX_PLAYERS], Vec<usize>) {
+        let rem = self.rooms(key);
         let open = self.open_cats.iter().filter(|o| key & o.1 == 0).map(|o| o.0).collect();
         (rem, open)
     }
