@@ -15,6 +15,10 @@ pub struct AccusationAdvice {
     pub cards: CardSet,
     /// The exact probability that `cards` is the case file.
     pub probability: f64,
+    /// The probability of `cards` weighed by the opponents' tells, when
+    /// they were read ([`Position::told_case_files`]); the recommendation
+    /// then weighs this instead of `probability`.
+    pub told: Option<f64>,
     /// The number of consistent deals with `cards` in the case file.
     pub deals: u128,
     /// Whether the case file is certain.
@@ -68,11 +72,7 @@ impl Position<'_> {
             let combo: CardSet = idx.iter().zip(&lists).map(|(&i, l)| l[i]).collect();
             // A combination can only beat the best if each card's marginal does.
             if combo.iter().all(|c| in_case_file(self.game, &self.counts, c) > best.1) {
-                let mut q = self.problem.clone();
-                for c in combo {
-                    q.add_fact(c, Place::CaseFile, true);
-                }
-                let n = count(&q)?;
+                let n = self.deals_with_case_file(combo)?;
                 if n > best.1 || (n == best.1 && best.0 == CardSet::EMPTY) {
                     best = (combo, n);
                 }
@@ -98,6 +98,11 @@ impl Position<'_> {
     /// chance of being right at the next opportunity), and the advice is to
     /// accuse when that is the better bet: `p ≥ (1 − t) · w`.
     ///
+    /// `p` is the exact probability of the most likely case file, or, with
+    /// `told` (the most likely case file by the opponents' tells and its
+    /// weighed probability, see [`Position::told_case_files`]), that case
+    /// file and its weighed probability. Certainty is always exact.
+    ///
     /// This compares one round only: waiting longer can be worth more than
     /// `w`, and opponents can solve later too.
     ///
@@ -106,11 +111,18 @@ impl Position<'_> {
     pub fn accusation_advice(
         &self,
         floor: f64,
+        told: Option<(CardSet, f64)>,
         weigh: impl FnOnce(&Self) -> Result<(f64, f64), CountError>,
     ) -> Result<AccusationAdvice, CountError> {
-        let (cards, deals) = self.best_accusation()?;
+        let certain_cards = certain_case_file(self.game, &self.counts);
+        let (cards, deals) = match (certain_cards, told) {
+            (None, Some((cards, _))) => (cards, self.deals_with_case_file(cards)?),
+            _ => self.best_accusation()?,
+        };
         let probability = ratio(deals, self.counts.total);
         let certain = deals == self.counts.total;
+        let told = told.filter(|_| !certain).map(|(_, p)| p);
+        let bet = told.unwrap_or(probability);
         // A player who has accused wrongly is out: it may not accuse again.
         let out = self.game.observer().is_some_and(|(me, _)| {
             self.game.events().iter().any(|e| matches!(e, Event::Accusation(a) if a.by == me && !a.correct))
@@ -119,13 +131,22 @@ impl Position<'_> {
             (0.0, 1.0, false)
         } else if certain {
             (0.0, 1.0, true)
-        } else if probability < floor {
+        } else if bet < floor {
             (0.0, 1.0, false)
         } else {
             let (t, w) = weigh(self)?;
-            (t, w, probability >= (1.0 - t) * w)
+            (t, w, bet >= (1.0 - t) * w)
         };
-        Ok(AccusationAdvice { cards, probability, deals, certain, threat, wait_value, accuse })
+        Ok(AccusationAdvice { cards, probability, told, deals, certain, threat, wait_value, accuse })
+    }
+
+    /// The consistent deals with `cards` in the case file.
+    fn deals_with_case_file(&self, cards: CardSet) -> Result<u128, CountError> {
+        let mut q = self.problem.clone();
+        for c in cards {
+            q.add_fact(c, Place::CaseFile, true);
+        }
+        count(&q)
     }
 
     /// An upper bound on the probability of any case file now: the smallest,

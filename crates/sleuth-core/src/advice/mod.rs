@@ -29,6 +29,8 @@
 //!   suggester least.
 //! - Opponents ([`Position::opponents`]): sampled exact views of each
 //!   opponent.
+//! - Tells ([`Position::tells`], [`Position::told_case_files`]): the case
+//!   file weighed by how rarely each opponent asks about cards it holds.
 //!
 //! Cost: a classic evaluation is one marginal count per possible (refuter,
 //! card) answer, about 5 to 80 µs each; [`advise`] with the default options
@@ -39,12 +41,14 @@ mod entropy;
 mod opponents;
 mod refute;
 mod suggest;
+mod tells;
 
 pub use accuse::AccusationAdvice;
 pub use entropy::{case_file_candidates, case_file_entropy, certain_case_file, in_case_file};
 pub use opponents::{combined_threat, solve_chance, OpponentProgress};
 pub use refute::{RefutationAdvice, RefutationOption};
 pub use suggest::{focused_tiers, Objective, Outcome, SuggestionEval, MAX_COMBINATIONS};
+pub use tells::{told_marginals, Tell, MIN_RATE, PRIOR_RATE, PRIOR_WEIGHT};
 
 use crate::analysis::ratio;
 use crate::count::{count_marginals, CountError, Counts};
@@ -85,11 +89,22 @@ pub struct AdviceOptions {
     /// Below this probability of being right, an accusation is never
     /// advised (and the opponents' threat is not weighed).
     pub accuse_floor: f64,
+    /// How many deals are sampled to weigh the case files by the opponents'
+    /// tells ([`Position::told_case_files`]); 0 to weigh accusations by the
+    /// exact probability alone.
+    pub tell_samples: usize,
 }
 
 impl Default for AdviceOptions {
     fn default() -> AdviceOptions {
-        AdviceOptions { suggestions: 5, shortlist: 12, samples: 32, seed: 0, accuse_floor: 0.25 }
+        AdviceOptions {
+            suggestions: 5,
+            shortlist: 12,
+            samples: 32,
+            seed: 0,
+            accuse_floor: 0.25,
+            tell_samples: TELL_SAMPLES,
+        }
     }
 }
 
@@ -108,7 +123,17 @@ pub struct Advice {
     pub accusation: AccusationAdvice,
     /// Every opponent's estimated progress, in seat order.
     pub opponents: Vec<OpponentProgress>,
+    /// Every opponent's tell, in seat order (empty when not read).
+    pub tells: Vec<Tell>,
+    /// The most likely case files weighed by the tells, with their weighed
+    /// probabilities, at most [`TOLD_CASE_FILES`] (empty when not read).
+    pub told: Vec<(CardSet, f64)>,
 }
+
+/// How many deals [`AdviceOptions::default`] samples to read the tells.
+pub const TELL_SAMPLES: usize = 2000;
+/// How many case files weighed by the tells [`Advice::told`] lists.
+pub const TOLD_CASE_FILES: usize = 5;
 
 /// The observer's position: the game and its exact counts, with what the
 /// advice needs precomputed.
@@ -229,8 +254,27 @@ pub fn advise(game: &Game, options: &AdviceOptions) -> Result<Advice, AdviceErro
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(options.seed);
     let opponents = pos.opponents(options.samples, &mut rng)?;
     let threat = combined_threat(&opponents);
-    let accusation = pos.accusation_advice(options.accuse_floor, |p| Ok((threat, p.wait_value(options.shortlist)?)))?;
-    Ok(Advice { me: pos.me, models: pos.counts.total, entropy: pos.entropy, suggestions, accusation, opponents })
+    let (tells, mut told) = if options.tell_samples > 0 {
+        let tells = pos.tells();
+        let told = pos.told_case_files(&tells, options.tell_samples, &mut rng)?;
+        (tells, told)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    let accusation = pos.accusation_advice(options.accuse_floor, told.first().copied(), |p| {
+        Ok((threat, p.wait_value(options.shortlist)?))
+    })?;
+    told.truncate(TOLD_CASE_FILES);
+    Ok(Advice {
+        me: pos.me,
+        models: pos.counts.total,
+        entropy: pos.entropy,
+        suggestions,
+        accusation,
+        opponents,
+        tells,
+        told,
+    })
 }
 
 /// Which card to show `suggester`, who suggested `suggestion`, from the

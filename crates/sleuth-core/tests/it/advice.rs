@@ -460,3 +460,83 @@ fn focused_tiers_match_brute_force() {
     }
     assert!(checked > 300, "only {checked} categories checked");
 }
+
+#[test]
+fn told_case_files_match_the_weighted_enumeration() {
+    use sleuth_core::advice::Tell;
+    let mut checked = 0;
+    for i in 0..300 {
+        let generated = small_game("advice-tells", i);
+        let game = Game::new(&generated.file).expect("generated games are valid");
+        let Some((me, _)) = game.observer() else { continue };
+        let Ok(pos) = Position::new(&game) else { continue };
+        // Fixed rates (the fitted ones are checked below): 1 is the exact
+        // distribution, the others weigh each suggested card its suggester holds.
+        for rate in [1.0, 0.3] {
+            let tells: Vec<Tell> =
+                game.players().filter(|&j| j != me).map(|player| Tell { player, known: 0, own: 0, rate }).collect();
+            let mut exact: BTreeMap<u64, f64> = BTreeMap::new();
+            let mut sum = 0.0;
+            for deal in deals(&game) {
+                let mut w = 1.0;
+                for e in game.events() {
+                    if let Event::Suggestion(s) = e {
+                        if s.by != me {
+                            w *= rate
+                                .powi(s.cards.iter().filter(|c| deal[c.index()] == Some(Place::Player(s.by))).count()
+                                    as i32);
+                        }
+                    }
+                }
+                let case: CardSet = game.deck().cards().filter(|c| deal[c.index()] == Some(Place::CaseFile)).collect();
+                *exact.entry(case.0).or_insert(0.0) += w;
+                sum += w;
+            }
+            let told = pos
+                .told_case_files(&tells, 20_000, &mut crate::support::rng("advice-tells-sample", i))
+                .expect("small counts fit");
+            let told: BTreeMap<u64, f64> = told.into_iter().map(|(k, p)| (k.0, p)).collect();
+            assert!((told.values().sum::<f64>() - 1.0).abs() < 1e-9, "game {i}: a distribution");
+            for (case, w) in &exact {
+                let (want, got) = (w / sum, told.get(case).copied().unwrap_or(0.0));
+                assert!((want - got).abs() < 0.03, "game {i}, rate {rate}: case file {case:#x} {got} vs {want}");
+            }
+            assert!(told.keys().all(|k| exact.contains_key(k)), "game {i}: only consistent case files");
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "only {checked} views checked");
+}
+
+#[test]
+fn tells_are_fitted_from_suggested_cards_whose_place_is_known() {
+    use sleuth_core::advice::{PRIOR_RATE, PRIOR_WEIGHT};
+    let game = Game::from_json(
+        r#"{"version": 1, "deck": "classic", "players": ["a", "b", "c"], "me": "a",
+            "hand": ["mu", "pl", "kn", "ca", "ha", "lo"], "events": [
+            {"suggestion": {"by": "a", "cards": ["gr", "re", "di"], "refuted_by": "b", "shown": "gr"}},
+            {"suggestion": {"by": "a", "cards": ["pe", "ro", "ki"], "refuted_by": "b", "shown": "ro"}},
+            {"suggestion": {"by": "b", "cards": ["gr", "ro", "ba"], "refuted_by": "c"}},
+            {"suggestion": {"by": "c", "cards": ["mu", "pi", "ba"], "refuted_by": "a", "shown": "mu"}},
+            {"suggestion": {"by": "c", "cards": ["gr", "wr", "st"], "refuted_by": "b"}}]}"#,
+    )
+    .expect("valid");
+    let pos = Position::new(&game).expect("consistent");
+    let tells = pos.tells();
+    let share = 6.0 / 15.0; // a hand of 6 among the 15 cards I do not hold
+    let fitted = |own: f64, known: f64| (own + PRIOR_WEIGHT * PRIOR_RATE * share) / ((known + PRIOR_WEIGHT) * share);
+    // b asked about gr and ro, which it showed me, and ba, which c must then hold.
+    assert_eq!((tells[0].player.index(), tells[0].known, tells[0].own), (1, 3, 2));
+    assert!((tells[0].rate - fitted(2.0, 3.0)).abs() < 1e-12);
+    // c asked about mu (mine: no evidence), pi (unknown), ba (its own) and gr (b's).
+    assert_eq!((tells[1].player.index(), tells[1].known, tells[1].own), (2, 2, 1));
+    assert!((tells[1].rate - fitted(1.0, 2.0)).abs() < 1e-12);
+    // Nobody asked anything yet: the prior.
+    let fresh = Game::from_json(
+        r#"{"version": 1, "deck": "classic", "players": ["a", "b", "c"], "me": "a",
+            "hand": ["mu", "pl", "kn", "ca", "ha", "lo"], "events": []}"#,
+    )
+    .expect("valid");
+    let pos = Position::new(&fresh).expect("consistent");
+    assert!(pos.tells().iter().all(|t| t.rate == PRIOR_RATE && t.known == 0));
+}
