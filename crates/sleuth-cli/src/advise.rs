@@ -34,6 +34,10 @@ pub struct Args {
     /// Seed of that sampling (the same seed gives the same advice).
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Deals sampled to weigh the case files by the opponents' tells (how rarely each asks about its own
+    /// cards); 0 weighs accusations by the exact probability alone.
+    #[arg(long, default_value_t = sleuth_core::advice::TELL_SAMPLES, value_name = "N")]
+    tell_samples: usize,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -69,6 +73,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         shortlist: args.shortlist,
         samples: args.samples,
         seed: args.seed,
+        tell_samples: args.tell_samples,
         ..AdviceOptions::default()
     };
     let advice = match advise(&game, &options) {
@@ -144,10 +149,11 @@ fn write_advice(out: &mut dyn Write, game: &Game, advice: &Advice, samples: usiz
     let a = &advice.accusation;
     writeln!(out)?;
     let cards = card_ids(game, a.cards, ", ");
+    let told = a.told.map(|p| format!(" ({} by the opponents' tells)", pct(p))).unwrap_or_default();
     if a.certain {
         writeln!(out, "accuse now: yes, the case file is certain: {cards}")?;
     } else if a.accuse {
-        writeln!(out, "accuse now: yes, {cards} is right with probability {}", pct(a.probability))?;
+        writeln!(out, "accuse now: yes, {cards} is right with probability {}{told}", pct(a.probability))?;
         writeln!(
             out,
             "  an opponent may solve first ({} before your next turn); waiting is worth at most {}",
@@ -157,7 +163,7 @@ fn write_advice(out: &mut dyn Write, game: &Game, advice: &Advice, samples: usiz
     } else {
         writeln!(
             out,
-            "accuse now: no; the most likely case file, {cards}, is right with probability {}",
+            "accuse now: no; the most likely case file, {cards}, is right with probability {}{told}",
             pct(a.probability)
         )?;
         if a.threat > 0.0 || a.wait_value < 1.0 {
@@ -188,6 +194,26 @@ fn write_advice(out: &mut dyn Write, game: &Game, advice: &Advice, samples: usiz
     writeln!(out, "\nopponents (estimated from {samples} deals drawn from your view):")?;
     for o in &advice.opponents {
         write_opponent(out, game, o)?;
+    }
+    if !advice.tells.is_empty() {
+        write_tells(out, game, advice)?;
+    }
+    Ok(())
+}
+
+/// The opponents' tells and the case files they point to.
+fn write_tells(out: &mut dyn Write, game: &Game, advice: &Advice) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "\ntells (players rarely ask about cards they hold; of the cards each asked about whose place you know,"
+    )?;
+    writeln!(out, "how many it holds, and the weight of a deal per card it asked about and holds there):")?;
+    for t in &advice.tells {
+        writeln!(out, "  {}: holds {} of {}; weight {:.2}", game.player_id(t.player), t.own, t.known, t.rate)?;
+    }
+    writeln!(out, "most likely case files weighed by the tells (a model of behaviour, not a deduction):")?;
+    for (cards, p) in &advice.told {
+        writeln!(out, "  {:<12} {}", card_ids(game, *cards, ", "), pct(*p))?;
     }
     Ok(())
 }
@@ -267,7 +293,33 @@ fn advice_json(game: &Game, advice: &Advice) -> String {
         ("accuse".to_string(), a.accuse.to_string()),
         ("threat".to_string(), json_f64(a.threat)),
         ("wait_value".to_string(), json_f64(a.wait_value)),
+        ("told".to_string(), a.told.map_or("null".into(), json_f64)),
     ]);
+    let tells: Vec<String> = advice
+        .tells
+        .iter()
+        .map(|t| {
+            format!(
+                "    {}",
+                json_object([
+                    ("player".to_string(), json_str(game.player_id(t.player))),
+                    ("known".to_string(), t.known.to_string()),
+                    ("own".to_string(), t.own.to_string()),
+                    ("rate".to_string(), json_f64(t.rate)),
+                ])
+            )
+        })
+        .collect();
+    let told: Vec<String> = advice
+        .told
+        .iter()
+        .map(|(cards, p)| {
+            format!(
+                "    {}",
+                json_object([("cards".to_string(), ids(game, *cards)), ("probability".to_string(), json_f64(*p))])
+            )
+        })
+        .collect();
     let suggestions: Vec<String> = advice
         .suggestions
         .iter()
@@ -320,12 +372,14 @@ fn advice_json(game: &Game, advice: &Advice) -> String {
         }
     };
     format!(
-        "{{\n  \"me\": {},\n  \"models\": {},\n  \"entropy\": {},\n  \"accusation\": {accusation},\n  \"suggestions\": {},\n  \"opponents\": {}\n}}\n",
+        "{{\n  \"me\": {},\n  \"models\": {},\n  \"entropy\": {},\n  \"accusation\": {accusation},\n  \"suggestions\": {},\n  \"opponents\": {},\n  \"tells\": {},\n  \"told\": {}\n}}\n",
         json_str(game.player_id(advice.me)),
         json_str(&advice.models.to_string()),
         json_f64(advice.entropy),
         list(suggestions),
-        list(opponents)
+        list(opponents),
+        list(tells),
+        list(told)
     )
 }
 

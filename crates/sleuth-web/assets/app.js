@@ -373,13 +373,14 @@ async function refreshAdvice() {
   if (!adv.consistent) { body.append(h('p', {}, 'No advice while the turns contradict each other.')); return; }
   const a = adv.accuse;
   const cards = a.cards.join(', ');
+  const told = a.told === null || a.told === undefined ? '' : ` (${pct(a.told, 1)} by the opponents' tells)`;
   if (a.now && a.certain) {
     body.append(h('p', { id: 'advice-accuse', class: 'accuse' }, h('strong', {}, `Accuse now: ${cards} (certain).`)));
   } else if (a.now) {
     body.append(h('p', { id: 'advice-accuse', class: 'accuse' }, h('strong', {}, `Accuse now: ${cards}`),
-      `, right with chance ${pct(a.probability, 1)}: waiting is worse (an opponent solves first with chance ${pct(a.threat)}).`));
+      `, right with chance ${pct(a.probability, 1)}${told}: waiting is worse (an opponent solves first with chance ${pct(a.threat)}).`));
   } else {
-    body.append(h('p', { id: 'advice-accuse' }, `Do not accuse yet: the most likely case file, ${cards}, is right with chance ${pct(a.probability, 1)}.`));
+    body.append(h('p', { id: 'advice-accuse' }, `Do not accuse yet: the most likely case file, ${cards}, is right with chance ${pct(a.probability, 1)}${told}.`));
   }
   if (!(a.now && a.certain) && adv.suggest.length) {
     body.append(h('p', {}, 'Suggest (best first):'), h('ol', { id: 'advice-suggest' }, adv.suggest.map((s) =>

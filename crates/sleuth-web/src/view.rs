@@ -147,7 +147,8 @@ pub fn advice_options() -> AdviceOptions {
 ///
 /// The shape: `source` (`"sleuth-core"`), `version`, `consistent`,
 /// `models` (a string), `entropy` (bits), `accuse: {cards, probability,
-/// now, certain, threat, wait_value}`, `suggest: [{cards, information,
+/// now, certain, threat, wait_value, told}` (`told`: the probability
+/// weighed by the opponents' tells, or null), `suggest: [{cards, information,
 /// end_probability, likelihood}]` (best first), `opponents: [{player, out,
 /// solved, threat, entropy}]` and `millis`. An inconsistent history is
 /// `consistent: false` with no advice.
@@ -189,7 +190,8 @@ pub fn advice(game: &Game, version: u64) -> Result<Value, String> {
         "models": a.models.to_string(),
         "entropy": a.entropy,
         "accuse": {"cards": ids(acc.cards), "probability": acc.probability, "now": acc.accuse,
-                   "certain": acc.certain, "threat": acc.threat, "wait_value": acc.wait_value},
+                   "certain": acc.certain, "threat": acc.threat, "wait_value": acc.wait_value,
+                   "told": acc.told},
         "suggest": suggest,
         "opponents": opponents,
         "millis": start.elapsed().as_secs_f64() * 1000.0,

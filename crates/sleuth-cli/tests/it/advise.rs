@@ -20,7 +20,7 @@ fn advises_suggestions_accusation_and_opponents() {
 
         297,850 consistent deals; case-file entropy 3.63 bits
 
-        accuse now: no; the most likely case file, pl, ca, ha, is right with probability 30.5%
+        accuse now: no; the most likely case file, pl, ca, ha, is right with probability 30.5% (44.4% by the opponents' tells)
           opponents solve before your next turn: 30.5%; waiting is worth up to 52.2%
 
         best suggestions, most likely to end the game first, then most informative
@@ -35,6 +35,20 @@ fn advises_suggestions_accusation_and_opponents() {
           p4: knows the case file 12.5%, solves before your next turn 25.8%, case-file entropy 1.97 bits (public knowledge alone: 4.42)
           p5: knows the case file    0%, solves before your next turn  1.6%, case-file entropy 4.48 bits (public knowledge alone: 5.00)
           p6: knows the case file    0%, solves before your next turn  1.6%, case-file entropy 4.60 bits (public knowledge alone: 4.94)
+
+        tells (players rarely ask about cards they hold; of the cards each asked about whose place you know,
+        how many it holds, and the weight of a deal per card it asked about and holds there):
+          p2: holds 0 of 1; weight 0.20
+          p3: holds 0 of 0; weight 0.25
+          p4: holds 0 of 0; weight 0.25
+          p5: holds 0 of 1; weight 0.20
+          p6: holds 0 of 0; weight 0.25
+        most likely case files weighed by the tells (a model of behaviour, not a deduction):
+          pl, ca, ha   44.4%
+          pl, ca, li   39.5%
+          pl, re, ha   4.1%
+          pl, re, li   3.8%
+          pl, ro, li   1.3%
     "#]].assert_eq(&run.stdout);
 }
 
