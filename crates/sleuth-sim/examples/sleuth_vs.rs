@@ -53,6 +53,21 @@ fn make(name: &str) -> Box<dyn Agent> {
         if let Some(v) = env("SLEUTH_FOCUSED_UP_TO").and_then(|v| v.parse().ok()) {
             a.focused_up_to = v;
         }
+        if let Some(v) = env("SLEUTH_TELLS").and_then(|v| v.parse().ok()) {
+            a.tell_samples = v;
+        }
+        if let Some(v) = env("SLEUTH_TELL_PRIOR").and_then(|v| v.parse().ok()) {
+            a.tell_prior.0 = v;
+        }
+        if let Some(v) = env("SLEUTH_TELL_WEIGHT").and_then(|v| v.parse().ok()) {
+            a.tell_prior.1 = v;
+        }
+        if env("SLEUTH_TELL_NOSUGGEST").is_some() {
+            a.tell_suggest = false;
+        }
+        if env("SLEUTH_TELL_NOBOUND").is_some() {
+            a.tell_bound = false;
+        }
         if env("SLEUTH_LOOKAHEAD").is_some() {
             a.lookahead = true;
         }

@@ -3,7 +3,9 @@
 use super::tactics::suggest_by_tiers;
 use super::{random_card, random_combination};
 use crate::agent::{Agent, SimRng, View};
-use sleuth_core::advice::{certain_case_file, combined_threat, AdviceError, Objective, Position};
+use sleuth_core::advice::{
+    certain_case_file, combined_threat, told_marginals, AdviceError, Objective, Position, PRIOR_RATE, PRIOR_WEIGHT,
+};
 use sleuth_core::count::count_marginals;
 use sleuth_core::{Card, CardSet, Counts, Event, Player, Problem};
 
@@ -13,8 +15,11 @@ use sleuth_core::{Card, CardSet, Counts, Event, Player, Problem};
 ///   players (4), a focused combination from its exact counts
 ///   ([`Position::focused_tiers`]): in each category a certain case-file
 ///   card (or one of its own), else a candidate with the fewest possible
-///   places, chosen at random among equals; never a combination it
-///   suggested before (the next best by [`super::tactics::fresh_suggestion`]).
+///   places; among equals, the card most likely in the case file by the
+///   opponents' tells ([`Position::told_case_files`]: players rarely ask
+///   about cards they hold, so what they ask about hints at their hands and
+///   at what they know); never a combination it suggested before (the next
+///   best by [`super::tactics::fresh_suggestion`]).
 ///   At larger tables it ranks a shortlist by the exact chance of ending
 ///   the game, then expected information ([`Position::rank_suggestions`],
 ///   what `sleuth advise` shows). Each rule won more tournament games where
@@ -23,9 +28,10 @@ use sleuth_core::{Card, CardSet, Counts, Event, Player, Problem};
 ///   ([`Position::refutation`]); a card already shown to it costs nothing.
 /// - **Accuses** at once when the case file is certain. Otherwise only after
 ///   its own suggestion has been answered (nothing can change before then),
-///   when the exact probability of its most likely case file is at least the
-///   chance that no opponent solves first ([`Position::accusation_advice`],
-///   with the opponents' progress sampled from its view). If the simulator
+///   when the probability of its most likely case file weighed by the
+///   opponents' tells is at least the chance that no opponent solves first
+///   ([`Position::accusation_advice`], with the opponents' progress sampled
+///   from its view). If the simulator
 ///   never asks it after its suggestion, it weighs that at the start of its
 ///   turn instead.
 ///
@@ -49,6 +55,18 @@ pub struct SleuthAgent {
     /// lookahead ([`Position::wait_value`]) instead of taking it as 1 (it
     /// made no measurable difference in simulation and costs time).
     pub lookahead: bool,
+    /// Deals sampled to weigh an accusation by the opponents' tells
+    /// ([`Position::told_case_files`]); 0 for the exact probability alone.
+    pub tell_samples: usize,
+    /// The prior rate and weight of the tells (see [`sleuth_core::advice::Tell`]).
+    pub tell_prior: (f64, f64),
+    /// Whether the cheap bound on the exact probability may skip weighing
+    /// an accusation even when tells are used.
+    pub tell_bound: bool,
+    /// Whether focused suggestions read the tells too: within the first
+    /// tier of a category, the card most likely in the case file by them
+    /// (at random among the tier otherwise).
+    pub tell_suggest: bool,
     /// The counts of the view with this many events.
     cache: Option<(usize, Problem, Counts)>,
     /// Whether it was asked to accuse after one of its own suggestions
@@ -72,9 +90,23 @@ impl SleuthAgent {
             focused_up_to: 4,
             objective: Objective::default(),
             lookahead: false,
+            tell_samples: 1000,
+            tell_prior: (PRIOR_RATE, PRIOR_WEIGHT),
+            tell_bound: true,
+            tell_suggest: true,
             cache: None,
             asked_after_suggestion: false,
         }
+    }
+
+    /// The case files weighed by the opponents' tells, most likely first;
+    /// `None` when tells are off or sampling fails.
+    fn told(&self, pos: &Position<'_>, rng: &mut SimRng) -> Option<Vec<(CardSet, f64)>> {
+        if self.tell_samples == 0 {
+            return None;
+        }
+        let (prior, weight) = self.tell_prior;
+        pos.told_case_files(&pos.tells_with_prior(prior, weight), self.tell_samples, rng).ok()
     }
 
     /// The position of `view`, from counts computed once per event.
@@ -88,6 +120,19 @@ impl SleuthAgent {
         }
         let (_, problem, counts) = self.cache.as_ref().expect("just filled");
         Position::with_counts(view.game(), problem.clone(), counts.clone())
+    }
+}
+
+/// Puts the card of the first non-empty tier with the largest `mass` in a
+/// tier of its own before it (the first such card in card order).
+fn prefer_most_likely(tiers: &mut Vec<CardSet>, mass: &[f64]) {
+    let Some(k) = tiers.iter().position(|t| !t.is_empty()) else { return };
+    let best = tiers[k].iter().fold(None, |best: Option<Card>, c| match best {
+        Some(b) if mass[b.index()] >= mass[c.index()] => Some(b),
+        _ => Some(c),
+    });
+    if let Some(best) = best {
+        tiers.insert(k, CardSet::single(best));
     }
 }
 
@@ -117,11 +162,13 @@ impl Agent for SleuthAgent {
         if let Some(cards) = certain_case_file(view.game(), pos.counts()) {
             return Some(cards);
         }
-        if !weigh || pos.mode_bound() < floor {
+        let tells = self.tell_samples > 0;
+        if !weigh || ((!tells || self.tell_bound) && pos.mode_bound() < floor) {
             return None;
         }
+        let told = if tells { Some(*self.told(&pos, rng)?.first()?) } else { None };
         let advice = pos
-            .accusation_advice(floor, |p| {
+            .accusation_advice(floor, told, |p| {
                 let threat = combined_threat(&p.opponents(samples, rng)?);
                 let wait = if patient { 1.0 } else { p.wait_value(shortlist)? };
                 Ok((threat, wait))
@@ -133,7 +180,15 @@ impl Agent for SleuthAgent {
     fn suggest(&mut self, view: &View<'_>, rng: &mut SimRng) -> CardSet {
         if view.game().num_players() <= self.focused_up_to {
             if let Ok(pos) = self.position(view) {
-                return suggest_by_tiers(view, rng, |cards| pos.focused_tiers(cards));
+                let told = if self.tell_suggest { self.told(&pos, rng) } else { None };
+                let mass = told.map(|t| told_marginals(&t));
+                return suggest_by_tiers(view, rng, |cards| {
+                    let mut tiers = pos.focused_tiers(cards);
+                    if let Some(mass) = &mass {
+                        prefer_most_likely(&mut tiers, mass);
+                    }
+                    tiers
+                });
             }
         }
         let (shortlist, objective) = (self.shortlist, self.objective);
