@@ -217,9 +217,12 @@ fn auto(p: &Problem, r: &Reduced) -> Result<Counts, CountError> {
     // the card-outer DP's layers (the room vectors times the DP cards),
     // within a move budget, and fall back to the card-outer DP otherwise.
     // The constants come from seeds 0..199 of the master 10-player cells
-    // (see BENCHMARKS.md, fourth round).
+    // (see BENCHMARKS.md, fourth and sixth rounds).
     let card_bound = card_bound(p, r, &CardClasses::new(p, r));
-    let limit = PLAYERS_MAX_ESTIMATE.min(PLAYERS_RATIO * card_bound);
+    // The symmetric DP (and its choice of order) made the card-outer DP
+    // cheaper where it runs.
+    let ratio = if card_bound >= SYMMETRY_MIN_CARD_BOUND { PLAYERS_RATIO_SYMMETRIC } else { PLAYERS_RATIO };
+    let limit = PLAYERS_MAX_ESTIMATE.min(ratio * card_bound);
     let worth_trying = card_bound >= PLAYERS_MIN_CARD_BOUND;
     if let Some(pp) = worth_trying.then(|| players::prepare(p, r)).flatten().filter(|pp| pp.estimate() <= limit) {
         if let Some((total, marginal, states)) = players::marginals(&pp, PLAYERS_MAX_MOVES)? {
@@ -239,6 +242,8 @@ const PLAYERS_MIN_CARD_BOUND: f64 = 10_000.0;
 const PLAYERS_MAX_ESTIMATE: f64 = 100_000_000.0;
 /// ... and at most this fraction of the card-outer bound.
 const PLAYERS_RATIO: f64 = 2.0;
+/// ... or this one where the card-outer DP is symmetric.
+const PLAYERS_RATIO_SYMMETRIC: f64 = 0.5;
 /// The players-outer counter gives up after this many moves.
 const PLAYERS_MAX_MOVES: usize = 3_000_000;
 /// [`Counter::PlayersOuter`] gives up after this many moves.
