@@ -3,7 +3,9 @@
 //! states, one line per state: the estimates that pick between the orders,
 //! and states and time of each (a tool for tuning that choice).
 //!
-//! Usage: count_orders DECK PLAYERS observer|bystander SUGGESTIONS SEEDS
+//! Usage: count_orders DECK PLAYERS observer|bystander SUGGESTIONS SEEDS [usual|freeing|chosen]
+//!
+//! With an order, only that one runs (to count its instructions).
 
 mod states;
 
@@ -12,11 +14,21 @@ use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let Some((states, _)) = states::from_args(&args) else {
-        eprintln!("usage: count_orders DECK PLAYERS observer|bystander SUGGESTIONS SEEDS");
+    let Some((states, rest)) = states::from_args(&args) else {
+        eprintln!("usage: count_orders DECK PLAYERS observer|bystander SUGGESTIONS SEEDS [usual|freeing|chosen]");
         std::process::exit(2);
     };
+    let only = rest.first().map(|o| match o.as_str() {
+        "usual" => Counter::CardOuterUsual,
+        "freeing" => Counter::CardOuterFreeing,
+        _ => Counter::CardOuter,
+    });
     for (seed, p) in states {
+        if let Some(counter) = only {
+            let c = count_marginals_by(&p, counter).expect("counts").expect("card-outer always counts");
+            println!("seed {seed} {counter:?} {} states", c.states);
+            continue;
+        }
         let t = Instant::now();
         let est = order_estimates(&p);
         let est_ms = t.elapsed().as_secs_f64() * 1e3;
