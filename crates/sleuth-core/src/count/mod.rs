@@ -17,13 +17,13 @@
 //! All arithmetic is checked `u128`; a count that does not fit is an error.
 //!
 //! Modules: `plan` compiles the DP (key layout, moves, tail), `order`
-//! chooses the card order, `demand` drops states that leave a player too
-//! little room for its clauses, `dp` runs the passes, `arith` has the
-//! checked arithmetic, `sym` the marginals at *free* players (players
-//! interchangeable for the rest of the DP, whose rooms the key keeps sorted
-//! so that one state stands for all their permutations). `players` is a
-//! second, players-outer counter that [`count_marginals`] uses where a
-//! static estimate says it is cheaper.
+//! has the card orders and `estimate` picks one per state, `demand` drops
+//! states that leave a player too little room for its clauses, `dp` runs
+//! the passes, `arith` has the checked arithmetic, `sym` the marginals at
+//! *free* players (players interchangeable for the rest of the DP, whose
+//! rooms the key keeps sorted so that one state stands for all their
+//! permutations). `players` is a second, players-outer counter that
+//! [`count_marginals`] uses where a static estimate says it is cheaper.
 
 mod arith;
 mod case_file;
@@ -478,7 +478,13 @@ mod tests {
                 let p = Problem::new(&game);
                 let label = format!("observer {observer}, {suggestions} suggestions, seed {seed}");
                 let auto = count_marginals(&p).expect(&label);
-                for counter in [Counter::Auto, Counter::CardOuter, Counter::PlayersOuter] {
+                for counter in [
+                    Counter::Auto,
+                    Counter::CardOuter,
+                    Counter::CardOuterUsual,
+                    Counter::CardOuterFreeing,
+                    Counter::PlayersOuter,
+                ] {
                     let Some(c) = count_marginals_by(&p, counter).expect(&label) else { continue };
                     assert_eq!((c.total, &c.marginal), (auto.total, &auto.marginal), "{label}: {counter:?}");
                 }
