@@ -8,7 +8,7 @@
 
 mod states;
 
-use sleuth_core::count::{count_marginals_by, players_outer_cost, Counter};
+use sleuth_core::count::{count_marginals_by, order_estimates, players_outer_cost, Counter};
 use std::time::Instant;
 
 fn main() {
@@ -25,7 +25,7 @@ fn main() {
             continue;
         }
         let mut totals = Vec::new();
-        line += &format!(" | cost {:?}", players_outer_cost(&p));
+        line += &format!(" | cost {:?} | orders {:?}", players_outer_cost(&p), order_estimates(&p));
         for counter in [Counter::CardOuter, Counter::PlayersOuter, Counter::Auto] {
             let t = Instant::now();
             let c = count_marginals_by(&p, counter).expect("counts");

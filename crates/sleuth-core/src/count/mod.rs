@@ -17,18 +17,19 @@
 //! All arithmetic is checked `u128`; a count that does not fit is an error.
 //!
 //! Modules: `plan` compiles the DP (key layout, moves, tail), `order`
-//! chooses the card order, `demand` drops states that leave a player too
-//! little room for its clauses, `dp` runs the passes, `arith` has the
-//! checked arithmetic, `sym` the marginals at *free* players (players
-//! interchangeable for the rest of the DP, whose rooms the key keeps sorted
-//! so that one state stands for all their permutations). `players` is a
-//! second, players-outer counter that [`count_marginals`] uses where a
-//! static estimate says it is cheaper.
+//! has the card orders and `estimate` picks one per state, `demand` drops
+//! states that leave a player too little room for its clauses, `dp` runs
+//! the passes, `arith` has the checked arithmetic, `sym` the marginals at
+//! *free* players (players interchangeable for the rest of the DP, whose
+//! rooms the key keeps sorted so that one state stands for all their
+//! permutations). `players` is a second, players-outer counter that
+//! [`count_marginals`] uses where a static estimate says it is cheaper.
 
 mod arith;
 mod case_file;
 mod demand;
 mod dp;
+mod estimate;
 mod order;
 mod plan;
 mod players;
@@ -82,7 +83,26 @@ use plan::{CardClasses, Plan};
 /// The DP for a reduced problem.
 fn plan(p: &Problem, r: &Reduced) -> Result<Plan, CountError> {
     let cards = CardClasses::new(p, r);
-    let order = order::dp_order(r, &cards);
+    let usual = order::dp_order(r, &cards);
+    if card_bound(p, r, &cards) < SYMMETRY_MIN_CARD_BOUND {
+        return Plan::new(p, r, &cards, usual);
+    }
+    // Neither order wins everywhere (up to 7x either way); the estimate
+    // picks the better one on most states (BENCHMARKS.md, sixth round).
+    let freeing = order::freeing_order(r, &cards, p.np);
+    let better = freeing != usual
+        && estimate::dp_states(p, r, &cards, &freeing) < FREEING_MARGIN * estimate::dp_states(p, r, &cards, &usual);
+    Plan::new_symmetric(p, r, &cards, if better { freeing } else { usual })
+}
+
+/// The order that frees players early is taken when its estimated states
+/// are below this fraction of the usual order's.
+const FREEING_MARGIN: f64 = 0.95;
+
+/// The DP in one fixed order (for profiling), symmetric on large problems.
+fn plan_in(p: &Problem, r: &Reduced, freeing: bool) -> Result<Plan, CountError> {
+    let cards = CardClasses::new(p, r);
+    let order = if freeing { order::freeing_order(r, &cards, p.np) } else { order::dp_order(r, &cards) };
     if card_bound(p, r, &cards) >= SYMMETRY_MIN_CARD_BOUND {
         Plan::new_symmetric(p, r, &cards, order)
     } else {
@@ -133,6 +153,10 @@ pub enum Counter {
     Auto,
     /// The card-outer DP.
     CardOuter,
+    /// The card-outer DP in the usual card order.
+    CardOuterUsual,
+    /// The card-outer DP in the order that frees players early.
+    CardOuterFreeing,
     /// The players-outer counter, within a large move budget.
     PlayersOuter,
 }
@@ -150,6 +174,8 @@ pub fn count_marginals_by(p: &Problem, counter: Counter) -> Result<Option<Counts
     match counter {
         Counter::Auto => auto(p, &r).map(Some),
         Counter::CardOuter => card_outer(p, &r, plan).map(Some),
+        Counter::CardOuterUsual => card_outer(p, &r, |p, r| plan_in(p, r, false)).map(Some),
+        Counter::CardOuterFreeing => card_outer(p, &r, |p, r| plan_in(p, r, true)).map(Some),
         Counter::PlayersOuter => {
             let Some(pp) = players::prepare(p, &r) else { return Ok(None) };
             let Some((total, marginal, states)) = players::marginals(&pp, PROFILE_MAX_MOVES)? else { return Ok(None) };
@@ -172,6 +198,17 @@ pub fn players_outer_cost(p: &Problem) -> Option<(usize, usize, f64, f64)> {
     Some((states, moves, pp.estimate(), card_bound))
 }
 
+/// The estimated card-outer states in the usual order and in the order
+/// that frees players early, and the card-outer bound (for profiling).
+#[doc(hidden)]
+pub fn order_estimates(p: &Problem) -> Option<(f64, f64, f64)> {
+    let r = propagate(p)?;
+    let cards = CardClasses::new(p, &r);
+    let usual = estimate::dp_states(p, &r, &cards, &order::dp_order(&r, &cards));
+    let freeing = estimate::dp_states(p, &r, &cards, &order::freeing_order(&r, &cards, p.np));
+    Some((usual, freeing, card_bound(p, &r, &cards)))
+}
+
 /// The counter [`count_marginals`] picks, on a reduced problem.
 fn auto(p: &Problem, r: &Reduced) -> Result<Counts, CountError> {
     // The players-outer counter wins on some states and loses badly on
@@ -180,9 +217,12 @@ fn auto(p: &Problem, r: &Reduced) -> Result<Counts, CountError> {
     // the card-outer DP's layers (the room vectors times the DP cards),
     // within a move budget, and fall back to the card-outer DP otherwise.
     // The constants come from seeds 0..199 of the master 10-player cells
-    // (see BENCHMARKS.md, fourth round).
+    // (see BENCHMARKS.md, fourth and sixth rounds).
     let card_bound = card_bound(p, r, &CardClasses::new(p, r));
-    let limit = PLAYERS_MAX_ESTIMATE.min(PLAYERS_RATIO * card_bound);
+    // The symmetric DP (and its choice of order) made the card-outer DP
+    // cheaper where it runs.
+    let ratio = if card_bound >= SYMMETRY_MIN_CARD_BOUND { PLAYERS_RATIO_SYMMETRIC } else { PLAYERS_RATIO };
+    let limit = PLAYERS_MAX_ESTIMATE.min(ratio * card_bound);
     let worth_trying = card_bound >= PLAYERS_MIN_CARD_BOUND;
     if let Some(pp) = worth_trying.then(|| players::prepare(p, r)).flatten().filter(|pp| pp.estimate() <= limit) {
         if let Some((total, marginal, states)) = players::marginals(&pp, PLAYERS_MAX_MOVES)? {
@@ -202,6 +242,8 @@ const PLAYERS_MIN_CARD_BOUND: f64 = 10_000.0;
 const PLAYERS_MAX_ESTIMATE: f64 = 100_000_000.0;
 /// ... and at most this fraction of the card-outer bound.
 const PLAYERS_RATIO: f64 = 2.0;
+/// ... or this one where the card-outer DP is symmetric.
+const PLAYERS_RATIO_SYMMETRIC: f64 = 0.5;
 /// The players-outer counter gives up after this many moves.
 const PLAYERS_MAX_MOVES: usize = 3_000_000;
 /// [`Counter::PlayersOuter`] gives up after this many moves.
@@ -366,6 +408,63 @@ mod tests {
         assert!(fewer * 4 > compared, "symmetry saved states on only {fewer} of {compared} games");
     }
 
+    /// The DP in the order that frees players early (symmetric, whatever the
+    /// size) against the plain DP in the usual order, on seeded classic and
+    /// master games: equal totals and marginals of every card at every place;
+    /// and the orders must differ on many of them.
+    #[test]
+    fn freeing_order_matches_the_plain_dp() {
+        let (mut compared, differ) = (0, std::cell::Cell::new(0));
+        for (deck, players) in [
+            (DeckChoice::Classic, 3),
+            (DeckChoice::Classic, 6),
+            (DeckChoice::Master, 6),
+            (DeckChoice::Master, 8),
+            (DeckChoice::Master, 10),
+        ] {
+            for observer in [true, false] {
+                for suggestions in [0, 5, 10, 20, 40] {
+                    for seed in 0..5u64 {
+                        let cfg = GenConfig {
+                            accusation_rate: if seed % 3 == 0 { 0.1 } else { 0.0 },
+                            face_up: (seed % 4 == 1) as usize,
+                            ..GenConfig::new(deck.clone(), players, observer, suggestions)
+                        };
+                        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5000 + 100 * players as u64 + seed);
+                        let Ok(generated) = try_generate(&cfg, &mut rng) else { continue };
+                        let game = crate::Game::new(&generated.file).expect("generated games are valid");
+                        let p = Problem::new(&game);
+                        let label = format!(
+                            "{deck:?} {players} players, observer {observer}, {suggestions} suggestions, seed {seed}"
+                        );
+                        let plain = marginals_with(&p, |p, r| {
+                            let cards = CardClasses::new(p, r);
+                            Plan::new(p, r, &cards, order::dp_order(r, &cards))
+                        })
+                        .expect(&label);
+                        let freeing = marginals_with(&p, |p, r| {
+                            let cards = CardClasses::new(p, r);
+                            let order = order::freeing_order(r, &cards, p.np);
+                            let mut sorted = order.clone();
+                            sorted.sort_unstable();
+                            let dp: Vec<u8> = cards.dp.iter().map(|c| c.index() as u8).collect();
+                            assert_eq!(sorted, dp, "{label}: the order has every DP card once");
+                            differ.set(differ.get() + usize::from(order != order::dp_order(r, &cards)));
+                            Plan::new_symmetric(p, r, &cards, order)
+                        })
+                        .expect(&label);
+                        assert_eq!(freeing.total, plain.total, "{label}: total");
+                        assert_eq!(freeing.marginal, plain.marginal, "{label}: marginals");
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 150, "only {compared} games compared");
+        let differ = differ.get();
+        assert!(differ * 4 > compared, "the orders differ on only {differ} of {compared} games");
+    }
+
     /// The profiling entry point gives the same counts with either counter
     /// (on states where both are worth running and the choice matters).
     #[test]
@@ -379,7 +478,13 @@ mod tests {
                 let p = Problem::new(&game);
                 let label = format!("observer {observer}, {suggestions} suggestions, seed {seed}");
                 let auto = count_marginals(&p).expect(&label);
-                for counter in [Counter::Auto, Counter::CardOuter, Counter::PlayersOuter] {
+                for counter in [
+                    Counter::Auto,
+                    Counter::CardOuter,
+                    Counter::CardOuterUsual,
+                    Counter::CardOuterFreeing,
+                    Counter::PlayersOuter,
+                ] {
                     let Some(c) = count_marginals_by(&p, counter).expect(&label) else { continue };
                     assert_eq!((c.total, &c.marginal), (auto.total, &auto.marginal), "{label}: {counter:?}");
                 }

@@ -570,7 +570,7 @@ fn sort_fields(key: u128, offs: &[u32], mask: u128) -> u128 {
 /// the completions of a state depend only on the multiset of their rooms.
 /// Sets of fewer than two players are left empty (nothing to permute); the
 /// sets only grow from layer to layer.
-fn free_sets(r: &Reduced, np: usize, order: &[u8], intervals: &[(usize, usize, usize)]) -> Vec<u16> {
+pub(super) fn free_sets(r: &Reduced, np: usize, order: &[u8], intervals: &[(usize, usize, usize)]) -> Vec<u16> {
     let active: u16 = (0..np).filter(|&a| r.rem[a] > 0).fold(0, |m, a| m | 1 << a);
     let players = (1u16 << np) - 1;
     let n = order.len();

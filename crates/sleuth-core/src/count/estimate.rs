@@ -1,0 +1,114 @@
+//! A cheap estimate of the card-outer DP's states under a card order, to
+//! pick between orders per state (see [`super::order`]).
+//!
+//! Per layer: the room vectors each player's range allows (at least what no
+//! later card can fill, at most what the earlier cards could not have
+//! taken), with the free players' rooms counted as multisets (the key keeps
+//! them sorted), whose sum matches the cards placed so far given the
+//! case-file cards placed; times the in-flight clause bits.
+
+use super::plan::{free_sets, CardClasses};
+use crate::deduce::{Problem, Reduced};
+
+/// The estimated number of states of the symmetric DP in `order`.
+pub(super) fn dp_states(p: &Problem, r: &Reduced, cards: &CardClasses, order: &[u8]) -> f64 {
+    let np = p.np;
+    let cf = np;
+    let n = order.len();
+    let intervals = clause_intervals(r, order);
+    let free = free_sets(r, np, order, &intervals);
+    let total_room: usize = (0..np).map(|a| usize::from(r.rem[a])).sum();
+    let tail = cards.tail.len();
+    let open: Vec<usize> = (0..p.categories.len()).filter(|&k| r.cat_done >> k & 1 == 0).collect();
+    let mut sum = 0.0;
+    for i in 0..=n {
+        let (before, after) = order.split_at(i);
+        let ok = |cs: &[u8], q: usize| cs.iter().filter(|&&c| r.allowed[usize::from(c)] >> q & 1 == 1).count();
+        // Room vectors by their sum.
+        let mut by_sum = vec![1.0f64];
+        let (mut flo, mut fhi, mut nfree) = (usize::MAX, 0, 0);
+        for a in (0..np).filter(|&a| r.rem[a] > 0) {
+            let rem = usize::from(r.rem[a]);
+            let lo = rem.saturating_sub(ok(before, a));
+            let hi = rem.min(ok(after, a) + tail);
+            if free[i] >> a & 1 == 1 {
+                (flo, fhi, nfree) = (flo.min(lo), fhi.max(hi), nfree + 1);
+            } else {
+                by_sum = convolve(&by_sum, &range(lo, hi));
+            }
+        }
+        if nfree > 0 {
+            by_sum = convolve(&by_sum, &multisets(nfree, flo, fhi));
+        }
+        // Case-file cards placed: forced (no case card left to come) or not.
+        let (mut forced, mut varying) = (0, 0);
+        for &k in &open {
+            let in_cat = |cs: &[u8]| {
+                cs.iter().any(|&c| {
+                    r.allowed[usize::from(c)] >> cf & 1 == 1 && usize::from(p.category_of[usize::from(c)]) == k
+                })
+            };
+            let tail_ok = (p.categories[k] & cards.tail).iter().any(|c| r.allowed[c.index()] >> cf & 1 == 1);
+            match (in_cat(before), in_cat(after) || tail_ok) {
+                (true, false) => forced += 1,
+                (true, true) => varying += 1,
+                _ => {}
+            }
+        }
+        let mut layer = 0.0;
+        let mut choose = 1.0;
+        for j in 0..=varying {
+            let s = (total_room + forced + j).checked_sub(i);
+            layer += choose * s.and_then(|s| by_sum.get(s)).copied().unwrap_or(0.0);
+            choose = choose * (varying - j) as f64 / (j + 1) as f64;
+        }
+        let in_flight = intervals.iter().filter(|&&(first, last, _)| first < i && i <= last).count();
+        sum += layer * f64::from(1u32 << in_flight.min(30));
+    }
+    sum
+}
+
+/// Each clause's first and last position in the order, and its index.
+fn clause_intervals(r: &Reduced, order: &[u8]) -> Vec<(usize, usize, usize)> {
+    let pos_of = |c: u8| order.iter().position(|&x| x == c).expect("clause cards are ordered");
+    r.clauses
+        .iter()
+        .enumerate()
+        .map(|(j, cl)| {
+            let ps = cl.iter().map(|l| pos_of(l.card));
+            (ps.clone().min().unwrap_or(0), ps.max().unwrap_or(0), j)
+        })
+        .collect()
+}
+
+/// One player's rooms `lo..=hi`, by value.
+fn range(lo: usize, hi: usize) -> Vec<f64> {
+    (0..=hi).map(|v| if v >= lo { 1.0 } else { 0.0 }).collect()
+}
+
+/// Multisets of `k` rooms in `lo..=hi`, by their sum.
+fn multisets(k: usize, lo: usize, hi: usize) -> Vec<f64> {
+    // ways[m][s]: multisets of m values among those seen so far.
+    let mut ways = vec![vec![0.0f64; k * hi + 1]; k + 1];
+    ways[0][0] = 1.0;
+    for v in lo..=hi {
+        for m in 1..=k {
+            for s in v..=k * hi {
+                ways[m][s] += ways[m - 1][s - v];
+            }
+        }
+    }
+    ways.swap_remove(k)
+}
+
+fn convolve(a: &[f64], b: &[f64]) -> Vec<f64> {
+    let mut out = vec![0.0; a.len() + b.len() - 1];
+    for (i, &x) in a.iter().enumerate() {
+        if x != 0.0 {
+            for (j, &y) in b.iter().enumerate() {
+                out[i + j] += x * y;
+            }
+        }
+    }
+    out
+}
