@@ -36,7 +36,9 @@ fn wilson(wins: usize, n: usize) -> (f64, f64) {
 
 /// The agent called `name`; `sleuth` takes its settings from the
 /// environment (`SLEUTH_SHORTLIST`, `SLEUTH_SAMPLES`, `SLEUTH_FLOOR`, `SLEUTH_FOCUSED_UP_TO`,
-/// `SLEUTH_OBJECTIVE`) when set.
+/// `SLEUTH_OBJECTIVE`; the tells: `SLEUTH_TELLS` samples, 0 for none,
+/// `SLEUTH_TELL_PRIOR`, `SLEUTH_TELL_WEIGHT`, and the flags
+/// `SLEUTH_TELL_NOBOUND`, `SLEUTH_TELL_NOSUGGEST`) when set.
 fn make(name: &str) -> Box<dyn Agent> {
     if name == "sleuth" {
         let mut a = SleuthAgent::new();
