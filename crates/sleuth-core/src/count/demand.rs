@@ -14,6 +14,7 @@
 //! states with no completion), so counts are unchanged; brute-force and
 //! property tests check that.
 
+use super::plan::Key;
 use crate::deduce::CLit;
 
 /// The demand check of one player after one step.
@@ -34,12 +35,13 @@ pub(super) struct Demand {
 impl Demand {
     /// Whether a key leaves the player enough room for its clauses.
     #[inline]
-    pub fn holds(&self, key: u128) -> bool {
+    pub fn holds<K: Key>(&self, key: K) -> bool {
         let mut idx = 0usize;
         for (j, &bit) in self.slots.iter().enumerate() {
-            idx |= ((key >> bit) as usize & 1 ^ 1) << j;
+            idx |= ((key >> bit).low() & 1 ^ 1) << j;
         }
-        self.need[idx] as u128 <= (key >> self.off) & self.mask
+        // Rooms are below 256, so the low bits are the whole field.
+        usize::from(self.need[idx]) <= ((key >> self.off) & K::narrow(self.mask)).low()
     }
 }
 
@@ -105,10 +107,10 @@ mod tests {
     fn holds_reads_unsatisfied_slots_and_room() {
         // Slots at bits 0 and 1, room field at bits 4..6.
         let d = Demand { off: 4, mask: 0b11, slots: vec![0, 1], need: vec![0, 1, 1, 2] };
-        assert!(d.holds(0b01_0000 | 0b11)); // both satisfied, room 1
-        assert!(d.holds(0b01_0000 | 0b01)); // one open, room 1
-        assert!(!d.holds(0b01_0000)); // two open, room 1
-        assert!(d.holds(0b10_0000)); // two open, room 2
-        assert!(!d.holds(0b10)); // one open, room 0
+        assert!(d.holds(0b01_0000u128 | 0b11)); // both satisfied, room 1
+        assert!(d.holds(0b01_0000u128 | 0b01)); // one open, room 1
+        assert!(!d.holds(0b01_0000u128)); // two open, room 1
+        assert!(d.holds(0b10_0000u128)); // two open, room 2
+        assert!(!d.holds(0b10u128)); // one open, room 0
     }
 }

@@ -1,7 +1,7 @@
 //! The forward and backward passes of the dynamic program.
 
 use super::arith::{add, mul};
-use super::plan::{Allowed, Plan};
+use super::plan::{Allowed, Key, Plan};
 use super::CountError;
 use crate::model::MAX_PLACES;
 use rustc_hash::FxHashMap;
@@ -32,19 +32,16 @@ pub(super) struct Forward {
 /// Runs the forward pass. With `keep`, every layer and its successor table
 /// is kept for the backward pass; without, only the final layer.
 pub(super) fn forward(plan: &Plan, keep: bool) -> Result<Forward, CountError> {
-    // Hashing a u64 is cheaper than a u128; most keys fit.
+    // Hashing and bit operations on a u64 are cheaper than on a u128; most
+    // keys fit.
     if plan.key_bits <= 64 {
-        forward_keyed(plan, keep, |k| k as u64)
+        forward_keyed::<u64>(plan, keep)
     } else {
-        forward_keyed(plan, keep, |k| k)
+        forward_keyed::<u128>(plan, keep)
     }
 }
 
-fn forward_keyed<K: std::hash::Hash + Eq>(
-    plan: &Plan,
-    keep: bool,
-    hash_key: impl Fn(u128) -> K,
-) -> Result<Forward, CountError> {
+fn forward_keyed<K: Key>(plan: &Plan, keep: bool) -> Result<Forward, CountError> {
     let mut layers = vec![Layer { keys: vec![plan.init], counts: vec![1] }];
     let mut succ = Vec::new();
     let mut states = 1usize;
@@ -59,6 +56,7 @@ fn forward_keyed<K: std::hash::Hash + Eq>(
         next.counts.reserve(cur.keys.len() * 2);
         let mut reached = [NO_STATE; MAX_PLACES];
         for (i, (&key, &f)) in cur.keys.iter().zip(&cur.counts).enumerate() {
+            let key = K::narrow(key);
             let (moves, all) = match Plan::allowed(step, key) {
                 Allowed::Dead => continue,
                 Allowed::Only(m) => (m..m + 1, false),
@@ -87,9 +85,9 @@ fn forward_keyed<K: std::hash::Hash + Eq>(
                 if !Plan::viable(step, nk) {
                     continue;
                 }
-                let nk = Plan::canonical(step, nk);
-                let j = *index.entry(hash_key(nk)).or_insert_with(|| {
-                    next.keys.push(nk);
+                let nk = K::narrow(Plan::canonical(step, nk.wide()));
+                let j = *index.entry(nk).or_insert_with(|| {
+                    next.keys.push(nk.wide());
                     next.counts.push(0);
                     (next.keys.len() - 1) as u32
                 });

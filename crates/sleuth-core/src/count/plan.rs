@@ -120,6 +120,60 @@ pub(super) struct Plan {
     pub rem0: [u8; MAX_PLAYERS],
 }
 
+/// A key as the forward pass computes on it: `u64` when the layout fits,
+/// since `u64` shifts and masks are single instructions where `u128` ones
+/// (variable shifts especially) take several. The plan stores `u128`
+/// constants; `narrow` keeps their low bits, which is exact when the key
+/// fits.
+pub(super) trait Key:
+    Copy
+    + Eq
+    + std::hash::Hash
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::Not<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Shr<u32, Output = Self>
+{
+    const ZERO: Self;
+    fn narrow(x: u128) -> Self;
+    fn wide(self) -> u128;
+    /// The low bits as an index (only a few are read).
+    fn low(self) -> usize;
+}
+
+impl Key for u64 {
+    const ZERO: u64 = 0;
+    #[inline]
+    fn narrow(x: u128) -> u64 {
+        x as u64
+    }
+    #[inline]
+    fn wide(self) -> u128 {
+        self as u128
+    }
+    #[inline]
+    fn low(self) -> usize {
+        self as usize
+    }
+}
+
+impl Key for u128 {
+    const ZERO: u128 = 0;
+    #[inline]
+    fn narrow(x: u128) -> u128 {
+        x
+    }
+    #[inline]
+    fn wide(self) -> u128 {
+        self
+    }
+    #[inline]
+    fn low(self) -> usize {
+        self as usize
+    }
+}
+
 fn bits_for(max: u8) -> u32 {
     u8::BITS - max.leading_zeros()
 }
@@ -335,10 +389,10 @@ impl Plan {
     /// cards left that can fill them, so only places with no room to spare
     /// need a look.
     #[inline]
-    pub fn allowed(step: &Step, key: u128) -> Allowed {
+    pub fn allowed<K: Key>(step: &Step, key: K) -> Allowed {
         let mut only = None;
         for &(off, mask, avail, i) in &step.tight {
-            if (key >> off) & mask == avail {
+            if (key >> off) & K::narrow(mask) == K::narrow(avail) {
                 if only.is_some() {
                     return Allowed::Dead;
                 }
@@ -346,7 +400,7 @@ impl Plan {
             }
         }
         if let Some((bit, i)) = step.case_tight {
-            if key & bit == 0 {
+            if key & K::narrow(bit) == K::ZERO {
                 if only.is_some() {
                     return Allowed::Dead;
                 }
@@ -372,15 +426,15 @@ impl Plan {
     /// Whether the state after a step leaves every player room for its
     /// clauses (see [`super::demand`]).
     #[inline]
-    pub fn viable(step: &Step, key: u128) -> bool {
+    pub fn viable<K: Key>(step: &Step, key: K) -> bool {
         step.demand.iter().all(|d| d.holds(key))
     }
 
     /// Whether two moves to players (see [`Step::same_as`]) find the same
     /// room in a key.
     #[inline]
-    pub fn same_room(step: &Step, key: u128, m: usize, prev: usize) -> bool {
-        let room = |i: usize| step.moves[i].field.map(|(off, mask)| (key >> off) & mask);
+    pub fn same_room<K: Key>(step: &Step, key: K, m: usize, prev: usize) -> bool {
+        let room = |i: usize| step.moves[i].field.map(|(off, mask)| (key >> off) & K::narrow(mask));
         room(m) == room(prev)
     }
 
@@ -415,26 +469,28 @@ impl Plan {
     /// The state after a move, if the move is possible and no clause ending
     /// here is left unsatisfied.
     #[inline]
-    pub fn apply(step: &Step, key: u128, mv: &Move) -> Option<u128> {
+    pub fn apply<K: Key>(step: &Step, key: K, mv: &Move) -> Option<K> {
+        let cat_bit = K::narrow(mv.cat_bit);
         let mut nk = match mv.field {
             Some((off, mask)) => {
-                if (key >> off) & mask == 0 {
+                if (key >> off) & K::narrow(mask) == K::ZERO {
                     return None;
                 }
-                key - mv.take
+                key - K::narrow(mv.take)
             }
             None => {
-                if key & mv.cat_bit != 0 {
+                if key & cat_bit != K::ZERO {
                     return None;
                 }
-                key | mv.cat_bit
+                key | cat_bit
             }
         };
-        nk |= mv.sat;
-        if nk & step.end_mask != step.end_mask {
+        nk = nk | K::narrow(mv.sat);
+        let end_mask = K::narrow(step.end_mask);
+        if nk & end_mask != end_mask {
             return None;
         }
-        Some(nk & !step.end_mask)
+        Some(nk & !end_mask)
     }
 
     /// The open categories of a final state (bit `i` for `open_cats[i]`),
@@ -545,6 +601,13 @@ impl Plan {
 
 /// `full * x / m`, an integer here; split so nothing overflows.
 fn share(full: u128, m: u128, x: u128) -> Result<u128, CountError> {
+    // A u64 division is one instruction, a u128 one a library call; with
+    // `x <= m` (a player's room is part of all room left) nothing below
+    // exceeds `full`.
+    if full >> 64 == 0 {
+        let (full, m, x) = (full as u64, m as u64, x as u64);
+        return Ok(u128::from((full / m) * x + (full % m) * x / m));
+    }
     let (q, r) = (full / m, full % m);
     add(mul(q, x)?, r * x / m)
 }
