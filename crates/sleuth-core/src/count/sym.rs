@@ -108,6 +108,9 @@ fn sweep<T: Word>(
 
 /// One step of the sweep: adds the card's marginals at the players free
 /// before it and returns `F` of the next layer (`F[a][r]` at `r - 1`).
+///
+/// Every product and sum here is part of the total (a member's forward
+/// count times a completion count), so it fits in `T` like `F` itself.
 fn sweep_step<T: Word>(
     plan: &Plan,
     fwd: &Forward,
@@ -127,8 +130,11 @@ fn sweep_step<T: Word>(
     let at_next: Vec<usize> = now.iter().map(|a| next.iter().position(|b| b == a).expect("grows")).collect();
     let freed: Vec<(usize, usize)> =
         next.iter().enumerate().filter(|&(_, &b)| free >> b & 1 == 0).map(|(x, &b)| (x, b)).collect();
+    // Nobody freed: a state's rows are the first rows of its successor's.
+    let same = freed.is_empty();
     let mut out = vec![T::default(); fwd.layers[t + 1].counts.len() * kn * rooms];
-    let row = &mut marginal[step.card as usize];
+    // This card's marginal at each player free now, by row.
+    let mut acc = vec![T::default(); k];
     let width = step.moves.len();
     // Moves to free players, by their room: (successor, how many).
     let mut class = vec![(NO_STATE, 0u32); rooms + 1];
@@ -154,6 +160,12 @@ fn sweep_step<T: Word>(
             }
             // Not a free player: every free player keeps its room.
             let fj = &mut out[j as usize * kn * rooms..][..kn * rooms];
+            if same {
+                for (to, &v) in fj.iter_mut().zip(fi) {
+                    *to += v;
+                }
+                continue;
+            }
             for (from, &xn) in fi.chunks_exact(rooms).zip(&at_next) {
                 for (to, &v) in fj[xn * rooms..][..rooms].iter_mut().zip(from) {
                     *to += v;
@@ -170,16 +182,23 @@ fn sweep_step<T: Word>(
             if m == 0 {
                 continue;
             }
-            let b = back_next[j as usize];
-            for (from, &a) in fi.chunks_exact(rooms).zip(&now) {
-                row[a] = add(row[a], mul(from[r - 1].wide(), b)?)?;
+            let b = T::of(back_next[j as usize]);
+            for (from, to) in fi.chunks_exact(rooms).zip(acc.iter_mut()) {
+                *to += from[r - 1] * b;
             }
             let m = T::of(u128::from(m));
             let fj = &mut out[j as usize * kn * rooms..][..kn * rooms];
+            if same {
+                for (to, &v) in fj.iter_mut().zip(fi) {
+                    *to += m * v;
+                }
+            }
             for (from, &xn) in fi.chunks_exact(rooms).zip(&at_next) {
                 let to = &mut fj[xn * rooms..][..rooms];
-                for (to, &v) in to.iter_mut().zip(from) {
-                    *to += m * v;
+                if !same {
+                    for (to, &v) in to.iter_mut().zip(from) {
+                        *to += m * v;
+                    }
                 }
                 // Where `a` has room r, one of the m moves is to `a`.
                 to[r - 1] -= from[r - 1];
@@ -194,6 +213,10 @@ fn sweep_step<T: Word>(
                 }
             }
         }
+    }
+    let row = &mut marginal[step.card as usize];
+    for (&a, &v) in now.iter().zip(&acc) {
+        row[a] = add(row[a], v.wide())?;
     }
     Ok(out)
 }
