@@ -19,6 +19,10 @@
 //! (its room drops to `r - 1`) and `m_r - 1` are not; elsewhere none is.
 //! The card's marginal at `a` is `F[a][r] × backward(successor)` summed over
 //! `r`, and the tail's uses `F[a][r]` with the tail shares of room `r`.
+//! In every member each free player has one room, so `Σ_a F[a][r] = m_r × f`
+//! (`f` the state's forward count): one free player, free from the first
+//! free layer on, gets no rows, and its `F` and marginals are what the
+//! others leave.
 //!
 //! Only states with completions are swept. There a forward count times the
 //! state's backward count (at least one) is at most the total, so `F` fits
@@ -90,8 +94,13 @@ fn sweep<T: Word>(
     let rooms = plan.max_room();
     let n = plan.steps.len();
     let free_at = |t: usize| if t < n { plan.steps[t].free } else { plan.free_final };
+    // The first player of the first free set is free from there on (the
+    // sets only grow) and gets no rows: the free players' rows add up to
+    // `m_r × f` at room `r`, so its `F` and marginals are what the others
+    // leave.
+    let hidden = (0..=n).map(free_at).find(|&s| s != 0).map_or(0, |s| s & s.wrapping_neg());
     // Layer 0 is the initial state alone; each free player has its own room.
-    let first = players(free_at(0));
+    let first = players(free_at(0) & !hidden);
     let mut cur = vec![T::default(); first.len() * rooms];
     for (x, &a) in first.iter().enumerate() {
         cur[x * rooms + usize::from(plan.rem0[a]) - 1] = T::of(1);
@@ -100,19 +109,23 @@ fn sweep<T: Word>(
         if free_at(t + 1) == 0 {
             continue; // nobody free yet: nothing to carry
         }
-        let free = (free_at(t), free_at(t + 1));
+        let free = (free_at(t), free_at(t + 1), hidden);
         cur = sweep_step(plan, fwd, t, free, (&back[t], &back[t + 1]), &cur, marginal)?;
     }
-    tail(plan, fwd, free_at(n), &cur, marginal)
+    tail(plan, fwd, (free_at(n), hidden), &cur, marginal)
 }
 
 /// One step of the sweep: adds the card's marginals at the players free
-/// before it and returns `F` of the next layer (`F[a][r]` at `r - 1`).
+/// before it and returns `F` of the next layer (`F[a][r]` at `r - 1`), for
+/// the free players but the hidden one.
+///
+/// Every product and sum here is part of the total (a member's forward
+/// count times a completion count), so it fits in `T` like `F` itself.
 fn sweep_step<T: Word>(
     plan: &Plan,
     fwd: &Forward,
     t: usize,
-    (free, free_next): (u16, u16),
+    (free, free_next, hidden): (u16, u16, u16),
     (back, back_next): (&[u128], &[u128]),
     cur: &[T],
     marginal: &mut [[u128; MAX_PLACES]],
@@ -120,15 +133,20 @@ fn sweep_step<T: Word>(
     let rooms = plan.max_room();
     let step = &plan.steps[t];
     let layer = &fwd.layers[t];
-    let (now, next) = (players(free), players(free_next));
+    let (now, next) = (players(free & !hidden), players(free_next & !hidden));
     let (k, kn) = (now.len(), next.len());
     // Where each player free now sits in the next layer's rows (the sets
     // only grow), and the players freed by this step.
     let at_next: Vec<usize> = now.iter().map(|a| next.iter().position(|b| b == a).expect("grows")).collect();
     let freed: Vec<(usize, usize)> =
         next.iter().enumerate().filter(|&(_, &b)| free >> b & 1 == 0).map(|(x, &b)| (x, b)).collect();
+    // Nobody freed: a state's rows are the first rows of its successor's.
+    let same = freed.is_empty();
     let mut out = vec![T::default(); fwd.layers[t + 1].counts.len() * kn * rooms];
-    let row = &mut marginal[step.card as usize];
+    // This card's marginal at each player free now, by row, and at all of
+    // them.
+    let mut acc = vec![T::default(); k];
+    let mut mass = T::default();
     let width = step.moves.len();
     // Moves to free players, by their room: (successor, how many).
     let mut class = vec![(NO_STATE, 0u32); rooms + 1];
@@ -154,6 +172,12 @@ fn sweep_step<T: Word>(
             }
             // Not a free player: every free player keeps its room.
             let fj = &mut out[j as usize * kn * rooms..][..kn * rooms];
+            if same {
+                for (to, &v) in fj.iter_mut().zip(fi) {
+                    *to += v;
+                }
+                continue;
+            }
             for (from, &xn) in fi.chunks_exact(rooms).zip(&at_next) {
                 for (to, &v) in fj[xn * rooms..][..rooms].iter_mut().zip(from) {
                     *to += v;
@@ -170,16 +194,24 @@ fn sweep_step<T: Word>(
             if m == 0 {
                 continue;
             }
-            let b = back_next[j as usize];
-            for (from, &a) in fi.chunks_exact(rooms).zip(&now) {
-                row[a] = add(row[a], mul(from[r - 1].wide(), b)?)?;
+            let b = T::of(back_next[j as usize]);
+            for (from, to) in fi.chunks_exact(rooms).zip(acc.iter_mut()) {
+                *to += from[r - 1] * b;
             }
             let m = T::of(u128::from(m));
+            mass += m * f * b;
             let fj = &mut out[j as usize * kn * rooms..][..kn * rooms];
+            if same {
+                for (to, &v) in fj.iter_mut().zip(fi) {
+                    *to += m * v;
+                }
+            }
             for (from, &xn) in fi.chunks_exact(rooms).zip(&at_next) {
                 let to = &mut fj[xn * rooms..][..rooms];
-                for (to, &v) in to.iter_mut().zip(from) {
-                    *to += m * v;
+                if !same {
+                    for (to, &v) in to.iter_mut().zip(from) {
+                        *to += m * v;
+                    }
                 }
                 // Where `a` has room r, one of the m moves is to `a`.
                 to[r - 1] -= from[r - 1];
@@ -195,6 +227,15 @@ fn sweep_step<T: Word>(
             }
         }
     }
+    let row = &mut marginal[step.card as usize];
+    for (&a, &v) in now.iter().zip(&acc) {
+        row[a] = add(row[a], v.wide())?;
+        mass -= v;
+    }
+    if free & hidden != 0 {
+        let d = hidden.trailing_zeros() as usize;
+        row[d] = add(row[d], mass.wide())?;
+    }
     Ok(out)
 }
 
@@ -202,18 +243,20 @@ fn sweep_step<T: Word>(
 fn tail<T: Word>(
     plan: &Plan,
     fwd: &Forward,
-    free: u16,
+    (free, hidden): (u16, u16),
     cur: &[T],
     marginal: &mut [[u128; MAX_PLACES]],
 ) -> Result<(), CountError> {
     let rooms = plan.max_room();
-    let now = players(free);
+    let all = players(free);
+    let now = players(free & !hidden);
     let k = now.len();
+    let d = (free & hidden != 0).then(|| hidden.trailing_zeros() as usize);
     let last = fwd.layers.last().expect("a forward pass has a final layer");
     let mut sums: Vec<(u32, [u128; MAX_PLACES])> = Vec::new();
     for (i, &key) in last.keys.iter().enumerate() {
         let (open, shares) = plan.tail_shares(key)?;
-        if k == 0 || plan.ways_from(open, &shares)? == 0 {
+        if all.is_empty() || plan.ways_from(open, &shares)? == 0 {
             continue;
         }
         let by_room = plan.room_shares(key)?;
@@ -224,16 +267,28 @@ fn tail<T: Word>(
                 sums.len() - 1
             }
         };
+        // The hidden player's `F[d][r]`: `m_r × f` less the others'.
+        let mut hid = vec![0u128; rooms + 1];
+        for &a in &all {
+            hid[plan.room(key, a)] += last.counts[i];
+        }
         for (x, &a) in now.iter().enumerate() {
             for (r, &share) in by_room.iter().enumerate().skip(1) {
-                sums[at].1[a] = add(sums[at].1[a], mul(cur[(i * k + x) * rooms + r - 1].wide(), share)?)?;
+                let v = cur[(i * k + x) * rooms + r - 1].wide();
+                hid[r] -= v;
+                sums[at].1[a] = add(sums[at].1[a], mul(v, share)?)?;
+            }
+        }
+        if let Some(d) = d {
+            for (r, &share) in by_room.iter().enumerate().skip(1) {
+                sums[at].1[d] = add(sums[at].1[d], mul(hid[r], share)?)?;
             }
         }
     }
     // Only free players' sums are set, so these are their marginals alone.
     for (class, m) in plan.tail.iter().zip(plan.tail_marginals(&sums)?) {
         for &c in &class.cards {
-            for &a in &now {
+            for &a in &all {
                 marginal[c as usize][a] = add(marginal[c as usize][a], m[a])?;
             }
         }
