@@ -312,46 +312,62 @@ mod tests {
         })
     }
 
+    /// Seeded generated games for the comparison tests: for each `(deck,
+    /// players)` in `sizes`, both views, 0–40 suggestions and seeds
+    /// `0..seeds` (some with accusations and a face-up card), generated from
+    /// the RNG seed `seed_of(players, seed)`; calls `f(label, problem)` on
+    /// each game the generator produces.
+    fn for_each_generated(
+        sizes: &[(DeckChoice, usize)],
+        seeds: u64,
+        seed_of: impl Fn(usize, u64) -> u64,
+        mut f: impl FnMut(&str, &Problem),
+    ) {
+        for (deck, players) in sizes {
+            let players = *players;
+            for observer in [true, false] {
+                for suggestions in [0, 5, 10, 20, 40] {
+                    for seed in 0..seeds {
+                        let cfg = GenConfig {
+                            accusation_rate: if seed % 3 == 0 { 0.1 } else { 0.0 },
+                            face_up: (seed % 4 == 1) as usize,
+                            ..GenConfig::new(deck.clone(), players, observer, suggestions)
+                        };
+                        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed_of(players, seed));
+                        let Ok(generated) = try_generate(&cfg, &mut rng) else { continue };
+                        let game = crate::Game::new(&generated.file).expect("generated games are valid");
+                        let label = format!(
+                            "{deck:?} {players} players, observer {observer}, {suggestions} suggestions, seed {seed}"
+                        );
+                        f(&label, &Problem::new(&game));
+                    }
+                }
+            }
+        }
+    }
+
     /// The pruned, reordered DP against the reference on seeded random
     /// classic and master games of every size the benchmark uses (not only
     /// tiny ones): totals and every marginal must be equal, and pruning
     /// must never visit more states.
     #[test]
     fn pruned_counter_matches_the_reference_on_random_classic_and_master_games() {
-        let mut kinds = Vec::new();
-        for players in 3..=6 {
-            kinds.push((DeckChoice::Classic, players, true));
-            kinds.push((DeckChoice::Classic, players, false));
-        }
-        for players in [6, 8, 10] {
-            kinds.push((DeckChoice::Master, players, true));
-            kinds.push((DeckChoice::Master, players, false));
-        }
+        let sizes: Vec<(DeckChoice, usize)> =
+            (3..=6).map(|n| (DeckChoice::Classic, n)).chain([6, 8, 10].map(|n| (DeckChoice::Master, n))).collect();
         let (mut compared, mut fewer) = (0, 0);
-        for (deck, players, observer) in kinds {
-            for suggestions in [0, 5, 10, 20, 40] {
-                for seed in 0..6u64 {
-                    let cfg = GenConfig {
-                        accusation_rate: if seed % 3 == 0 { 0.1 } else { 0.0 },
-                        face_up: (seed % 4 == 1) as usize,
-                        ..GenConfig::new(deck.clone(), players, observer, suggestions)
-                    };
-                    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1000 * players as u64 + seed);
-                    let Ok(generated) = try_generate(&cfg, &mut rng) else { continue };
-                    let game = crate::Game::new(&generated.file).expect("generated games are valid");
-                    let p = Problem::new(&game);
-                    let label = format!(
-                        "{deck:?} {players} players, observer {observer}, {suggestions} suggestions, seed {seed}"
-                    );
-                    let (new, old) = (count_marginals(&p).expect(&label), reference(&p).expect(&label));
-                    assert_eq!(new.total, old.total, "{label}: total");
-                    assert_eq!(new.marginal, old.marginal, "{label}: marginals");
-                    assert!(new.total > 0, "{label}: generated histories are consistent");
-                    compared += 1;
-                    fewer += usize::from(new.states < old.states);
-                }
-            }
-        }
+        for_each_generated(
+            &sizes,
+            6,
+            |players, seed| 1000 * players as u64 + seed,
+            |label, p| {
+                let (new, old) = (count_marginals(p).expect(label), reference(p).expect(label));
+                assert_eq!(new.total, old.total, "{label}: total");
+                assert_eq!(new.marginal, old.marginal, "{label}: marginals");
+                assert!(new.total > 0, "{label}: generated histories are consistent");
+                compared += 1;
+                fewer += usize::from(new.states < old.states);
+            },
+        );
         assert!(compared > 300, "only {compared} games compared");
         assert!(fewer > compared / 4, "pruning visited fewer states on only {fewer} of {compared} games");
     }
@@ -362,48 +378,36 @@ mod tests {
     /// every card at every place; and symmetry must occur on many of them.
     #[test]
     fn symmetric_dp_matches_the_plain_dp() {
-        let (mut compared, mut fewer) = (0, 0);
-        for (deck, players) in [
+        let sizes = [
             (DeckChoice::Classic, 3),
             (DeckChoice::Classic, 5),
             (DeckChoice::Master, 6),
             (DeckChoice::Master, 8),
             (DeckChoice::Master, 10),
-        ] {
-            for observer in [true, false] {
-                for suggestions in [0, 5, 10, 20, 40] {
-                    for seed in 0..5u64 {
-                        let cfg = GenConfig {
-                            accusation_rate: if seed % 3 == 0 { 0.1 } else { 0.0 },
-                            face_up: (seed % 4 == 1) as usize,
-                            ..GenConfig::new(deck.clone(), players, observer, suggestions)
-                        };
-                        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9000 + 100 * players as u64 + seed);
-                        let Ok(generated) = try_generate(&cfg, &mut rng) else { continue };
-                        let game = crate::Game::new(&generated.file).expect("generated games are valid");
-                        let p = Problem::new(&game);
-                        let label = format!(
-                            "{deck:?} {players} players, observer {observer}, {suggestions} suggestions, seed {seed}"
-                        );
-                        let plain = marginals_with(&p, |p, r| {
-                            let cards = CardClasses::new(p, r);
-                            Plan::new(p, r, &cards, order::dp_order(r, &cards))
-                        })
-                        .expect(&label);
-                        // Symmetric whatever the size (`plan` uses it on large games only).
-                        let sym = marginals_with(&p, |p, r| {
-                            let cards = CardClasses::new(p, r);
-                            Plan::new_symmetric(p, r, &cards, order::dp_order(r, &cards))
-                        })
-                        .expect(&label);
-                        assert_eq!(sym.total, plain.total, "{label}: total");
-                        assert_eq!(sym.marginal, plain.marginal, "{label}: marginals");
-                        compared += 1;
-                        fewer += usize::from(sym.states < plain.states);
-                    }
-                }
-            }
-        }
+        ];
+        let (mut compared, mut fewer) = (0, 0);
+        for_each_generated(
+            &sizes,
+            5,
+            |players, seed| 9000 + 100 * players as u64 + seed,
+            |label, p| {
+                let plain = marginals_with(p, |p, r| {
+                    let cards = CardClasses::new(p, r);
+                    Plan::new(p, r, &cards, order::dp_order(r, &cards))
+                })
+                .expect(label);
+                // Symmetric whatever the size (`plan` uses it on large games only).
+                let sym = marginals_with(p, |p, r| {
+                    let cards = CardClasses::new(p, r);
+                    Plan::new_symmetric(p, r, &cards, order::dp_order(r, &cards))
+                })
+                .expect(label);
+                assert_eq!(sym.total, plain.total, "{label}: total");
+                assert_eq!(sym.marginal, plain.marginal, "{label}: marginals");
+                compared += 1;
+                fewer += usize::from(sym.states < plain.states);
+            },
+        );
         assert!(compared > 150, "only {compared} games compared");
         assert!(fewer * 4 > compared, "symmetry saved states on only {fewer} of {compared} games");
     }
@@ -414,52 +418,40 @@ mod tests {
     /// and the orders must differ on many of them.
     #[test]
     fn freeing_order_matches_the_plain_dp() {
-        let (mut compared, differ) = (0, std::cell::Cell::new(0));
-        for (deck, players) in [
+        let sizes = [
             (DeckChoice::Classic, 3),
             (DeckChoice::Classic, 6),
             (DeckChoice::Master, 6),
             (DeckChoice::Master, 8),
             (DeckChoice::Master, 10),
-        ] {
-            for observer in [true, false] {
-                for suggestions in [0, 5, 10, 20, 40] {
-                    for seed in 0..5u64 {
-                        let cfg = GenConfig {
-                            accusation_rate: if seed % 3 == 0 { 0.1 } else { 0.0 },
-                            face_up: (seed % 4 == 1) as usize,
-                            ..GenConfig::new(deck.clone(), players, observer, suggestions)
-                        };
-                        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5000 + 100 * players as u64 + seed);
-                        let Ok(generated) = try_generate(&cfg, &mut rng) else { continue };
-                        let game = crate::Game::new(&generated.file).expect("generated games are valid");
-                        let p = Problem::new(&game);
-                        let label = format!(
-                            "{deck:?} {players} players, observer {observer}, {suggestions} suggestions, seed {seed}"
-                        );
-                        let plain = marginals_with(&p, |p, r| {
-                            let cards = CardClasses::new(p, r);
-                            Plan::new(p, r, &cards, order::dp_order(r, &cards))
-                        })
-                        .expect(&label);
-                        let freeing = marginals_with(&p, |p, r| {
-                            let cards = CardClasses::new(p, r);
-                            let order = order::freeing_order(r, &cards, p.np);
-                            let mut sorted = order.clone();
-                            sorted.sort_unstable();
-                            let dp: Vec<u8> = cards.dp.iter().map(|c| c.index() as u8).collect();
-                            assert_eq!(sorted, dp, "{label}: the order has every DP card once");
-                            differ.set(differ.get() + usize::from(order != order::dp_order(r, &cards)));
-                            Plan::new_symmetric(p, r, &cards, order)
-                        })
-                        .expect(&label);
-                        assert_eq!(freeing.total, plain.total, "{label}: total");
-                        assert_eq!(freeing.marginal, plain.marginal, "{label}: marginals");
-                        compared += 1;
-                    }
-                }
-            }
-        }
+        ];
+        let (mut compared, differ) = (0, std::cell::Cell::new(0));
+        for_each_generated(
+            &sizes,
+            5,
+            |players, seed| 5000 + 100 * players as u64 + seed,
+            |label, p| {
+                let plain = marginals_with(p, |p, r| {
+                    let cards = CardClasses::new(p, r);
+                    Plan::new(p, r, &cards, order::dp_order(r, &cards))
+                })
+                .expect(label);
+                let freeing = marginals_with(p, |p, r| {
+                    let cards = CardClasses::new(p, r);
+                    let order = order::freeing_order(r, &cards, p.np);
+                    let mut sorted = order.clone();
+                    sorted.sort_unstable();
+                    let dp: Vec<u8> = cards.dp.iter().map(|c| c.index() as u8).collect();
+                    assert_eq!(sorted, dp, "{label}: the order has every DP card once");
+                    differ.set(differ.get() + usize::from(order != order::dp_order(r, &cards)));
+                    Plan::new_symmetric(p, r, &cards, order)
+                })
+                .expect(label);
+                assert_eq!(freeing.total, plain.total, "{label}: total");
+                assert_eq!(freeing.marginal, plain.marginal, "{label}: marginals");
+                compared += 1;
+            },
+        );
         assert!(compared > 150, "only {compared} games compared");
         let differ = differ.get();
         assert!(differ * 4 > compared, "the orders differ on only {differ} of {compared} games");
@@ -497,42 +489,29 @@ mod tests {
     /// totals and marginals of every card; and it handles most of them.
     #[test]
     fn players_outer_counter_matches_the_reference() {
+        let sizes =
+            [(DeckChoice::Classic, 3), (DeckChoice::Classic, 6), (DeckChoice::Master, 6), (DeckChoice::Master, 10)];
         let (mut compared, mut handled) = (0, 0);
-        for (deck, players) in
-            [(DeckChoice::Classic, 3), (DeckChoice::Classic, 6), (DeckChoice::Master, 6), (DeckChoice::Master, 10)]
-        {
-            for observer in [true, false] {
-                for suggestions in [0, 5, 10, 20, 40] {
-                    for seed in 0..8u64 {
-                        let cfg = GenConfig {
-                            accusation_rate: if seed % 3 == 0 { 0.1 } else { 0.0 },
-                            face_up: (seed % 4 == 1) as usize,
-                            ..GenConfig::new(deck.clone(), players, observer, suggestions)
-                        };
-                        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7000 + 100 * players as u64 + seed);
-                        let Ok(generated) = try_generate(&cfg, &mut rng) else { continue };
-                        let game = crate::Game::new(&generated.file).expect("generated games are valid");
-                        let p = Problem::new(&game);
-                        let label = format!(
-                            "{deck:?} {players} players, observer {observer}, {suggestions} suggestions, seed {seed}"
-                        );
-                        let old = reference(&p).expect(&label);
-                        compared += 1;
-                        let Some(r) = propagate(&p) else {
-                            assert_eq!(old.total, 0, "{label}");
-                            continue;
-                        };
-                        let Some(pp) = players::prepare(&p, &r) else { continue };
-                        let Some((total, m, _)) = players::marginals(&pp, 5_000_000).expect(&label) else { continue };
-                        assert_eq!(total, old.total, "{label}: total");
-                        for c in r.unassigned(&p) {
-                            assert_eq!(m[c.index()], old.marginal[c.index()], "{label}: card {}", c.index());
-                        }
-                        handled += 1;
-                    }
+        for_each_generated(
+            &sizes,
+            8,
+            |players, seed| 7000 + 100 * players as u64 + seed,
+            |label, p| {
+                let old = reference(p).expect(label);
+                compared += 1;
+                let Some(r) = propagate(p) else {
+                    assert_eq!(old.total, 0, "{label}");
+                    return;
+                };
+                let Some(pp) = players::prepare(p, &r) else { return };
+                let Some((total, m, _)) = players::marginals(&pp, 5_000_000).expect(label) else { return };
+                assert_eq!(total, old.total, "{label}: total");
+                for c in r.unassigned(p) {
+                    assert_eq!(m[c.index()], old.marginal[c.index()], "{label}: card {}", c.index());
                 }
-            }
-        }
+                handled += 1;
+            },
+        );
         assert!(handled * 10 > compared * 7, "handled {handled} of {compared}");
     }
 }
