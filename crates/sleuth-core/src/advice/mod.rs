@@ -230,11 +230,16 @@ impl<'g> Position<'g> {
 
     /// The suggestions the observer has made so far.
     pub fn own_suggestions(&self) -> Vec<CardSet> {
+        self.suggestions_by(self.me)
+    }
+
+    /// The suggestions `player` made, in order.
+    pub fn suggestions_by(&self, player: Player) -> Vec<CardSet> {
         self.game
             .events()
             .iter()
             .filter_map(|e| match e {
-                Event::Suggestion(s) if s.by == self.me => Some(s.cards),
+                Event::Suggestion(s) if s.by == player => Some(s.cards),
                 _ => None,
             })
             .collect()

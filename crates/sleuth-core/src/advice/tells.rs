@@ -19,7 +19,7 @@
 
 use super::Position;
 use crate::count::CountError;
-use crate::model::{CardSet, Event, Place, Player, MAX_CARDS};
+use crate::model::{CardSet, Place, Player, MAX_CARDS};
 use crate::sample::UniformSampler;
 use rand::Rng;
 use std::collections::HashMap;
@@ -64,7 +64,7 @@ impl Position<'_> {
         for j in game.players().filter(|&j| j != self.me) {
             let share = game.hand_size(j) as f64 / unseen.max(1) as f64;
             let (mut known, mut own) = (0usize, 0usize);
-            for cards in suggestions_by(self, j) {
+            for cards in self.suggestions_by(j) {
                 for c in cards - self.hand {
                     let m = &self.counts.marginal[c.index()];
                     if (0..=np).any(|q| m[q] == total) {
@@ -93,7 +93,7 @@ impl Position<'_> {
     ) -> Result<Vec<(CardSet, f64)>, CountError> {
         let Some(sampler) = UniformSampler::new(&self.problem)? else { return Ok(Vec::new()) };
         let asked: Vec<(Player, f64, Vec<CardSet>)> =
-            tells.iter().map(|t| (t.player, t.rate, suggestions_by(self, t.player))).collect();
+            tells.iter().map(|t| (t.player, t.rate, self.suggestions_by(t.player))).collect();
         let mut mass: HashMap<CardSet, f64> = HashMap::new();
         let mut sum = 0.0;
         for _ in 0..samples.max(1) {
@@ -129,16 +129,4 @@ pub fn told_marginals(told: &[(CardSet, f64)]) -> Vec<f64> {
         }
     }
     mass
-}
-
-/// The suggestions `player` made, in order.
-fn suggestions_by(pos: &Position<'_>, player: Player) -> Vec<CardSet> {
-    pos.game
-        .events()
-        .iter()
-        .filter_map(|e| match e {
-            Event::Suggestion(s) if s.by == player => Some(s.cards),
-            _ => None,
-        })
-        .collect()
 }
