@@ -1,7 +1,7 @@
 //! The forward and backward passes of the dynamic program.
 
 use super::arith::{add, mul};
-use super::plan::{Allowed, Key, Plan};
+use super::plan::{Allowed, Key, Plan, POOL};
 use super::CountError;
 use crate::model::MAX_PLACES;
 use rustc_hash::FxHashMap;
@@ -54,47 +54,30 @@ fn forward_keyed<K: Key>(plan: &Plan, keep: bool) -> Result<Forward, CountError>
         index.clear();
         next.keys.reserve(cur.keys.len() * 2);
         next.counts.reserve(cur.keys.len() * 2);
-        let mut reached = [NO_STATE; MAX_PLACES];
-        for (i, (&key, &f)) in cur.keys.iter().zip(&cur.counts).enumerate() {
-            let key = K::narrow(key);
-            let (moves, all) = match Plan::allowed(step, key) {
+        for (i, (&wide, &f)) in cur.keys.iter().zip(&cur.counts).enumerate() {
+            let key = K::narrow(wide);
+            let moves = match Plan::allowed(step, key) {
                 Allowed::Dead => continue,
-                Allowed::Only(m) => (m..m + 1, false),
-                Allowed::All => (0..width, true),
+                Allowed::Only(m) => m..m + 1,
+                Allowed::All => 0..width,
             };
-            // Under `Only` a run of free players with one room has one member.
-            let dedupe = all && step.free != 0;
             for m in moves {
-                if dedupe {
-                    reached[m] = NO_STATE;
-                    // A free player with the same room as the previous one:
-                    // the same successor.
-                    if let Some(prev) = step.same_as[m].filter(|&prev| Plan::same_room(step, key, m, prev)) {
-                        let j = reached[prev];
-                        reached[m] = j;
-                        if j != NO_STATE {
-                            next.counts[j as usize] = add(next.counts[j as usize], f)?;
-                            if keep {
-                                table[i * width + m] = j;
-                            }
-                        }
-                        continue;
-                    }
-                }
                 let Some(nk) = Plan::apply(step, key, &step.moves[m]) else { continue };
                 if !Plan::viable(step, nk) {
                     continue;
                 }
-                let nk = K::narrow(Plan::canonical(step, nk.wide()));
+                let (nk, add_f) = if step.weighted {
+                    let (slots, joins) = plan.weight(step, wide, m);
+                    (plan.join(step, nk), mul(f, mul(slots, joins)?)?)
+                } else {
+                    (nk, f)
+                };
                 let j = *index.entry(nk).or_insert_with(|| {
                     next.keys.push(nk.wide());
                     next.counts.push(0);
                     (next.keys.len() - 1) as u32
                 });
-                next.counts[j as usize] = add(next.counts[j as usize], f)?;
-                if dedupe {
-                    reached[m] = j;
-                }
+                next.counts[j as usize] = add(next.counts[j as usize], add_f)?;
                 if keep {
                     table[i * width + m] = j;
                 }
@@ -149,20 +132,15 @@ pub(super) fn backward(
     // Forward-weighted tail shares, grouped by which categories are open.
     let mut sums: Vec<(u32, [u128; MAX_PLACES])> = Vec::new();
     for (i, (&key, &f)) in last.keys.iter().zip(&last.counts).enumerate() {
-        let (open, mut shares) = plan.tail_shares(key)?;
+        let (open, shares) = plan.tail_shares(key)?;
         let w = plan.ways_from(open, &shares)?;
         if w == 0 {
             continue;
         }
         back[i] = w;
         total = add(total, mul(f, w)?)?;
-        // Free players' shares depend on which of them has which room: see
+        // Pooled players have no field, so no share here: see
         // `sym::free_marginals`.
-        for (a, s) in shares.iter_mut().enumerate().take(plan.np) {
-            if plan.free_final >> a & 1 == 1 {
-                *s = 0;
-            }
-        }
         let at = match sums.iter().position(|s| s.0 == open) {
             Some(at) => at,
             None => {
@@ -187,17 +165,21 @@ pub(super) fn backward(
         let width = step.moves.len();
         for (i, succ) in fwd.succ[k].chunks_exact(width).enumerate() {
             let f = layer.counts[i];
-            for (mv, &j) in step.moves.iter().zip(succ) {
+            for (m, (mv, &j)) in step.moves.iter().zip(succ).enumerate() {
                 if j == NO_STATE {
                     continue;
                 }
-                let b = back[j as usize];
+                let mut b = back[j as usize];
                 if b == 0 {
                     continue;
                 }
+                if step.weighted {
+                    let (slots, joins) = plan.weight(step, layer.keys[i], m);
+                    b = mul(b, mul(slots, joins)?)?;
+                }
                 prev[i] = add(prev[i], b)?;
-                // Moves to free players: see `sym::free_marginals`.
-                if step.free >> mv.place & 1 == 0 {
+                // Moves to the pool: see `sym::free_marginals`.
+                if mv.place != POOL {
                     row[mv.place as usize] = add(row[mv.place as usize], mul(f, b)?)?;
                 }
             }

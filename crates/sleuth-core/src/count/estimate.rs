@@ -3,8 +3,8 @@
 //!
 //! Per layer: the room vectors each player's range allows (at least what no
 //! later card can fill, at most what the earlier cards could not have
-//! taken), with the free players' rooms counted as multisets (the key keeps
-//! them sorted), whose sum matches the cards placed so far given the
+//! taken), with the free players' rooms counted by their sum (the key keeps
+//! only the pool, see [`super::sym`]), whose sum matches the cards placed so far given the
 //! case-file cards placed; times the in-flight clause bits.
 
 use super::plan::{free_sets, CardClasses};
@@ -26,19 +26,19 @@ pub(super) fn dp_states(p: &Problem, r: &Reduced, cards: &CardClasses, order: &[
         let ok = |cs: &[u8], q: usize| cs.iter().filter(|&&c| r.allowed[usize::from(c)] >> q & 1 == 1).count();
         // Room vectors by their sum.
         let mut by_sum = vec![1.0f64];
-        let (mut flo, mut fhi, mut nfree) = (usize::MAX, 0, 0);
+        let (mut flo, mut fhi, mut nfree) = (0, 0, 0);
         for a in (0..np).filter(|&a| r.rem[a] > 0) {
             let rem = usize::from(r.rem[a]);
             let lo = rem.saturating_sub(ok(before, a));
             let hi = rem.min(ok(after, a) + tail);
             if free[i] >> a & 1 == 1 {
-                (flo, fhi, nfree) = (flo.min(lo), fhi.max(hi), nfree + 1);
+                (flo, fhi, nfree) = (flo + lo, fhi + hi, nfree + 1);
             } else {
                 by_sum = convolve(&by_sum, &range(lo, hi));
             }
         }
         if nfree > 0 {
-            by_sum = convolve(&by_sum, &multisets(nfree, flo, fhi));
+            by_sum = convolve(&by_sum, &range(flo, fhi));
         }
         // Case-file cards placed: forced (no case card left to come) or not.
         let (mut forced, mut varying) = (0, 0);
@@ -84,21 +84,6 @@ fn clause_intervals(r: &Reduced, order: &[u8]) -> Vec<(usize, usize, usize)> {
 /// One player's rooms `lo..=hi`, by value.
 fn range(lo: usize, hi: usize) -> Vec<f64> {
     (0..=hi).map(|v| if v >= lo { 1.0 } else { 0.0 }).collect()
-}
-
-/// Multisets of `k` rooms in `lo..=hi`, by their sum.
-fn multisets(k: usize, lo: usize, hi: usize) -> Vec<f64> {
-    // ways[m][s]: multisets of m values among those seen so far.
-    let mut ways = vec![vec![0.0f64; k * hi + 1]; k + 1];
-    ways[0][0] = 1.0;
-    for v in lo..=hi {
-        for m in 1..=k {
-            for s in v..=k * hi {
-                ways[m][s] += ways[m - 1][s - v];
-            }
-        }
-    }
-    ways.swap_remove(k)
 }
 
 fn convolve(a: &[f64], b: &[f64]) -> Vec<f64> {

@@ -19,10 +19,9 @@
 //! Modules: `plan` compiles the DP (key layout, moves, tail), `order`
 //! has the card orders and `estimate` picks one per state, `demand` drops
 //! states that leave a player too little room for its clauses, `dp` runs
-//! the passes, `arith` has the checked arithmetic, `sym` the marginals at
-//! *free* players (players interchangeable for the rest of the DP, whose
-//! rooms the key keeps sorted so that one state stands for all their
-//! permutations). `players` is a second, players-outer counter that
+//! the passes, `arith` has the checked arithmetic, `sym` the *pool* of free
+//! players (players interchangeable for the rest of the DP, whose rooms the
+//! key keeps only in all) and their marginals. `players` is a second, players-outer counter that
 //! [`count_marginals`] uses where a static estimate says it is cheaper.
 
 mod arith;
@@ -129,8 +128,17 @@ fn card_bound(p: &Problem, r: &Reduced, cards: &CardClasses) -> f64 {
 pub fn count(p: &Problem) -> Result<u128, CountError> {
     let Some(r) = propagate(p) else { return Ok(0) };
     let plan = plan(p, &r)?;
-    let fwd = dp::forward(&plan, false)?;
-    dp::total(&plan, &fwd)
+    let total = |plan: &Plan| dp::total(plan, &dp::forward(plan, false)?).map(|t| t / plan.scale);
+    match total(&plan) {
+        Err(CountError::Overflow) if plan.scale > 1 => total(&unpooled(p, &r, &plan)?),
+        other => other,
+    }
+}
+
+/// The same DP without the pool: pooled counts are scaled (see
+/// [`sym`]), so they may overflow where the true counts fit.
+fn unpooled(p: &Problem, r: &Reduced, plan: &Plan) -> Result<Plan, CountError> {
+    Plan::new(p, r, &CardClasses::new(p, r), plan.steps.iter().map(|s| s.card).collect())
 }
 
 /// Counts the consistent deals and, for every card and place, the deals
@@ -281,16 +289,28 @@ fn card_outer(
     r: &Reduced,
     plan: impl Fn(&Problem, &Reduced) -> Result<Plan, CountError>,
 ) -> Result<Counts, CountError> {
-    let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
     let plan = plan(p, r)?;
-    let fwd = dp::forward(&plan, true)?;
+    match card_outer_with(p, r, &plan) {
+        Err(CountError::Overflow) if plan.scale > 1 => card_outer_with(p, r, &unpooled(p, r, &plan)?),
+        other => other,
+    }
+}
+
+fn card_outer_with(p: &Problem, r: &Reduced, plan: &Plan) -> Result<Counts, CountError> {
+    let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
+    let fwd = dp::forward(plan, true)?;
     let symmetric = plan.is_symmetric();
-    let (total, back) = dp::backward(&plan, &fwd, &mut marginal, symmetric)?;
+    let (mut total, back) = dp::backward(plan, &fwd, &mut marginal, symmetric)?;
     if symmetric && total > 0 {
-        sym::free_marginals(&plan, &fwd, total, &back, &mut marginal)?;
+        sym::free_marginals(plan, &fwd, total, &back, &mut marginal)?;
     }
     if total == 0 {
         marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
+    }
+    if plan.scale > 1 {
+        debug_assert!(total % plan.scale == 0 && marginal.iter().flatten().all(|m| m % plan.scale == 0));
+        total /= plan.scale;
+        marginal.iter_mut().flatten().for_each(|m| *m /= plan.scale);
     }
     Ok(finish(p, r, total, marginal, fwd.states))
 }
@@ -372,8 +392,8 @@ mod tests {
         assert!(fewer > compared / 4, "pruning visited fewer states on only {fewer} of {compared} games");
     }
 
-    /// The symmetric card-outer DP (free players' rooms sorted, their
-    /// marginals from `sym::free_marginals`) against the same DP without
+    /// The symmetric card-outer DP (free players pooled, their marginals
+    /// from `sym::free_marginals`) against the same DP without
     /// symmetry, on seeded games of every size: equal totals and marginals of
     /// every card at every place; and symmetry must occur on many of them.
     #[test]

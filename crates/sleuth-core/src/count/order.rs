@@ -15,7 +15,7 @@
 //! With the symmetric DP, an order that frees players early
 //! ([`freeing_order`]) visits up to 7x fewer states on some states and up to
 //! 3x more on others; [`super::estimate`] (layer by layer, with free players'
-//! rooms as multisets and the rooms' sum fixed) picks the better of the two
+//! rooms by their sum and the rooms' sum fixed) picks the better of the two
 //! on most of them, where the older capacity-vector estimate could not rank
 //! orders.
 

@@ -2,7 +2,8 @@
 //!
 //! A DP state is one `u128` key: one bit per clause slot, one bit per open
 //! case-file category ("its case card is placed"), and a bit field per player
-//! with room left holding that room.
+//! with room left holding that room; in a symmetric plan also the *pool*
+//! field, the room left at the free players together (see [`super::sym`]).
 
 use super::arith::{add, mul, multinomial};
 use super::demand::{need_table, single_player, Demand};
@@ -37,9 +38,13 @@ impl CardClasses {
     }
 }
 
+/// The place of a move to the pool of free players (see [`super::sym`]).
+pub(super) const POOL: u8 = u8::MAX;
+
 /// One possible destination of a DP card.
 #[derive(Clone, Debug)]
 pub(super) struct Move {
+    /// A player, the case file (`np`), or [`POOL`].
     pub place: u8,
     /// Subtracted from the key: one unit of the player's capacity field.
     take: u128,
@@ -67,19 +72,26 @@ pub(super) struct Step {
     case_tight: Option<(u128, usize)>,
     /// Clause demand checks on the state after this step.
     pub demand: Vec<Demand>,
-    /// Players free before this step (see [`free_sets`]), when symmetric.
+    /// Players free before this step (see [`free_sets`]), when symmetric:
+    /// their moves are the one move to the pool.
     pub free: u16,
-    /// Field offsets of the players free after this step, to sort by value
-    /// into a canonical key; empty unless this step frees players (keys stay
-    /// sorted otherwise, see [`Step::same_as`]).
-    canon: Vec<u32>,
-    /// Per move to a free player: the move to the previous free player
-    /// (in seat order). When both have the same room they lead to the same
-    /// state, and only the first of such a run is applied (to the first
-    /// field of its run, so the key stays sorted).
-    pub same_as: Vec<Option<usize>>,
-    /// The mask of those fields (all as wide).
-    canon_mask: u128,
+    /// Players this step frees, who join the pool after it.
+    pub joins: Vec<Join>,
+    /// Whether some move of this step has a weight other than 1 (a move to
+    /// the pool, or players joining it).
+    pub weighted: bool,
+}
+
+/// A player joining the pool of free players (see [`super::sym`]).
+#[derive(Clone, Debug)]
+pub(super) struct Join {
+    player: usize,
+    /// The player's field: offset and mask.
+    off: u32,
+    mask: u128,
+    /// The weight of joining with room `r`, at `r`: `M! / r!` for the
+    /// player's room `M` before the DP.
+    weight: Vec<u128>,
 }
 
 /// Which moves of a step a state may take.
@@ -118,6 +130,11 @@ pub(super) struct Plan {
     pub free_final: u16,
     /// Every player's room before the DP.
     pub rem0: [u8; MAX_PLAYERS],
+    /// The pool's field (offset, mask), when symmetric.
+    pool: Option<(u32, u128)>,
+    /// What every count of a symmetric plan is multiplied by (the product of
+    /// `M!` over the players ever free, see [`super::sym`]); 1 otherwise.
+    pub scale: u128,
 }
 
 /// A key as the forward pass computes on it: `u64` when the layout fits,
@@ -133,6 +150,7 @@ pub(super) trait Key:
     + std::ops::BitOr<Output = Self>
     + std::ops::Not<Output = Self>
     + std::ops::Sub<Output = Self>
+    + std::ops::Add<Output = Self>
     + std::ops::Shr<u32, Output = Self>
 {
     const ZERO: Self;
@@ -184,10 +202,10 @@ impl Plan {
         Plan::build(p, r, cards, order, false)
     }
 
-    /// [`Plan::new`] with free players' fields kept sorted (see
-    /// [`super::sym`]): fewer states, but a state no longer says which free
-    /// player has which room, so marginals need [`super::sym::free_marginals`]
-    /// and the uniform sampler cannot use it.
+    /// [`Plan::new`] with free players pooled (see [`super::sym`]): fewer
+    /// states, but a state no longer says which free player has which room,
+    /// so marginals need [`super::sym::free_marginals`], counts are scaled
+    /// by [`Plan::scale`], and the uniform sampler cannot use it.
     pub fn new_symmetric(p: &Problem, r: &Reduced, cards: &CardClasses, order: Vec<u8>) -> Result<Plan, CountError> {
         Plan::build(p, r, cards, order, true)
     }
@@ -245,14 +263,11 @@ impl Plan {
         let mut fields = Vec::new();
         let mut field_of = [None; MAX_PLAYERS];
         let mut init = 0u128;
-        // Free players' fields are permuted, so they must all be as wide
-        // (the sets only grow: the last one has every player ever free).
         let n = order.len();
         let free = if symmetric { free_sets(r, np, &order, &intervals) } else { vec![0; n + 1] };
-        let widest = (0..np).filter(|&a| free[n] >> a & 1 == 1).map(|a| bits_for(r.rem[a])).max().unwrap_or(0);
         for a in 0..np {
             if r.rem[a] > 0 {
-                let width = if free[n] >> a & 1 == 1 { widest } else { bits_for(r.rem[a]) };
+                let width = bits_for(r.rem[a]);
                 if offset + width > 128 {
                     return Err(CountError::TooComplex(offset + width));
                 }
@@ -263,6 +278,20 @@ impl Plan {
                 offset += width;
             }
         }
+        // The pool: the sets only grow, so the last one has every player
+        // ever free.
+        let ever_free = (0..np).filter(|&a| free[n] >> a & 1 == 1);
+        let pool_room: u32 = ever_free.clone().map(|a| u32::from(r.rem[a])).sum();
+        let mut scale = 1u128;
+        for a in ever_free {
+            scale = mul(scale, falling(r.rem[a], 0)?)?;
+        }
+        let pool = (free[n] != 0).then(|| {
+            let width = u32::BITS - pool_room.leading_zeros();
+            let field = (offset, (1u128 << width) - 1);
+            offset += width;
+            field
+        });
         if offset > 128 {
             return Err(CountError::TooComplex(offset));
         }
@@ -291,11 +320,22 @@ impl Plan {
             }
         }
 
-        let canon_of = |set: u16| -> Vec<u32> {
-            (0..np).filter(|&a| set >> a & 1 == 1).map(|a| field_of[a].expect("free players have room").0).collect()
+        // Players free from the start join the pool with weight 1.
+        let joins_of = |set: u16| -> Result<Vec<Join>, CountError> {
+            (0..np)
+                .filter(|&a| set >> a & 1 == 1)
+                .map(|player| {
+                    let (off, mask) = field_of[player].expect("free players have room");
+                    let m = r.rem[player];
+                    let weight = (0..=m).map(|x| falling(m, x)).collect::<Result<_, _>>()?;
+                    Ok(Join { player, off, mask, weight })
+                })
+                .collect()
         };
-        let field_mask = (1u128 << widest) - 1;
-        let init = sort_fields(init, &canon_of(free[0]), field_mask);
+        let init = match pool {
+            Some(pool) => fold(init, &joins_of(free[0])?, pool),
+            None => init,
+        };
         let mut steps = Vec::with_capacity(n);
         for (i, &c) in order.iter().enumerate() {
             let ci = c as usize;
@@ -321,6 +361,21 @@ impl Plan {
                 if r.allowed[ci] >> q & 1 == 0 {
                     continue;
                 }
+                if free[i] >> q & 1 == 1 {
+                    // Free players may hold every DP card left and no clause
+                    // mentions them, so `clause_sat` is the same for all.
+                    if !moves.iter().any(|m: &Move| m.place == POOL) {
+                        let (off, mask) = pool.expect("a symmetric plan has a pool");
+                        moves.push(Move {
+                            place: POOL,
+                            take: 1 << off,
+                            field: Some((off, mask)),
+                            cat_bit: 0,
+                            sat: clause_sat[q],
+                        });
+                    }
+                    continue;
+                }
                 if q < np {
                     let (off, mask) = field_of[q].expect("allowed players have room");
                     moves.push(Move {
@@ -341,31 +396,9 @@ impl Plan {
                 }
             }
             let demand = demands(r, np, &order, i, &intervals, &slot_of, &field_of);
-            let same_as = moves
-                .iter()
-                .map(|mv| {
-                    let q = usize::from(mv.place);
-                    let prev = (0..q).rev().find(|&b| free[i] >> q & 1 == 1 && free[i] >> b & 1 == 1)?;
-                    Some(
-                        moves
-                            .iter()
-                            .position(|m| usize::from(m.place) == prev)
-                            .expect("free players may hold every card"),
-                    )
-                })
-                .collect();
-            steps.push(Step {
-                card: c,
-                moves,
-                end_mask,
-                tight,
-                case_tight,
-                demand,
-                free: free[i],
-                canon: if free[i + 1] != free[i] { canon_of(free[i + 1]) } else { Vec::new() },
-                same_as,
-                canon_mask: field_mask,
-            });
+            let joins = joins_of(free[i + 1] & !free[i])?;
+            let weighted = !joins.is_empty() || moves.iter().any(|m| m.place == POOL);
+            steps.push(Step { card: c, moves, end_mask, tight, case_tight, demand, free: free[i], joins, weighted });
         }
 
         // Tail classes by (category, case file allowed).
@@ -381,7 +414,20 @@ impl Plan {
         }
         let mut rem0 = [0u8; MAX_PLAYERS];
         rem0[..np].copy_from_slice(&r.rem[..np]);
-        Ok(Plan { steps, init, fields, open_cats, tail, np, key_bits: offset, field_of, free_final: free[n], rem0 })
+        Ok(Plan {
+            steps,
+            init,
+            fields,
+            open_cats,
+            tail,
+            np,
+            key_bits: offset,
+            field_of,
+            free_final: free[n],
+            rem0,
+            pool,
+            scale,
+        })
     }
 
     /// Which moves a state may take so that every place can still be
@@ -430,15 +476,7 @@ impl Plan {
         step.demand.iter().all(|d| d.holds(key))
     }
 
-    /// Whether two moves to players (see [`Step::same_as`]) find the same
-    /// room in a key.
-    #[inline]
-    pub fn same_room<K: Key>(step: &Step, key: K, m: usize, prev: usize) -> bool {
-        let room = |i: usize| step.moves[i].field.map(|(off, mask)| (key >> off) & K::narrow(mask));
-        room(m) == room(prev)
-    }
-
-    /// Whether some layer has free players whose fields are kept sorted.
+    /// Whether some layer has free players (pooled).
     pub fn is_symmetric(&self) -> bool {
         self.free_final != 0 || self.steps.iter().any(|s| s.free != 0)
     }
@@ -449,21 +487,35 @@ impl Plan {
         ((key >> off) & mask) as usize
     }
 
-    /// The largest room any player has.
-    pub fn max_room(&self) -> usize {
-        self.rem0.iter().copied().max().unwrap_or(0) as usize
+    /// The pool's room in a key (0 without a pool).
+    pub fn pool_room(&self, key: u128) -> u128 {
+        self.pool.map_or(0, |(off, mask)| (key >> off) & mask)
     }
 
-    /// The canonical form of a state after a step: the free players' rooms
-    /// sorted. Free players are interchangeable from here on, so every
-    /// state of one orbit has the same completions.
+    /// The state after a step's move, once the players it frees have
+    /// joined the pool (see [`super::sym`]).
     #[inline]
-    pub fn canonical(step: &Step, key: u128) -> u128 {
-        if step.canon.is_empty() {
-            key
-        } else {
-            sort_fields(key, &step.canon, step.canon_mask)
+    pub fn join<K: Key>(&self, step: &Step, key: K) -> K {
+        match self.pool {
+            Some(pool) if !step.joins.is_empty() => fold(key, &step.joins, pool),
+            _ => key,
         }
+    }
+
+    /// The weight of move `m` of a step from a state: the pool's room for a
+    /// move to the pool (the slot the card takes, see [`super::sym`]), times
+    /// the weights of the players joining the pool after it. The two
+    /// factors are returned apart.
+    pub fn weight(&self, step: &Step, key: u128, m: usize) -> (u128, u128) {
+        let mv = &step.moves[m];
+        let slots = if mv.place == POOL { self.pool_room(key) } else { 1 };
+        let mut joins = 1u128;
+        for join in &step.joins {
+            let room = ((key >> join.off) & join.mask) as usize - usize::from(usize::from(mv.place) == join.player);
+            // A product of falling factorials of rooms: at most `scale`.
+            joins *= join.weight[room];
+        }
+        (slots, joins)
     }
 
     /// The state after a move, if the move is possible and no clause ending
@@ -506,8 +558,7 @@ impl Plan {
                 open |= 1 << i;
             }
         }
-        let full = multinomial(&rem[..self.np])?;
-        let m: u128 = rem.iter().map(|&x| x as u128).sum();
+        let (full, m) = self.tail_players(key)?;
         let mut shares = [0u128; MAX_PLACES];
         shares[self.np] = full;
         for a in 0..self.np {
@@ -536,15 +587,29 @@ impl Plan {
         Ok((others, own.unwrap_or(1)))
     }
 
-    /// For a final state: the tail ways with one given tail card at a
-    /// player with room `r`, ignoring the case file (as in
-    /// [`Plan::tail_shares`]), for every `r` up to [`Plan::max_room`].
-    pub fn room_shares(&self, key: u128) -> Result<Vec<u128>, CountError> {
+    /// For a final state of a symmetric plan: the tail ways with one given
+    /// tail card in one given slot of the pool, ignoring the case file.
+    pub fn slot_share(&self, key: u128) -> Result<u128, CountError> {
+        let (full, m) = self.tail_players(key)?;
+        if m == 0 {
+            return Ok(0);
+        }
+        share(full, m, 1)
+    }
+
+    /// The ways to deal the tail's player cards from a final state (the
+    /// pool's room as that many distinct slots, see [`super::sym`]), and
+    /// how many cards that is.
+    fn tail_players(&self, key: u128) -> Result<(u128, u128), CountError> {
         let rem = self.rooms(key);
-        let full = multinomial(&rem[..self.np])?;
-        let m: u128 = rem.iter().map(|&x| x as u128).sum();
-        // No player has more room than is left in all.
-        (0..=self.max_room() as u128).map(|x| if x == 0 || x > m { Ok(0) } else { share(full, m, x) }).collect()
+        let slots = self.pool_room(key);
+        let mut full = multinomial(&rem[..self.np])?;
+        let mut m: u128 = rem.iter().map(|&x| x as u128).sum();
+        for _ in 0..slots {
+            m += 1;
+            full = mul(full, m)?;
+        }
+        Ok((full, m))
     }
 
     /// Remaining room per player in a key (0 for players without a field).
@@ -612,16 +677,19 @@ fn share(full: u128, m: u128, x: u128) -> Result<u128, CountError> {
     add(mul(q, x)?, r * x / m)
 }
 
-/// Writes the values of the fields at `offs` back in increasing order.
-fn sort_fields(key: u128, offs: &[u32], mask: u128) -> u128 {
-    let mut vals = [0u8; MAX_PLAYERS];
-    for (v, &off) in vals.iter_mut().zip(offs) {
-        *v = ((key >> off) & mask) as u8;
-    }
-    vals[..offs.len()].sort_unstable();
+/// `m! / x!` for `x <= m`.
+fn falling(m: u8, x: u8) -> Result<u128, CountError> {
+    (x + 1..=m).try_fold(1u128, |acc, v| mul(acc, u128::from(v)))
+}
+
+/// Moves the rooms of joining players into the pool field.
+#[inline]
+fn fold<K: Key>(key: K, joins: &[Join], (pool_off, _): (u32, u128)) -> K {
     let mut out = key;
-    for (&v, &off) in vals.iter().zip(offs) {
-        out = out & !(mask << off) | (v as u128) << off;
+    for join in joins {
+        let room = (out >> join.off) & K::narrow(join.mask);
+        out = out & !K::narrow(join.mask << join.off);
+        out = out + K::narrow((room.low() as u128) << pool_off);
     }
     out
 }
@@ -630,8 +698,8 @@ fn sort_fields(key: u128, offs: &[u32], mask: u128) -> u128 {
 /// there on: every DP card left may go to them and no clause in flight or
 /// to come mentions them. They are interchangeable for the rest of the DP
 /// except for their room (tail cards may go to every player with room), so
-/// the completions of a state depend only on the multiset of their rooms.
-/// Sets of fewer than two players are left empty (nothing to permute); the
+/// they can be pooled (see [`super::sym`]). Sets of fewer than two players
+/// are left empty (the rooms' sum already implies one player's room); the
 /// sets only grow from layer to layer.
 pub(super) fn free_sets(r: &Reduced, np: usize, order: &[u8], intervals: &[(usize, usize, usize)]) -> Vec<u16> {
     let active: u16 = (0..np).filter(|&a| r.rem[a] > 0).fold(0, |m, a| m | 1 << a);

@@ -1,44 +1,50 @@
-//! Marginals at free players for the symmetric card-outer DP.
+//! The pool of free players, and their marginals.
 //!
 //! A player is *free* from a layer on when every DP card left may go to it
 //! and no clause in flight or to come mentions it (`plan::free_sets`). Free
-//! players are interchangeable for the rest of the DP except for their room,
-//! so a symmetric plan keeps their rooms sorted in the key: one state stands
-//! for its whole orbit (every assignment of those rooms to those players),
-//! its forward count is the orbit's sum and its backward count is that of
-//! every member. On the slowest master 10-player states that is up to 3×
-//! fewer states (BENCHMARKS.md, fifth round).
+//! players are interchangeable for the rest of the DP except for their
+//! room, and their rooms need not be tracked one by one: a symmetric plan
+//! keeps only the *pool*, their room in all, and counts their hands through
+//! distinct *slots*. A player joining the pool with room `r` brings `r`
+//! slots; a DP card sent to the pool takes one of the `R` free slots there
+//! (weight `R`); the tail fills the slots left like `R` players of room one.
+//! Each deal is then counted once per way of putting each pooled player's
+//! cards into its slots, `Π r!` times; a weight `M! / r!` at joining (`M`
+//! the player's room before the DP) makes that a constant: every count of
+//! the plan is `S = Π M!` times the true one ([`super::plan::Plan::scale`]),
+//! and is divided by `S` at the end. The pool's room is implied by the other
+//! fields and the layer, so pooling removes the free players from the state
+//! altogether (about 2x fewer states than keeping their rooms sorted on the
+//! slowest master 10-player states, BENCHMARKS.md eighth round).
 //!
-//! Totals and the marginals at the case file and at players not free are
-//! unchanged. A free player's marginal needs which room *that* player has,
-//! which the key no longer says; so a second forward sweep carries, per
-//! state and free player `a`, `F[a][r]`: the forward count of the orbit's
-//! members where `a` has room `r` (summing to the state's forward count).
-//! A move to "a free player with room `r`" stands for the `m_r` free players
-//! with that room: in a member where `a` has room `r`, one of them is `a`
-//! (its room drops to `r - 1`) and `m_r - 1` are not; elsewhere none is.
-//! The card's marginal at `a` is `F[a][r] × backward(successor)` summed over
-//! `r`, and the tail's uses `F[a][r]` with the tail shares of room `r`.
-//! In every member each free player has one room, so `Σ_a F[a][r] = m_r × f`
-//! (`f` the state's forward count): one free player, free from the first
-//! free layer on, gets no rows, and its `F` and marginals are what the
+//! Totals and the marginals at the case file and at players not free come
+//! out of the usual passes. A free player's marginal needs which slots are
+//! *its* slots. Going forward, each DP card sent to the pool takes a slot
+//! chosen uniformly among the `R` free ones (the number of completions does
+//! not depend on which), so in expectation player `a` keeps `x_a` free
+//! slots: `r` at joining, times `(1 - 1/R)` at each card sent to the pool.
+//! A second forward sweep carries, per state and free player, `X_a`: the
+//! sum over the paths into the state of their weight times `x_a` (an
+//! integer: the weight has the factor `R` that `1/R` cancels). A card sent
+//! to the pool goes to `a` in `X_a × backward(successor)` (times the
+//! joining weights of the step) of the deals through that edge; a tail card
+//! in `X_a × (tail ways with it in one given slot)`. In every state
+//! `Σ_a X_a = R × f` (`f` the state's forward count), so one free player,
+//! free from the first free layer on, gets no row: its `X` is what the
 //! others leave.
 //!
-//! Only states with completions are swept. There a forward count times the
-//! state's backward count (at least one) is at most the total, so `F` fits
-//! in the same word as the total: its own sums and products cannot
-//! overflow, and when the total fits in a `u64` so does `F` (half the
-//! work). `F[a][0]` is never read (a player with no room takes no card) and
-//! is not kept.
+//! Only states with completions are swept. There `f × backward` is at most
+//! the total and `X_a ≤ R × f`, so every product below is at most the total
+//! times the largest pool room, and fits in the word chosen for that.
 
 use super::arith::{add, mul};
 use super::dp::{Forward, NO_STATE};
-use super::plan::Plan;
+use super::plan::{Plan, POOL};
 use super::CountError;
 use crate::model::MAX_PLACES;
 use std::ops::{AddAssign, Mul, SubAssign};
 
-/// The word `F` is kept in.
+/// The word `X` is kept in.
 trait Word: Copy + Default + AddAssign + SubAssign + Mul<Output = Self> {
     /// `x`, which fits (see the module comment).
     fn of(x: u128) -> Self;
@@ -69,8 +75,8 @@ fn players(set: u16) -> Vec<usize> {
     (0..16).filter(|&a| set >> a & 1 == 1).collect()
 }
 
-/// Adds the free players' marginals of DP and tail cards, given the total
-/// and the backward counts of every layer (`back[t]` for layer `t`).
+/// Adds the free players' marginals of DP and tail cards, given the (scaled)
+/// total and the backward counts of every layer (`back[t]` for layer `t`).
 pub(super) fn free_marginals(
     plan: &Plan,
     fwd: &Forward,
@@ -78,7 +84,9 @@ pub(super) fn free_marginals(
     back: &[Vec<u128>],
     marginal: &mut [[u128; MAX_PLACES]],
 ) -> Result<(), CountError> {
-    if total <= u128::from(u64::MAX) {
+    let pool: u128 = (0..plan.np).filter(|&a| plan.free_final >> a & 1 == 1).map(|a| u128::from(plan.rem0[a])).sum();
+    let bound = total.checked_mul(pool + 1).ok_or(CountError::Overflow)?;
+    if bound <= u128::from(u64::MAX) {
         sweep::<u64>(plan, fwd, back, marginal)
     } else {
         sweep::<u128>(plan, fwd, back, marginal)
@@ -91,20 +99,14 @@ fn sweep<T: Word>(
     back: &[Vec<u128>],
     marginal: &mut [[u128; MAX_PLACES]],
 ) -> Result<(), CountError> {
-    let rooms = plan.max_room();
     let n = plan.steps.len();
     let free_at = |t: usize| if t < n { plan.steps[t].free } else { plan.free_final };
     // The first player of the first free set is free from there on (the
-    // sets only grow) and gets no rows: the free players' rows add up to
-    // `m_r × f` at room `r`, so its `F` and marginals are what the others
-    // leave.
+    // sets only grow) and gets no row.
     let hidden = (0..=n).map(free_at).find(|&s| s != 0).map_or(0, |s| s & s.wrapping_neg());
-    // Layer 0 is the initial state alone; each free player has its own room.
-    let first = players(free_at(0) & !hidden);
-    let mut cur = vec![T::default(); first.len() * rooms];
-    for (x, &a) in first.iter().enumerate() {
-        cur[x * rooms + usize::from(plan.rem0[a]) - 1] = T::of(1);
-    }
+    // Layer 0 is the initial state alone (forward count 1); each player
+    // free there joined with its whole room.
+    let mut cur: Vec<T> = players(free_at(0) & !hidden).iter().map(|&a| T::of(u128::from(plan.rem0[a]))).collect();
     for t in 0..n {
         if free_at(t + 1) == 0 {
             continue; // nobody free yet: nothing to carry
@@ -116,11 +118,8 @@ fn sweep<T: Word>(
 }
 
 /// One step of the sweep: adds the card's marginals at the players free
-/// before it and returns `F` of the next layer (`F[a][r]` at `r - 1`), for
-/// the free players but the hidden one.
-///
-/// Every product and sum here is part of the total (a member's forward
-/// count times a completion count), so it fits in `T` like `F` itself.
+/// before it and returns `X` of the next layer, for the free players but
+/// the hidden one.
 fn sweep_step<T: Word>(
     plan: &Plan,
     fwd: &Forward,
@@ -130,26 +129,22 @@ fn sweep_step<T: Word>(
     cur: &[T],
     marginal: &mut [[u128; MAX_PLACES]],
 ) -> Result<Vec<T>, CountError> {
-    let rooms = plan.max_room();
     let step = &plan.steps[t];
     let layer = &fwd.layers[t];
     let (now, next) = (players(free & !hidden), players(free_next & !hidden));
     let (k, kn) = (now.len(), next.len());
     // Where each player free now sits in the next layer's rows (the sets
-    // only grow), and the players freed by this step.
+    // only grow), and the players joining the pool after this step.
     let at_next: Vec<usize> = now.iter().map(|a| next.iter().position(|b| b == a).expect("grows")).collect();
-    let freed: Vec<(usize, usize)> =
+    let joining: Vec<(usize, usize)> =
         next.iter().enumerate().filter(|&(_, &b)| free >> b & 1 == 0).map(|(x, &b)| (x, b)).collect();
-    // Nobody freed: a state's rows are the first rows of its successor's.
-    let same = freed.is_empty();
-    let mut out = vec![T::default(); fwd.layers[t + 1].counts.len() * kn * rooms];
-    // This card's marginal at each player free now, by row, and at all of
-    // them.
+    // Nobody joins: a state's rows are its successor's, in the same order.
+    let same = joining.is_empty();
+    let mut out = vec![T::default(); fwd.layers[t + 1].counts.len() * kn];
+    // This card's marginal at each player free now, and at all of them.
     let mut acc = vec![T::default(); k];
     let mut mass = T::default();
     let width = step.moves.len();
-    // Moves to free players, by their room: (successor, how many).
-    let mut class = vec![(NO_STATE, 0u32); rooms + 1];
     for (i, succ) in fwd.succ[t].chunks_exact(width).enumerate() {
         // A state with no completion adds nothing, nor do its successors
         // from it.
@@ -157,73 +152,35 @@ fn sweep_step<T: Word>(
             continue;
         }
         let (key, f) = (layer.keys[i], T::of(layer.counts[i]));
-        let fi = &cur[i * k * rooms..(i + 1) * k * rooms];
-        class.fill((NO_STATE, 0));
-        for (mv, &j) in step.moves.iter().zip(succ) {
+        let xi = &cur[i * k..(i + 1) * k];
+        for (m, (mv, &j)) in step.moves.iter().zip(succ).enumerate() {
             if j == NO_STATE || back_next[j as usize] == 0 {
                 continue;
             }
-            let q = usize::from(mv.place);
-            if free >> q & 1 == 1 {
-                let r = plan.room(key, q);
-                debug_assert!(class[r].0 == NO_STATE || class[r].0 == j, "one successor per room");
-                class[r] = (j, class[r].1 + 1);
-                continue;
+            let (slots, joins) = if step.weighted { plan.weight(step, key, m) } else { (1, 1) };
+            let to_pool = mv.place == POOL;
+            let xj = &mut out[j as usize * kn..][..kn];
+            // `a` keeps its slots unless the card took one of them.
+            let keep = T::of(if to_pool { (slots - 1) * joins } else { joins });
+            if to_pool {
+                let b = T::of(back_next[j as usize] * joins);
+                for (to, &x) in acc.iter_mut().zip(xi) {
+                    *to += x * b;
+                }
+                mass += f * T::of(slots * joins) * T::of(back_next[j as usize]);
             }
-            // Not a free player: every free player keeps its room.
-            let fj = &mut out[j as usize * kn * rooms..][..kn * rooms];
             if same {
-                for (to, &v) in fj.iter_mut().zip(fi) {
-                    *to += v;
+                for (to, &x) in xj.iter_mut().zip(xi) {
+                    *to += x * keep;
                 }
-                continue;
-            }
-            for (from, &xn) in fi.chunks_exact(rooms).zip(&at_next) {
-                for (to, &v) in fj[xn * rooms..][..rooms].iter_mut().zip(from) {
-                    *to += v;
+            } else {
+                for (&x, &xn) in xi.iter().zip(&at_next) {
+                    xj[xn] += x * keep;
                 }
             }
-            for &(xn, b) in &freed {
-                let r = plan.room(key, b) - usize::from(q == b);
-                if r > 0 {
-                    fj[xn * rooms + r - 1] += f;
-                }
-            }
-        }
-        for (r, &(j, m)) in class.iter().enumerate() {
-            if m == 0 {
-                continue;
-            }
-            let b = T::of(back_next[j as usize]);
-            for (from, to) in fi.chunks_exact(rooms).zip(acc.iter_mut()) {
-                *to += from[r - 1] * b;
-            }
-            let m = T::of(u128::from(m));
-            mass += m * f * b;
-            let fj = &mut out[j as usize * kn * rooms..][..kn * rooms];
-            if same {
-                for (to, &v) in fj.iter_mut().zip(fi) {
-                    *to += m * v;
-                }
-            }
-            for (from, &xn) in fi.chunks_exact(rooms).zip(&at_next) {
-                let to = &mut fj[xn * rooms..][..rooms];
-                if !same {
-                    for (to, &v) in to.iter_mut().zip(from) {
-                        *to += m * v;
-                    }
-                }
-                // Where `a` has room r, one of the m moves is to `a`.
-                to[r - 1] -= from[r - 1];
-                if r > 1 {
-                    to[r - 2] += from[r - 1];
-                }
-            }
-            for &(xn, b) in &freed {
-                let r = plan.room(key, b);
-                if r > 0 {
-                    fj[xn * rooms + r - 1] += m * f;
-                }
+            for &(xn, b) in &joining {
+                let room = plan.room(key, b) - usize::from(usize::from(mv.place) == b);
+                xj[xn] += f * T::of(slots * joins * room as u128);
             }
         }
     }
@@ -247,8 +204,10 @@ fn tail<T: Word>(
     cur: &[T],
     marginal: &mut [[u128; MAX_PLACES]],
 ) -> Result<(), CountError> {
-    let rooms = plan.max_room();
     let all = players(free);
+    if all.is_empty() {
+        return Ok(());
+    }
     let now = players(free & !hidden);
     let k = now.len();
     let d = (free & hidden != 0).then(|| hidden.trailing_zeros() as usize);
@@ -256,10 +215,10 @@ fn tail<T: Word>(
     let mut sums: Vec<(u32, [u128; MAX_PLACES])> = Vec::new();
     for (i, &key) in last.keys.iter().enumerate() {
         let (open, shares) = plan.tail_shares(key)?;
-        if all.is_empty() || plan.ways_from(open, &shares)? == 0 {
+        if plan.ways_from(open, &shares)? == 0 {
             continue;
         }
-        let by_room = plan.room_shares(key)?;
+        let slot = plan.slot_share(key)?;
         let at = match sums.iter().position(|s| s.0 == open) {
             Some(at) => at,
             None => {
@@ -267,22 +226,15 @@ fn tail<T: Word>(
                 sums.len() - 1
             }
         };
-        // The hidden player's `F[d][r]`: `m_r × f` less the others'.
-        let mut hid = vec![0u128; rooms + 1];
-        for &a in &all {
-            hid[plan.room(key, a)] += last.counts[i];
-        }
+        // The hidden player's `X`: `R × f` less the others'.
+        let mut hid = mul(plan.pool_room(key), last.counts[i])?;
         for (x, &a) in now.iter().enumerate() {
-            for (r, &share) in by_room.iter().enumerate().skip(1) {
-                let v = cur[(i * k + x) * rooms + r - 1].wide();
-                hid[r] -= v;
-                sums[at].1[a] = add(sums[at].1[a], mul(v, share)?)?;
-            }
+            let v = cur[i * k + x].wide();
+            hid -= v;
+            sums[at].1[a] = add(sums[at].1[a], mul(v, slot)?)?;
         }
         if let Some(d) = d {
-            for (r, &share) in by_room.iter().enumerate().skip(1) {
-                sums[at].1[d] = add(sums[at].1[d], mul(hid[r], share)?)?;
-            }
+            sums[at].1[d] = add(sums[at].1[d], mul(hid, slot)?)?;
         }
     }
     // Only free players' sums are set, so these are their marginals alone.
