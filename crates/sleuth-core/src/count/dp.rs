@@ -55,6 +55,11 @@ fn forward_keyed<K: Key>(plan: &Plan, keep: bool) -> Result<Forward, CountError>
         next.keys.reserve(cur.keys.len() * 2);
         next.counts.reserve(cur.keys.len() * 2);
         let mut reached = [NO_STATE; MAX_PLACES];
+        // Demand checks a move cannot change are run once per state: a
+        // move is tried only if the state passes the checks it leaves alone.
+        let deps = Plan::demand_deps(step);
+        let every = ((1u64 << step.demand.len()) - 1) as u32;
+        let shared = deps.iter().fold(0, |m, &d| m | !d) & every;
         for (i, (&key, &f)) in cur.keys.iter().zip(&cur.counts).enumerate() {
             let key = K::narrow(key);
             let (moves, all) = match Plan::allowed(step, key) {
@@ -62,6 +67,8 @@ fn forward_keyed<K: Key>(plan: &Plan, keep: bool) -> Result<Forward, CountError>
                 Allowed::Only(m) => (m..m + 1, false),
                 Allowed::All => (0..width, true),
             };
+            // Under `Only` the one move checks everything on its successor.
+            let fail = if all { Plan::failing(step, key, shared) } else { 0 };
             // Under `Only` a run of free players with one room has one member.
             let dedupe = all && step.free != 0;
             for m in moves {
@@ -81,8 +88,12 @@ fn forward_keyed<K: Key>(plan: &Plan, keep: bool) -> Result<Forward, CountError>
                         continue;
                     }
                 }
+                if fail != 0 && fail & !deps[m] != 0 {
+                    continue;
+                }
                 let Some(nk) = Plan::apply(step, key, &step.moves[m]) else { continue };
-                if !Plan::viable(step, nk) {
+                let checks = if all { deps[m] } else { every };
+                if Plan::failing(step, nk, checks) != 0 {
                     continue;
                 }
                 let nk = K::narrow(Plan::canonical(step, nk.wide()));
