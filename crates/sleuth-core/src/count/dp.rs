@@ -54,16 +54,27 @@ fn forward_keyed<K: Key>(plan: &Plan, keep: bool) -> Result<Forward, CountError>
         index.clear();
         next.keys.reserve(cur.keys.len() * 2);
         next.counts.reserve(cur.keys.len() * 2);
+        // Demand checks a move cannot change are run once per state: a
+        // move is tried only if the state passes the checks it leaves alone.
+        let deps = Plan::demand_deps(step);
+        let every = ((1u64 << step.demand.len()) - 1) as u32;
+        let shared = deps.iter().fold(0, |m, &d| m | !d) & every;
         for (i, (&wide, &f)) in cur.keys.iter().zip(&cur.counts).enumerate() {
             let key = K::narrow(wide);
-            let moves = match Plan::allowed(step, key) {
+            let (moves, all) = match Plan::allowed(step, key) {
                 Allowed::Dead => continue,
-                Allowed::Only(m) => m..m + 1,
-                Allowed::All => 0..width,
+                Allowed::Only(m) => (m..m + 1, false),
+                Allowed::All => (0..width, true),
             };
+            // Under `Only` the one move checks everything on its successor.
+            let fail = if all { Plan::failing(step, key, shared) } else { 0 };
             for m in moves {
+                if fail != 0 && fail & !deps[m] != 0 {
+                    continue;
+                }
                 let Some(nk) = Plan::apply(step, key, &step.moves[m]) else { continue };
-                if !Plan::viable(step, nk) {
+                let checks = if all { deps[m] } else { every };
+                if Plan::failing(step, nk, checks) != 0 {
                     continue;
                 }
                 let (nk, add_f) = if step.weighted {

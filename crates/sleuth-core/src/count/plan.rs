@@ -469,11 +469,40 @@ impl Plan {
         self
     }
 
-    /// Whether the state after a step leaves every player room for its
-    /// clauses (see [`super::demand`]).
+    /// Per move of a step, the demand checks (bit `d` for `step.demand[d]`)
+    /// whose bits the move may change: its field (a move needs room, so
+    /// nothing borrows out of it), the bits it sets and the slots the step
+    /// frees. The other checks read the same bits before the step as after
+    /// the move, so the forward pass runs them once per state.
+    pub fn demand_deps(step: &Step) -> Vec<u32> {
+        debug_assert!(step.demand.len() <= 32, "one demand per player");
+        step.moves
+            .iter()
+            .map(|mv| {
+                let touched = mv.field.map_or(0, |(off, mask)| mask << off) | mv.sat | mv.cat_bit | step.end_mask;
+                step.demand
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, d)| d.slots.iter().fold(d.mask << d.off, |m, &s| m | 1 << s) & touched != 0)
+                    .fold(0, |m, (x, _)| m | 1 << x)
+            })
+            .collect()
+    }
+
+    /// The demand checks among `set` (bits as in [`Plan::demand_deps`])
+    /// that a key fails: a state after a step must pass them all to leave
+    /// every player room for its clauses (see [`super::demand`]).
     #[inline]
-    pub fn viable<K: Key>(step: &Step, key: K) -> bool {
-        step.demand.iter().all(|d| d.holds(key))
+    pub fn failing<K: Key>(step: &Step, key: K, set: u32) -> u32 {
+        let (mut rest, mut fail) = (set, 0);
+        while rest != 0 {
+            let x = rest.trailing_zeros();
+            if !step.demand[x as usize].holds(key) {
+                fail |= 1 << x;
+            }
+            rest &= rest - 1;
+        }
+        fail
     }
 
     /// Whether some layer has free players (pooled).
