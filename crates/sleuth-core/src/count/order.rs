@@ -133,3 +133,79 @@ fn needed_to_free(r: &Reduced, cards: &CardClasses, clauses: &[CardSet], a: usiz
         need = grown;
     }
 }
+
+/// [`dp_order`] with the opposite preferences: among the clauses with
+/// fewest cards left, the one whose cards have the most allowed places
+/// first, and within a clause and after the clauses, cards with more
+/// allowed places first. Far fewer states than [`dp_order`] on some
+/// clause-heavy states (BENCHMARKS.md, eighth round), more on others.
+pub(super) fn wide_first_order(r: &Reduced, cards: &CardClasses) -> Vec<u8> {
+    let places = |c: Card| r.allowed[c.index()].count_ones();
+    let most_places = |s: CardSet| {
+        let mut v: Vec<Card> = s.iter().collect();
+        v.sort_by_key(|&c| std::cmp::Reverse(places(c)));
+        v
+    };
+    clause_order(r, cards, |s, placed| u32::MAX - (s - placed).iter().map(places).sum::<u32>(), most_places)
+}
+
+/// Greedily, block by block (a clause's cards left, or one DP card in no
+/// clause): the block after which the *frontier* is smallest, the sum over
+/// players with some of their allowed DP cards placed and some to come of
+/// `log2` of the rooms they may have (as in [`super::estimate`]: at least
+/// what the cards to come cannot fill, at most what the placed ones could
+/// not have taken), plus one per clause in flight; ties: the smaller block,
+/// then fewer allowed places. Within a block, cards with fewer allowed
+/// places first.
+pub(super) fn frontier_order(r: &Reduced, cards: &CardClasses, np: usize) -> Vec<u8> {
+    let places = |c: Card| r.allowed[c.index()].count_ones();
+    let clauses = clause_sets(r);
+    let players: Vec<(usize, CardSet)> = (0..np)
+        .filter(|&a| r.rem[a] > 0)
+        .map(|a| (usize::from(r.rem[a]), cards.dp.iter().filter(|c| r.allowed[c.index()] >> a & 1 == 1).collect()))
+        .collect();
+    let tail = cards.tail.len();
+    let cost = |placed: CardSet| -> f64 {
+        let mut bits = 0.0;
+        for &(rem, mine) in &players {
+            let before = (mine & placed).len();
+            let after = (mine - placed).len() + tail;
+            if before > 0 && after > 0 {
+                let (lo, hi) = (rem.saturating_sub(before), rem.min(after));
+                bits += ((hi + 1).saturating_sub(lo).max(1) as f64).log2();
+            }
+        }
+        let in_flight = clauses.iter().filter(|&&s| !(s & placed).is_empty() && !(s - placed).is_empty()).count();
+        bits + in_flight as f64
+    };
+    let in_clause = clauses.iter().fold(CardSet::EMPTY, |m, &s| m | s);
+    let mut order: Vec<Card> = Vec::new();
+    let mut placed = CardSet::EMPTY;
+    while placed != cards.dp {
+        let blocks = clauses
+            .iter()
+            .map(|&s| s - placed)
+            .filter(|s| !s.is_empty())
+            .chain((cards.dp - placed - in_clause).iter().map(|c| [c].into_iter().collect()));
+        let (_, _, _, block) = blocks
+            .map(|b: CardSet| (cost(placed | b), b.len(), b.iter().map(places).sum::<u32>(), b))
+            .min_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)))
+            .expect("DP cards are left");
+        let mut v: Vec<Card> = block.iter().collect();
+        v.sort_by_key(|&c| places(c));
+        order.extend(v);
+        placed |= block;
+    }
+    order.into_iter().map(|c| c.index() as u8).collect()
+}
+
+/// The orders [`super::plan`] chooses from, by name (for profiling).
+pub(super) fn named(name: &str, r: &Reduced, cards: &CardClasses, np: usize) -> Option<Vec<u8>> {
+    Some(match name {
+        "usual" => dp_order(r, cards),
+        "freeing" => freeing_order(r, cards, np),
+        "wide" => wide_first_order(r, cards),
+        "frontier" => frontier_order(r, cards, np),
+        _ => return None,
+    })
+}
