@@ -17,7 +17,8 @@
 //! 3x more on others; [`super::estimate`] (layer by layer, with free players'
 //! rooms by their sum and the rooms' sum fixed) picks the better of the two
 //! on most of them, where the older capacity-vector estimate could not rank
-//! orders.
+//! orders. [`wide_first_order`] and [`frontier_order`] help clause-heavy
+//! states and are taken when the estimate clearly prefers them.
 
 use super::plan::CardClasses;
 use crate::deduce::Reduced;
