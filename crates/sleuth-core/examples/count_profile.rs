@@ -2,6 +2,7 @@
 //! for profiling the counter; `sleuth bench` is the benchmark of record).
 //!
 //! Usage: count_profile DECK PLAYERS observer|bystander SUGGESTIONS SEEDS [MIN_MS]
+//! (environment: `REPEAT=N` times each state N times and keeps the fastest)
 
 mod states;
 
@@ -15,12 +16,19 @@ fn main() {
         std::process::exit(2);
     };
     let min_ms: f64 = rest.first().map_or(0.0, |s| s.parse().expect("min ms"));
+    let repeat: usize = std::env::var("REPEAT").map_or(1, |s| s.parse().expect("REPEAT: a number"));
     let (mut worst, mut sum, mut n) = (0f64, 0f64, 0usize);
     let mut visited = 0usize;
     for (seed, p) in states {
-        let t = Instant::now();
-        let c = count_marginals(&p).expect("counts");
-        let ms = t.elapsed().as_secs_f64() * 1e3;
+        // Fastest of REPEAT runs (as `sleuth bench`), 1 by default.
+        let mut ms = f64::INFINITY;
+        let mut c = None;
+        for _ in 0..repeat {
+            let t = Instant::now();
+            c = Some(count_marginals(&p).expect("counts"));
+            ms = ms.min(t.elapsed().as_secs_f64() * 1e3);
+        }
+        let c = c.expect("at least one run");
         worst = worst.max(ms);
         visited += c.states;
         sum += ms;
