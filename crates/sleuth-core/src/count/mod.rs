@@ -108,7 +108,16 @@ fn plan(p: &Problem, r: &Reduced) -> Result<Plan, CountError> {
             }
         }
     }
-    Plan::new_symmetric(p, r, &cards, best.1)
+    pooled(p, r, &cards, best.1)
+}
+
+/// The pooled plan (see [`sym`]), or the plain one when its scale does not
+/// fit (large custom decks: the scale is a product of factorials of rooms).
+fn pooled(p: &Problem, r: &Reduced, cards: &CardClasses, order: Vec<u8>) -> Result<Plan, CountError> {
+    match Plan::new_symmetric(p, r, cards, order.clone()) {
+        Err(CountError::Overflow) => Plan::new(p, r, cards, order),
+        other => other,
+    }
 }
 
 /// The order that frees players early is taken when its estimated states
@@ -123,7 +132,7 @@ fn plan_in(p: &Problem, r: &Reduced, freeing: bool) -> Result<Plan, CountError> 
     let cards = CardClasses::new(p, r);
     let order = if freeing { order::freeing_order(r, &cards, p.np) } else { order::dp_order(r, &cards) };
     if card_bound(p, r, &cards) >= SYMMETRY_MIN_CARD_BOUND {
-        Plan::new_symmetric(p, r, &cards, order)
+        pooled(p, r, &cards, order)
     } else {
         Plan::new(p, r, &cards, order)
     }
@@ -532,6 +541,42 @@ mod tests {
             let differ = differ.get();
             assert!(differ * 4 > compared, "the {name} order differs on only {differ} of {compared} games");
         }
+    }
+
+    /// Pooled counts are scaled by a product of factorials of rooms, so on
+    /// custom decks with large hands the scale, or a scaled count, can
+    /// overflow where the true counts fit: the count then falls back to the
+    /// plain DP and must still be exact. Two decks, one for each case
+    /// (checked below: the pooled plan fails there), compared with the plain
+    /// DP.
+    #[test]
+    fn pooled_counts_that_overflow_fall_back_to_the_plain_dp() {
+        let mut fell_back = [0, 0];
+        for (case, (deck, players)) in [(vec![13, 13, 13], 6), (vec![22, 21, 21], 4)].into_iter().enumerate() {
+            for seed in 0..6u64 {
+                let cfg = GenConfig::new(DeckChoice::Custom(deck.clone()), players, false, 4 + seed as usize);
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                let generated = try_generate(&cfg, &mut rng).expect("generates");
+                let game = crate::Game::new(&generated.file).expect("generated games are valid");
+                let p = Problem::new(&game);
+                let label = format!("deck {deck:?}, {players} players, seed {seed}");
+                let r = propagate(&p).expect("generated games are consistent");
+                let cards = CardClasses::new(&p, &r);
+                let order = order::dp_order(&r, &cards);
+                let scaled = Plan::new_symmetric(&p, &r, &cards, order.clone())
+                    .and_then(|plan| card_outer_with(&p, &r, &plan).map(|_| ()));
+                if scaled == Err(CountError::Overflow) {
+                    fell_back[case] += 1;
+                }
+                let plain =
+                    marginals_with(&p, |p, r| Plan::new(p, r, &CardClasses::new(p, r), order.clone())).expect(&label);
+                let counted = count_marginals(&p).expect(&label);
+                assert_eq!(counted.total, plain.total, "{label}: total");
+                assert_eq!(counted.marginal, plain.marginal, "{label}: marginals");
+                assert_eq!(count(&p).expect(&label), plain.total, "{label}: count");
+            }
+        }
+        assert!(fell_back.iter().all(|&n| n > 0), "the pooled plan overflowed on too few games: {fell_back:?}");
     }
 
     /// The profiling entry point gives the same counts with either counter
