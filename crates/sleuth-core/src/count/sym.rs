@@ -12,7 +12,8 @@
 //! cards into its slots, `Π r!` times; a weight `M! / r!` at joining (`M`
 //! the player's room before the DP) makes that a constant: every count of
 //! the plan is `S = Π M!` times the true one ([`super::plan::Plan::scale`]),
-//! and is divided by `S` at the end. The pool's room is implied by the other
+//! and is divided by `S` at the end (where `S` or a scaled count does not
+//! fit, `count` and `count_marginals` use the plain DP). The pool's room is implied by the other
 //! fields and the layer, so pooling removes the free players from the state
 //! altogether (about 2x fewer states than keeping their rooms sorted on the
 //! slowest master 10-player states, BENCHMARKS.md eighth round).
