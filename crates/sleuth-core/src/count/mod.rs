@@ -464,6 +464,9 @@ mod tests {
             (DeckChoice::Master, 6),
             (DeckChoice::Master, 8),
             (DeckChoice::Master, 10),
+            // Uneven hands, and four case-file categories.
+            (DeckChoice::Custom(vec![5, 4, 6]), 4),
+            (DeckChoice::Custom(vec![3, 6, 2, 5]), 3),
         ];
         let (mut compared, mut fewer) = (0, 0);
         for_each_generated(
