@@ -98,8 +98,15 @@ fn forward_keyed<K: Key>(plan: &Plan, keep: bool) -> Result<Forward, CountError>
         if states > super::MAX_STATES {
             return Err(CountError::TooManyStates(super::MAX_STATES));
         }
-        next.keys.shrink_to_fit();
-        next.counts.shrink_to_fit();
+        // Kept layers give back their spare room; keys only where they are
+        // kept (a symmetric plan's), the others are dropped after the next
+        // step.
+        if keep {
+            next.counts.shrink_to_fit();
+            if plan.is_symmetric() {
+                next.keys.shrink_to_fit();
+            }
+        }
         if keep {
             // The successor table now links the layers; only the last
             // layer's keys are read again (by the tail), and every layer's
@@ -142,8 +149,10 @@ pub(super) fn backward(
     let mut total = 0u128;
     // Forward-weighted tail shares, grouped by which categories are open.
     let mut sums: Vec<(u32, [u128; MAX_PLACES])> = Vec::new();
+    let mut shares = [0u128; MAX_PLACES];
     for (i, (&key, &f)) in last.keys.iter().zip(&last.counts).enumerate() {
-        let (open, shares) = plan.tail_shares(key)?;
+        let open = plan.open_of(key);
+        plan.player_shares(key, &mut shares)?;
         let w = plan.ways_from(open, &shares)?;
         if w == 0 {
             continue;

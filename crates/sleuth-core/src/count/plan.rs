@@ -580,7 +580,9 @@ impl Plan {
     /// `multinomial(rem - e_a)` for player `a`, and `multinomial(rem)` for
     /// the case file (the card itself is the case card).
     pub fn tail_shares(&self, key: u128) -> Result<(u32, [u128; MAX_PLACES]), CountError> {
-        Ok((self.open_of(key), self.player_shares(key)?))
+        let mut shares = [0u128; MAX_PLACES];
+        self.player_shares(key, &mut shares)?;
+        Ok((self.open_of(key), shares))
     }
 
     /// The open categories of a final state, as in [`Plan::tail_shares`].
@@ -594,18 +596,16 @@ impl Plan {
         open
     }
 
-    /// The shares of [`Plan::tail_shares`].
-    pub fn player_shares(&self, key: u128) -> Result<[u128; MAX_PLACES], CountError> {
+    /// The shares of [`Plan::tail_shares`], written in place (the backward
+    /// pass runs this per final state; returning the array copied it).
+    pub fn player_shares(&self, key: u128, shares: &mut [u128; MAX_PLACES]) -> Result<(), CountError> {
         let rem = self.rooms(key);
         let (full, m) = self.players_from(&rem, self.pool_room(key))?;
-        let mut shares = [0u128; MAX_PLACES];
         shares[self.np] = full;
         for a in 0..self.np {
-            if rem[a] > 0 {
-                shares[a] = share(full, m, rem[a] as u128)?;
-            }
+            shares[a] = if rem[a] > 0 { share(full, m, rem[a] as u128)? } else { 0 };
         }
-        Ok(shares)
+        Ok(())
     }
 
     /// Case-file choices for the tail: (all choices, choices without
