@@ -98,8 +98,15 @@ fn forward_keyed<K: Key>(plan: &Plan, keep: bool) -> Result<Forward, CountError>
         if states > super::MAX_STATES {
             return Err(CountError::TooManyStates(super::MAX_STATES));
         }
-        next.keys.shrink_to_fit();
-        next.counts.shrink_to_fit();
+        // Kept layers give back their spare room; keys only where they are
+        // kept (a symmetric plan's), the others are dropped after the next
+        // step.
+        if keep {
+            next.counts.shrink_to_fit();
+            if plan.is_symmetric() {
+                next.keys.shrink_to_fit();
+            }
+        }
         if keep {
             // The successor table now links the layers; only the last
             // layer's keys are read again (by the tail), and every layer's
@@ -142,8 +149,10 @@ pub(super) fn backward(
     let mut total = 0u128;
     // Forward-weighted tail shares, grouped by which categories are open.
     let mut sums: Vec<(u32, [u128; MAX_PLACES])> = Vec::new();
+    let mut shares = [0u128; MAX_PLACES];
     for (i, (&key, &f)) in last.keys.iter().zip(&last.counts).enumerate() {
-        let (open, shares) = plan.tail_shares(key)?;
+        let open = plan.open_of(key);
+        plan.player_shares(key, &mut shares)?;
         let w = plan.ways_from(open, &shares)?;
         if w == 0 {
             continue;
@@ -166,6 +175,19 @@ pub(super) fn backward(
     for (class, m) in plan.tail.iter().zip(plan.tail_marginals(&sums)?) {
         for &c in &class.cards {
             marginal[c as usize] = m;
+        }
+    }
+    // Unweighted, every product below counts the deals through an edge and
+    // every sum the deals through a state or with a card at a place: none
+    // exceeds the total. When the total fits in 64 bits the pass runs on
+    // u64 (still checked; the u128 pass is the fallback).
+    if !keep && total >> 64 == 0 && plan.steps.iter().all(|s| !s.weighted) {
+        let back64: Vec<u64> = back.iter().map(|&b| b as u64).collect();
+        if let Some(rows) = backward_u64(plan, fwd, back64) {
+            for (step, row) in plan.steps.iter().zip(rows) {
+                marginal[step.card as usize] = row.map(u128::from);
+            }
+            return Ok((total, Vec::new()));
         }
     }
     let mut kept = Vec::new();
@@ -205,4 +227,35 @@ pub(super) fn backward(
         kept.reverse();
     }
     Ok((total, kept))
+}
+
+/// The layers of [`backward`] on u64 for an unweighted plan: each step's
+/// marginal row, in step order; `None` if some count does not fit.
+fn backward_u64(plan: &Plan, fwd: &Forward, mut back: Vec<u64>) -> Option<Vec<[u64; MAX_PLACES]>> {
+    let mut rows = vec![[0u64; MAX_PLACES]; plan.steps.len()];
+    for (k, step) in plan.steps.iter().enumerate().rev() {
+        let layer = &fwd.layers[k];
+        let mut prev = vec![0u64; layer.counts.len()];
+        let row = &mut rows[k];
+        let width = step.moves.len();
+        for ((succ, &f), p) in fwd.succ[k].chunks_exact(width).zip(&layer.counts).zip(prev.iter_mut()) {
+            // A state with completions has `f * back <= total`; one without
+            // only meets zeros below.
+            let f = u64::try_from(f).ok();
+            for (mv, &j) in step.moves.iter().zip(succ) {
+                if j == NO_STATE {
+                    continue;
+                }
+                let b = back[j as usize];
+                if b == 0 {
+                    continue;
+                }
+                *p = p.checked_add(b)?;
+                let q = mv.place as usize;
+                row[q] = row[q].checked_add(f?.checked_mul(b)?)?;
+            }
+        }
+        back = prev;
+    }
+    Some(rows)
 }

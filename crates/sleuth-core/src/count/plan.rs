@@ -580,22 +580,32 @@ impl Plan {
     /// `multinomial(rem - e_a)` for player `a`, and `multinomial(rem)` for
     /// the case file (the card itself is the case card).
     pub fn tail_shares(&self, key: u128) -> Result<(u32, [u128; MAX_PLACES]), CountError> {
-        let rem = self.rooms(key);
+        let mut shares = [0u128; MAX_PLACES];
+        self.player_shares(key, &mut shares)?;
+        Ok((self.open_of(key), shares))
+    }
+
+    /// The open categories of a final state, as in [`Plan::tail_shares`].
+    pub fn open_of(&self, key: u128) -> u32 {
         let mut open = 0u32;
         for (i, o) in self.open_cats.iter().enumerate() {
             if key & o.1 == 0 {
                 open |= 1 << i;
             }
         }
-        let (full, m) = self.tail_players(key)?;
-        let mut shares = [0u128; MAX_PLACES];
+        open
+    }
+
+    /// The shares of [`Plan::tail_shares`], written in place (the backward
+    /// pass runs this per final state; returning the array copied it).
+    pub fn player_shares(&self, key: u128, shares: &mut [u128; MAX_PLACES]) -> Result<(), CountError> {
+        let rem = self.rooms(key);
+        let (full, m) = self.players_from(&rem, self.pool_room(key))?;
         shares[self.np] = full;
         for a in 0..self.np {
-            if rem[a] > 0 {
-                shares[a] = share(full, m, rem[a] as u128)?;
-            }
+            shares[a] = if rem[a] > 0 { share(full, m, rem[a] as u128)? } else { 0 };
         }
-        Ok((open, shares))
+        Ok(())
     }
 
     /// Case-file choices for the tail: (all choices, choices without
@@ -630,8 +640,11 @@ impl Plan {
     /// pool's room as that many distinct slots, see [`super::sym`]), and
     /// how many cards that is.
     fn tail_players(&self, key: u128) -> Result<(u128, u128), CountError> {
-        let rem = self.rooms(key);
-        let slots = self.pool_room(key);
+        self.players_from(&self.rooms(key), self.pool_room(key))
+    }
+
+    /// [`Plan::tail_players`] from the rooms and the pool's room.
+    fn players_from(&self, rem: &[u8; MAX_PLAYERS], slots: u128) -> Result<(u128, u128), CountError> {
         let mut full = multinomial(&rem[..self.np])?;
         let mut m: u128 = rem.iter().map(|&x| x as u128).sum();
         for _ in 0..slots {
@@ -644,8 +657,17 @@ impl Plan {
     /// Remaining room per player in a key (0 for players without a field).
     fn rooms(&self, key: u128) -> [u8; MAX_PLAYERS] {
         let mut rem = [0u8; MAX_PLAYERS];
-        for &(a, off, mask) in &self.fields {
-            rem[a] = ((key >> off) & mask) as u8;
+        // Variable u128 shifts take several instructions each; this runs
+        // once per final state.
+        if self.key_bits <= 64 {
+            let key = key as u64;
+            for &(a, off, mask) in &self.fields {
+                rem[a] = ((key >> off) & mask as u64) as u8;
+            }
+        } else {
+            for &(a, off, mask) in &self.fields {
+                rem[a] = ((key >> off) & mask) as u8;
+            }
         }
         rem
     }
