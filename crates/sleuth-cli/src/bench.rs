@@ -27,8 +27,8 @@ pub struct Args {
     /// 10 games per cell, and shorter runs for files.
     #[arg(long)]
     quick: bool,
-    /// Time each generated state this many times and keep the fastest, to filter out
-    /// interruptions by the operating system.
+    /// Time each generated state this many times (in as many passes over its cell)
+    /// and keep the fastest, to filter out interruptions by other work.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
     repeat: u32,
     /// Print the tables as Markdown, ready for BENCHMARKS.md.
@@ -178,7 +178,7 @@ fn run_generated(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let kinds = kinds();
     write_header(out, args.markdown)?;
     let line = format!(
-        "states: generated games (sleuth generate), seeds 0..{}, {games} per cell; each state timed {} time{}, fastest kept",
+        "states: generated games (sleuth generate), seeds 0..{}, {games} per cell; each state timed {} time{} (one pass over the cell each), fastest kept",
         games - 1,
         args.repeat,
         if args.repeat == 1 { "" } else { "s" }
@@ -190,41 +190,49 @@ fn run_generated(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let header = ["deck", "players", "view", "suggestions", "games", "median ms", "p95 ms", "max ms"];
     let mut rows = Vec::new();
     let mut failures: Vec<String> = Vec::new();
-    let bar = progress(kinds.len() as u64 * SUGGESTIONS.len() as u64 * games);
+    let bar = progress(kinds.len() as u64 * SUGGESTIONS.len() as u64 * games * u64::from(args.repeat));
     for kind in &kinds {
         let view = if kind.observer { "observer" } else { "bystander" };
         for &suggestions in &SUGGESTIONS {
             bar.set_message(format!("{} {} players, {view}, {suggestions} suggestions", kind.deck_name, kind.players));
             let cfg = GenConfig::new(kind.deck.clone(), kind.players, kind.observer, suggestions);
-            let mut times = Vec::with_capacity(games as usize);
+            let mut states = Vec::with_capacity(games as usize);
             for seed in 0..games {
                 let generated = generate_seeded(&cfg, seed)
                     .with_context(|| format!("{} {} players: cannot generate games", kind.deck_name, kind.players))?;
-                let game = match Game::new(&generated.file) {
-                    Ok(g) => g,
+                match Game::new(&generated.file) {
+                    Ok(g) => states.push((seed, g)),
                     Err(e) => {
                         failures.push(format!("{} seed {seed}: generated game is invalid: {e}", kind.deck_name));
-                        bar.inc(1);
+                        bar.inc(args.repeat.into());
+                    }
+                }
+            }
+            // The repetitions are whole passes over the cell, so that a burst
+            // of other work on the machine (a few milliseconds) cannot spoil
+            // every timing of one state.
+            let mut best: Vec<Option<Duration>> = vec![None; states.len()];
+            let mut failed = vec![false; states.len()];
+            for _ in 0..args.repeat {
+                for (i, (seed, game)) in states.iter().enumerate() {
+                    bar.inc(1);
+                    if failed[i] {
                         continue;
                     }
-                };
-                let mut best: Option<Duration> = None;
-                for _ in 0..args.repeat {
-                    match time_once(&game) {
-                        Ok((t, _)) => best = Some(best.map_or(t, |b| b.min(t))),
+                    match time_once(game) {
+                        Ok((t, _)) => best[i] = Some(best[i].map_or(t, |b| b.min(t))),
                         Err(e) => {
                             failures.push(format!(
                                 "{} {} players {view}, {suggestions} suggestions, seed {seed}: {e}",
                                 kind.deck_name, kind.players
                             ));
-                            best = None;
-                            break;
+                            failed[i] = true;
+                            best[i] = None;
                         }
                     }
                 }
-                times.extend(best);
-                bar.inc(1);
             }
+            let mut times: Vec<Duration> = best.into_iter().flatten().collect();
             let cells = match stats(&mut times) {
                 Some(s) => [format!("{:.3}", s.median), format!("{:.3}", s.p95), format!("{:.3}", s.max)],
                 None => ["n/a".to_string(), "n/a".to_string(), "n/a".to_string()],
