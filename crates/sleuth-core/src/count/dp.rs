@@ -106,8 +106,6 @@ fn forward_keyed<K: Key>(plan: &Plan, keep: bool) -> Result<Forward, CountError>
             if plan.is_symmetric() {
                 next.keys.shrink_to_fit();
             }
-        }
-        if keep {
             // The successor table now links the layers; only the last
             // layer's keys are read again (by the tail), and every layer's
             // by the free players' marginals of a symmetric plan.

@@ -398,6 +398,15 @@ mod tests {
         })
     }
 
+    /// The plain card-outer DP (no pool) in the usual order: what the
+    /// pooled plans and the other orders are compared with.
+    fn plain_dp(p: &Problem) -> Result<Counts, CountError> {
+        marginals_with(p, |p, r| {
+            let cards = CardClasses::new(p, r);
+            Plan::new(p, r, &cards, order::dp_order(r, &cards))
+        })
+    }
+
     /// Seeded generated games for the comparison tests: for each `(deck,
     /// players)` in `sizes`, both views, 0–40 suggestions and seeds
     /// `0..seeds` (some with accusations and a face-up card), generated from
@@ -480,11 +489,7 @@ mod tests {
             5,
             |players, seed| 9000 + 100 * players as u64 + seed,
             |label, p| {
-                let plain = marginals_with(p, |p, r| {
-                    let cards = CardClasses::new(p, r);
-                    Plan::new(p, r, &cards, order::dp_order(r, &cards))
-                })
-                .expect(label);
+                let plain = plain_dp(p).expect(label);
                 // Symmetric whatever the size (`plan` uses it on large games only).
                 let sym = marginals_with(p, |p, r| {
                     let cards = CardClasses::new(p, r);
@@ -522,11 +527,7 @@ mod tests {
             5,
             |players, seed| 5000 + 100 * players as u64 + seed,
             |label, p| {
-                let plain = marginals_with(p, |p, r| {
-                    let cards = CardClasses::new(p, r);
-                    Plan::new(p, r, &cards, order::dp_order(r, &cards))
-                })
-                .expect(label);
+                let plain = plain_dp(p).expect(label);
                 for (i, name) in ["freeing", "wide", "frontier"].into_iter().enumerate() {
                     let other = marginals_with(p, |p, r| {
                         let cards = CardClasses::new(p, r);
@@ -571,14 +572,12 @@ mod tests {
                 let label = format!("deck {deck:?}, {players} players, seed {seed}");
                 let r = propagate(&p).expect("generated games are consistent");
                 let cards = CardClasses::new(&p, &r);
-                let order = order::dp_order(&r, &cards);
-                let scaled = Plan::new_symmetric(&p, &r, &cards, order.clone())
+                let scaled = Plan::new_symmetric(&p, &r, &cards, order::dp_order(&r, &cards))
                     .and_then(|plan| card_outer_with(&p, &r, &plan).map(|_| ()));
                 if scaled == Err(CountError::Overflow) {
                     fell_back[case] += 1;
                 }
-                let plain =
-                    marginals_with(&p, |p, r| Plan::new(p, r, &CardClasses::new(p, r), order.clone())).expect(&label);
+                let plain = plain_dp(&p).expect(&label);
                 let counted = count_marginals(&p).expect(&label);
                 assert_eq!(counted.total, plain.total, "{label}: total");
                 assert_eq!(counted.marginal, plain.marginal, "{label}: marginals");

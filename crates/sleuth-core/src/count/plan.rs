@@ -574,18 +574,7 @@ impl Plan {
         Some(nk & !end_mask)
     }
 
-    /// The open categories of a final state (bit `i` for `open_cats[i]`),
-    /// and for each place the number of ways to deal the tail to the players
-    /// with one given tail card at that place, ignoring the case file:
-    /// `multinomial(rem - e_a)` for player `a`, and `multinomial(rem)` for
-    /// the case file (the card itself is the case card).
-    pub fn tail_shares(&self, key: u128) -> Result<(u32, [u128; MAX_PLACES]), CountError> {
-        let mut shares = [0u128; MAX_PLACES];
-        self.player_shares(key, &mut shares)?;
-        Ok((self.open_of(key), shares))
-    }
-
-    /// The open categories of a final state, as in [`Plan::tail_shares`].
+    /// The open categories of a final state (bit `i` for `open_cats[i]`).
     pub fn open_of(&self, key: u128) -> u32 {
         let mut open = 0u32;
         for (i, o) in self.open_cats.iter().enumerate() {
@@ -596,8 +585,11 @@ impl Plan {
         open
     }
 
-    /// The shares of [`Plan::tail_shares`], written in place (the backward
-    /// pass runs this per final state; returning the array copied it).
+    /// For each place, the number of ways to deal the tail to the players
+    /// from a final state with one given tail card at that place, ignoring
+    /// the case file: `multinomial(rem - e_a)` for player `a`, and
+    /// `multinomial(rem)` for the case file (the card itself is the case
+    /// card). Written in place: the backward pass runs this per final state.
     pub fn player_shares(&self, key: u128, shares: &mut [u128; MAX_PLACES]) -> Result<(), CountError> {
         let rem = self.rooms(key);
         let (full, m) = self.players_from(&rem, self.pool_room(key))?;
@@ -629,21 +621,16 @@ impl Plan {
     /// For a final state of a symmetric plan: the tail ways with one given
     /// tail card in one given slot of the pool, ignoring the case file.
     pub fn slot_share(&self, key: u128) -> Result<u128, CountError> {
-        let (full, m) = self.tail_players(key)?;
+        let (full, m) = self.players_from(&self.rooms(key), self.pool_room(key))?;
         if m == 0 {
             return Ok(0);
         }
         share(full, m, 1)
     }
 
-    /// The ways to deal the tail's player cards from a final state (the
-    /// pool's room as that many distinct slots, see [`super::sym`]), and
-    /// how many cards that is.
-    fn tail_players(&self, key: u128) -> Result<(u128, u128), CountError> {
-        self.players_from(&self.rooms(key), self.pool_room(key))
-    }
-
-    /// [`Plan::tail_players`] from the rooms and the pool's room.
+    /// The ways to deal the tail's player cards, given the players' rooms
+    /// and the pool's room (as that many distinct slots, see
+    /// [`super::sym`]), and how many cards that is.
     fn players_from(&self, rem: &[u8; MAX_PLAYERS], slots: u128) -> Result<(u128, u128), CountError> {
         let mut full = multinomial(&rem[..self.np])?;
         let mut m: u128 = rem.iter().map(|&x| x as u128).sum();
@@ -682,18 +669,20 @@ impl Plan {
 
     /// Ways to place the tail from a final state.
     pub fn tail_ways(&self, key: u128) -> Result<u128, CountError> {
-        let (open, shares) = self.tail_shares(key)?;
-        self.ways_from(open, &shares)
+        let mut shares = [0u128; MAX_PLACES];
+        self.player_shares(key, &mut shares)?;
+        self.ways_from(self.open_of(key), &shares)
     }
 
-    /// Ways to place the tail, from [`Plan::tail_shares`].
+    /// Ways to place the tail, from [`Plan::open_of`] and
+    /// [`Plan::player_shares`].
     pub fn ways_from(&self, open: u32, shares: &[u128; MAX_PLACES]) -> Result<u128, CountError> {
         let (others, own) = self.case_choices(open, None)?;
         mul(mul(others, own)?, shares[self.np])
     }
 
     /// Marginals of one card of each tail class, from the forward-weighted
-    /// sums of [`Plan::tail_shares`] grouped by open categories.
+    /// sums of [`Plan::player_shares`] grouped by open categories.
     pub fn tail_marginals(&self, sums: &[(u32, [u128; MAX_PLACES])]) -> Result<Vec<[u128; MAX_PLACES]>, CountError> {
         let np = self.np;
         let mut out = vec![[0u128; MAX_PLACES]; self.tail.len()];

@@ -115,7 +115,7 @@ fn sweep<T: Word>(
         let free = (free_at(t), free_at(t + 1), hidden);
         cur = sweep_step(plan, fwd, t, free, (&back[t], &back[t + 1]), &cur, marginal)?;
     }
-    tail(plan, fwd, (free_at(n), hidden), &cur, marginal)
+    tail(plan, fwd, (free_at(n), hidden), &back[n], &cur, marginal)
 }
 
 /// One step of the sweep: adds the card's marginals at the players free
@@ -197,11 +197,13 @@ fn sweep_step<T: Word>(
     Ok(out)
 }
 
-/// The tail cards' marginals at the players free in the final layer.
+/// The tail cards' marginals at the players free in the final layer, given
+/// that layer's backward counts (its tail ways).
 fn tail<T: Word>(
     plan: &Plan,
     fwd: &Forward,
     (free, hidden): (u16, u16),
+    back: &[u128],
     cur: &[T],
     marginal: &mut [[u128; MAX_PLACES]],
 ) -> Result<(), CountError> {
@@ -215,10 +217,10 @@ fn tail<T: Word>(
     let last = fwd.layers.last().expect("a forward pass has a final layer");
     let mut sums: Vec<(u32, [u128; MAX_PLACES])> = Vec::new();
     for (i, &key) in last.keys.iter().enumerate() {
-        let (open, shares) = plan.tail_shares(key)?;
-        if plan.ways_from(open, &shares)? == 0 {
+        if back[i] == 0 {
             continue;
         }
+        let open = plan.open_of(key);
         let slot = plan.slot_share(key)?;
         let at = match sums.iter().position(|s| s.0 == open) {
             Some(at) => at,
