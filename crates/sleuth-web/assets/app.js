@@ -5,6 +5,8 @@
 
 const $ = (id) => document.getElementById(id);
 const TOKEN = new URLSearchParams(location.search).get('token');
+/** How often an open game asks the server whether another tab changed it. */
+const POLL_MS = 2000;
 
 /** Builds an element: h('td', {class: 'x', onclick: f}, 'text', child). */
 function h(tag, attrs, ...children) {
@@ -16,33 +18,60 @@ function h(tag, attrs, ...children) {
     else el.setAttribute(k, v === true ? '' : v);
   }
   for (const c of children.flat()) {
-    if (c !== null && c !== undefined) el.append(c instanceof Node ? c : String(c));
+    if (c !== null && c !== undefined && c !== false) el.append(c instanceof Node ? c : String(c));
   }
   return el;
 }
 
+/** Replaces the children of `el`, skipping null and undefined (replaceChildren would print "null"). */
+function fill(el, ...children) {
+  el.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}
+
+/** Shows a message in the box that stays at the top of the screen (empty: hides it). */
 function showError(message) {
   const box = $('error');
-  box.textContent = message;
+  $('error-text').textContent = message;
   box.classList.toggle('hidden', !message);
 }
 
-/** Calls the API; throws Error(message) on a non-2xx answer. */
-async function api(method, path, body) {
-  const headers = { 'Content-Type': 'application/json' };
+/** Scrolls a box into view, gives it the focus (it has tabindex=-1) and so has it announced. */
+function focusBox(box) {
+  box.scrollIntoView({ block: 'nearest' });
+  box.focus({ preventScroll: true });
+}
+
+/** A non-2xx answer: its status and its JSON body (the 409's body carries the current state). */
+class ApiError extends Error {
+  constructor(status, data, message) {
+    super(message);
+    this.status = status;
+    this.data = data;
+  }
+}
+
+/** Calls the API; answers the JSON body (null for 204 and 304); throws ApiError on a non-2xx answer. */
+async function api(method, path, body, extraHeaders) {
+  const headers = { ...(extraHeaders || {}) };
+  if (method !== 'GET') headers['Content-Type'] = 'application/json';
   if (TOKEN) headers['X-Sleuth-Token'] = TOKEN;
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(path, { method, headers, cache: 'no-store', body: body === undefined ? undefined : JSON.stringify(body) });
+  if (res.status === 304 || res.status === 204) return null;
   let data = null;
   try { data = await res.json(); } catch (_) { /* not JSON */ }
-  if (!res.ok) throw new Error((data && data.error) || `${res.status} ${res.statusText}`);
+  if (!res.ok) throw new ApiError(res.status, data, (data && data.error) || `${res.status} ${res.statusText}`);
   return data;
 }
+
+const ifMatch = (version) => ({ 'If-Match': `"${version}"` });
 
 const state = {
   decks: null,     // {classic: [...], master: [...]}
   game: null,      // the game state from the API
   analysis: null,
-  editing: null,   // index of the event being edited
+  editing: null,   // {index, version}: the turn being edited, and the version it was shown at
+  pending: false,  // a change is in flight: no other change is sent meanwhile
+  polling: false,
   sizesEdited: false,
 };
 
@@ -53,26 +82,104 @@ function route() {
   const m = location.hash.match(/^#\/game\/([A-Za-z0-9_-]+)$/);
   for (const v of ['view-list', 'view-setup', 'view-game']) $(v).classList.add('hidden');
   $('export').classList.add('hidden');
-  $('nav-turn').classList.add('hidden');
+  $('turn-bar').classList.add('hidden');
+  document.body.classList.remove('in-game');
   $('undo').disabled = $('redo').disabled = true;
+  state.game = null;
+  state.analysis = null;
+  document.title = 'Sleuth notepad';
   if (m) return openGame(m[1]);
   if (location.hash === '#/new') return showSetup();
   return showList();
 }
 
+// ---------------------------------------------------------------- the list of games
+
 async function showList() {
   $('view-list').classList.remove('hidden');
   const list = $('game-list');
   list.replaceChildren();
+  let games;
   try {
-    const { games } = await api('GET', '/api/games');
-    if (!games.length) list.append(h('li', { class: 'muted' }, 'No games yet.'));
-    for (const g of games) {
-      const when = new Date(g.modified * 1000).toLocaleString();
-      list.append(h('li', {}, h('a', { href: `#/game/${g.id}` }, `${g.players.join(' ')}`),
-        ` — ${g.me ? 'me: ' + g.me + ', ' : ''}${g.events} turns, ${when}`));
-    }
-  } catch (e) { showError(e.message); }
+    ({ games } = await api('GET', '/api/games'));
+  } catch (e) { showError(e.message); return; }
+  if (!games.length) list.append(h('li', { class: 'muted' }, 'No games yet.'));
+  for (const g of games) list.append(gameItem(g));
+}
+
+/** One game of the list: its name (a link), what it is, and rename and delete in place. */
+function gameItem(g) {
+  const li = h('li', { 'data-id': g.id });
+  const when = g.updated ?? g.modified;
+  const whenText = when === undefined ? '' : `, ${new Date(typeof when === 'number' ? when * 1000 : when).toLocaleString()}`;
+  const plain = () => fill(li,
+    h('a', { href: `#/game/${g.id}`, class: 'game-name' }, g.name || g.id),
+    h('span', { class: 'muted game-meta' }, `${(g.players || []).join(' ')}${g.me ? ' (me: ' + g.me + ')' : ''} · ${g.events} turns${whenText}`),
+    h('span', { class: 'game-actions' },
+      h('button', { type: 'button', class: 'small rename', onclick: renaming }, 'Rename'),
+      h('button', { type: 'button', class: 'small delete', onclick: deleting }, 'Delete')));
+  // Rename and delete need the version the change is based on.
+  const version = async () => g.version ?? (await api('GET', `/api/games/${g.id}`)).version;
+  const refused = (e) => { showError(e.status === 409 ? `Nothing was changed: ${e.message}` : e.message); showList(); };
+  function renaming() {
+    const input = h('input', { class: 'rename-input', value: g.name || '', maxlength: 80, 'aria-label': 'new name' });
+    const form = h('form', { class: 'row rename-form', onsubmit: async (ev) => {
+      ev.preventDefault();
+      const button = form.querySelector('button[type=submit]');
+      if (button.disabled) return;
+      button.disabled = true;
+      try {
+        await api('PATCH', `/api/games/${g.id}`, { name: input.value.trim() }, ifMatch(await version()));
+        showError('');
+        showList();
+      } catch (e) { button.disabled = false; refused(e); }
+    } }, input, h('button', { type: 'submit', class: 'small primary' }, 'Save name'),
+    h('button', { type: 'button', class: 'small', onclick: plain }, 'Cancel'));
+    fill(li, form);
+    input.focus();
+    input.select();
+  }
+  function deleting() {
+    const yes = h('button', { type: 'button', class: 'small danger confirm-delete', onclick: async () => {
+      if (yes.disabled) return;
+      yes.disabled = true;
+      try {
+        await api('DELETE', `/api/games/${g.id}`, undefined, ifMatch(await version()));
+        showError('');
+        showList();
+      } catch (e) { yes.disabled = false; refused(e); }
+    } }, 'Delete it');
+    fill(li, h('span', { role: 'alert' }, `Delete "${g.name || g.id}" and its ${g.events} turns? This cannot be undone.`),
+      h('span', { class: 'game-actions' }, yes, h('button', { type: 'button', class: 'small', onclick: plain }, 'Keep it')));
+    yes.focus();
+  }
+  plain();
+  return li;
+}
+
+// ---------------------------------------------------------------- joining from a phone
+
+async function toggleShare() {
+  const box = $('share');
+  if (!box.classList.contains('hidden')) { box.classList.add('hidden'); return; }
+  box.classList.remove('hidden');
+  const body = $('share-body');
+  fill(body, h('p', { class: 'muted' }, 'Asking the server for its addresses…'));
+  let s;
+  try { s = await api('GET', '/api/share'); } catch (e) { fill(body, h('p', {}, e.message)); return; }
+  const urls = s.urls || [];
+  if (s.lan && urls.length) {
+    // The server's SVG goes in as an image, never as markup in the page.
+    const qr = s.qr_svg ? h('img', { id: 'share-qr', alt: `QR code of ${urls[0]}`, src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(s.qr_svg)}` }) : null;
+    fill(body, h('p', {}, 'Scan this with the phone\'s camera (same Wi-Fi network); it opens this notepad, with the access token, on the phone:'),
+      qr, h('ul', { id: 'share-urls' }, urls.map((u) => h('li', {}, h('a', { href: u }, u)))));
+  } else {
+    fill(body, h('p', { id: 'share-local' }, h('strong', {}, 'A phone cannot join yet: '),
+      `this server listens on ${s.listening || '127.0.0.1'}, which only this computer can reach.`),
+    h('p', {}, 'To allow it, restart the server on the local network (only on a network you trust; it then asks for a random access token):'),
+    h('pre', {}, 'sleuth serve --listen 0.0.0.0:7878'),
+    h('p', {}, 'It prints the addresses a phone can open and a QR code; this panel then shows the same QR code.'));
+  }
 }
 
 // ---------------------------------------------------------------- setup
@@ -102,7 +209,7 @@ function chips(box, name, cats, keep) {
     for (const c of cat.cards) {
       const input = h('input', { type: 'checkbox', name, value: c.id, onchange: renderSetupSizes });
       input.checked = keep && checked.has(c.id);
-      group.append(h('label', { class: 'chip', title: c.name }, input, c.id));
+      group.append(h('label', { class: 'chip', title: c.id }, input, c.name, c.name === c.id ? null : h('span', { class: 'code' }, c.id)));
     }
     box.append(group);
   }
@@ -141,14 +248,20 @@ function renderSetupSizes() {
   });
 }
 
+/** A new game starts from a clean form: nothing of the last game's players, hand or face-up cards. */
 async function showSetup() {
   $('view-setup').classList.remove('hidden');
+  $('setup').reset();
+  for (const box of ['setup-hand', 'setup-faceup', 'setup-sizes']) $(box).replaceChildren();
+  $('setup-create').disabled = false;
   renderSetup();
   $('setup-players').focus();
 }
 
 async function createGame(ev) {
   ev.preventDefault();
+  const button = $('setup-create');
+  if (button.disabled) return;
   const { spec } = setupDeck();
   const players = setupPlayers();
   const me = $('setup-me').value;
@@ -157,10 +270,12 @@ async function createGame(ev) {
   for (const input of $('setup-sizes').querySelectorAll('input')) sizes[input.dataset.player] = Number(input.value);
   const file = { version: 1, deck: spec, players, hand_sizes: sizes, face_up: checked($('setup-faceup')), events: [] };
   if (me) { file.me = me; file.hand = checked($('setup-hand')); }
+  const name = $('setup-name').value.trim();
+  button.disabled = true;
   try {
-    const game = await api('POST', '/api/games', file);
+    const game = await api('POST', `/api/games${name ? '?name=' + encodeURIComponent(name) : ''}`, file);
     location.hash = `#/game/${game.id}`;
-  } catch (e) { showError(e.message); }
+  } catch (e) { showError(e.message); } finally { button.disabled = false; }
 }
 
 async function importGame(ev) {
@@ -170,7 +285,8 @@ async function importGame(ev) {
     const text = await f.text();
     let file;
     try { file = JSON.parse(text); } catch (e) { throw new Error(`${f.name} is not JSON: ${e.message}`); }
-    const game = await api('POST', '/api/games', file);
+    const name = f.name.replace(/\.json$/i, '');
+    const game = await api('POST', `/api/games?name=${encodeURIComponent(name)}`, file);
     location.hash = `#/game/${game.id}`;
   } catch (e) { showError(e.message); }
   ev.target.value = '';
@@ -185,8 +301,11 @@ async function openGame(id) {
   state.editing = null;
   $('view-game').classList.remove('hidden');
   $('export').classList.remove('hidden');
-  $('nav-turn').classList.remove('hidden');
-  $('export').href = `/api/games/${id}/export`;
+  $('turn-bar').classList.remove('hidden');
+  document.body.classList.add('in-game');
+  $('export').href = `/api/games/${id}/export${TOKEN ? '?token=' + encodeURIComponent(TOKEN) : ''}`;
+  $('lesson').classList.add('hidden');
+  $('why').classList.add('hidden');
   renderTurnForm(true);
   renderGame();
   await refreshAnalysis();
@@ -194,13 +313,42 @@ async function openGame(id) {
 
 const players = () => state.game.file.players;
 const me = () => state.game.file.me || null;
+const myHand = () => new Set(state.game.file.hand || []);
 const cats = () => state.game.deck;
+
+/** A card's name by its id (the id itself for an unknown one). */
+function cardName(id) {
+  for (const cat of (state.game ? cats() : [])) {
+    const c = cat.cards.find((x) => x.id === id);
+    if (c) return c.name;
+  }
+  return id;
+}
+const cardNames = (ids) => ids.map(cardName).join(', ');
+const placeWords = (p) => (p === 'case_file' ? 'the case file' : p);
+
+/** A turn in words, with card names (the server's text has the two-letter codes). */
+function describe(spec) {
+  const kind = Object.keys(spec)[0];
+  const e = spec[kind];
+  if (kind === 'accusation') return `${e.by} accused ${cardNames(e.cards)}; ${e.correct ? 'correct' : 'wrong'}`;
+  const answer = !e.refuted_by ? 'nobody refuted'
+    : e.shown ? `${e.refuted_by} refuted and showed ${cardName(e.shown)}` : `${e.refuted_by} refuted (card not seen)`;
+  return `${e.by} suggested ${cardNames(e.cards)}; ${answer}`;
+}
+
+/** "turn N: ..." for a turn the server names by its index; turns are numbered from 1. */
+function turnLine(e) {
+  const spec = state.game && state.game.file.events[e.index];
+  return `turn ${e.index + 1}: ${spec ? describe(spec) : e.text}`;
+}
 
 /**
  * After a change the server answered with the new state (already on disk)
  * and its analysis, in one response: redraw at once; the advice follows.
+ * `before` is the analysis the player saw, for what the change taught.
  */
-async function changed(newState) {
+async function changed(newState, before, label) {
   const a = newState.analysis;
   delete newState.analysis;
   state.game = newState;
@@ -210,30 +358,106 @@ async function changed(newState) {
     renderGame();
     await refreshAnalysis();
   }
+  if (label !== undefined) showLesson(label, before, state.analysis);
 }
 
-async function change(method, path, body) {
+/** The state of the game as another tab or device left it: redraw, and say why. */
+async function refreshed(newState, why) {
+  state.game = newState;
+  if (state.editing !== null) stopEdit();
+  renderGame();
+  await refreshAnalysis();
+  if (why) showError(why);
+}
+
+/**
+ * Sends one change, based on the version the player saw (`If-Match`). While
+ * it is in flight every change button is disabled, so a double tap sends
+ * once; a change based on a stale version is refused by the server (409)
+ * with the current state, which the page then shows, saying why.
+ */
+async function change(method, path, body, { version, label, refusedWhy } = {}) {
+  if (state.pending || !state.game) return false;
+  const g = state.game;
+  const before = state.analysis;
+  setPending(true);
   try {
-    await changed(await api(method, `/api/games/${state.game.id}${path}`, body));
+    const s = await api(method, `/api/games/${g.id}${path}`, body, ifMatch(version ?? g.version));
+    showError('');
+    await changed(s, before, label);
     return true;
-  } catch (e) { showError(e.message); return false; }
+  } catch (e) {
+    if (e.status === 409 && e.data && e.data.state) {
+      await refreshed(e.data.state, `Not saved: ${refusedWhy || 'this game was changed elsewhere (another tab or device)'}. `
+        + `The page now shows the game as it is; check it and try again. (${e.message})`);
+    } else {
+      showError(e.message);
+    }
+    return false;
+  } finally {
+    setPending(false);
+  }
+}
+
+/** Disables every button that changes the game while a change is in flight. */
+function setPending(on) {
+  state.pending = on;
+  document.body.dataset.pending = on ? '1' : '';
+  for (const b of document.querySelectorAll('[data-change]')) b.disabled = on;
+  if (!on && state.game) {
+    $('undo').disabled = !state.game.can_undo;
+    $('redo').disabled = !state.game.can_redo;
+  }
+}
+
+/** Asks the server whether the game changed (another tab, another device); 304 when not. */
+async function poll() {
+  const g = state.game;
+  if (!g || state.pending || state.polling || document.visibilityState !== 'visible') return;
+  state.polling = true;
+  try {
+    const s = await api('GET', `/api/games/${g.id}`, undefined, { 'If-None-Match': `"${g.version}"` });
+    if (s && state.game === g && !state.pending && s.version !== g.version) {
+      const editing = state.editing;
+      state.game = s;
+      renderGame();
+      await refreshAnalysis();
+      $('sync').textContent = `Updated from another tab or device (version ${s.version}).`;
+      if (editing !== null) showError(`This game changed elsewhere while you were editing turn ${editing.index + 1}: `
+        + 'saving that edit will be refused; cancel it and edit the turn as it is now.');
+    }
+  } catch (e) {
+    if (e.status === 404 && state.game === g) showError('This game was deleted (in another tab or device).');
+  } finally {
+    state.polling = false;
+  }
 }
 
 function renderGame() {
   const g = state.game;
-  $('undo').disabled = !g.can_undo;
-  $('redo').disabled = !g.can_redo;
+  $('game-name').textContent = g.name || 'Game';
+  document.title = `${g.name || 'Game'} · Sleuth notepad`;
+  $('undo').disabled = state.pending || !g.can_undo;
+  $('redo').disabled = state.pending || !g.can_redo;
+  $('turn-title').textContent = state.editing === null ? `New turn (turn ${g.events.length + 1})` : `Edit turn ${state.editing.index + 1}`;
   const list = $('events');
   list.replaceChildren();
   const conflict = new Set(((state.analysis && state.analysis.conflict) || { events: [] }).events.map((e) => e.index));
-  for (const e of g.events) {
-    list.append(h('li', { 'data-index': e.index, class: conflict.has(e.index) ? 'conflict' : (state.editing === e.index ? 'editing' : '') },
-      h('span', { class: 'event-text' }, e.text),
+  // Newest first, right under the turn form: the turn just entered is in view.
+  for (const e of [...g.events].reverse()) {
+    const editing = state.editing !== null && state.editing.index === e.index;
+    list.append(h('li', { 'data-index': e.index, class: conflict.has(e.index) ? 'conflict' : (editing ? 'editing' : '') },
+      h('span', { class: 'turn-no' }, `${e.index + 1}`),
+      h('span', { class: 'event-text', title: e.text }, describe(e.event)),
       h('span', { class: 'event-actions' },
-        h('button', { type: 'button', class: 'small edit', onclick: () => startEdit(e.index), title: 'Edit this turn' }, 'Edit'),
-        h('button', { type: 'button', class: 'small delete', onclick: () => change('DELETE', `/events/${e.index}`), title: 'Delete this turn' }, 'Delete'))));
+        h('button', { type: 'button', class: 'small edit', onclick: () => startEdit(e.index), title: `Edit turn ${e.index + 1}` }, 'Edit'),
+        h('button', { type: 'button', class: 'small delete', 'data-change': true, disabled: state.pending, title: `Delete turn ${e.index + 1}`,
+          onclick: () => change('DELETE', `/events/${e.index}`, undefined,
+            { label: `Turn ${e.index + 1} deleted`, refusedWhy: `turn ${e.index + 1} was not deleted: the turns changed elsewhere (another tab or device)` }) },
+        'Delete'))));
   }
   if (!g.events.length) list.append(h('li', { class: 'muted' }, 'No turns yet.'));
+  $('events-box').scrollTop = 0;
 }
 
 async function refreshAnalysis() {
@@ -247,9 +471,12 @@ async function refreshAnalysis() {
 
 /** Draws the notepad and the turns, then asks for the advice without waiting for it. */
 function showAnalysis(a) {
+  const before = state.analysis;
   state.analysis = a;
   renderAnalysis();
   renderGame();
+  // A contradiction that this version brought in opens in view and takes the focus.
+  if (!a.consistent && (!before || before.consistent)) focusBox($('conflict'));
   refreshAdvice();
 }
 
@@ -281,8 +508,8 @@ function renderAnalysis() {
           class: `cell ${cell.status}${place === 'case_file' ? ' case' : ''}`,
           tabindex: cell.status === 'maybe' ? undefined : 0,
           title: `${card.name} at ${placeName(place)}: ${(cell.p * 100).toFixed(2)}%`,
-          onclick: () => showWhy(card.id, place, cell.status),
-          onkeydown: (ev) => { if (ev.key === 'Enter') showWhy(card.id, place, cell.status); } },
+          onclick: () => showWhy(card.id, place, cell.status, td),
+          onkeydown: (ev) => { if (ev.key === 'Enter') showWhy(card.id, place, cell.status, td); } },
         a.consistent ? percent(cell.p, cell.status) : '?');
         if (a.consistent && cell.status === 'maybe') {
           const hue = place === 'case_file' ? '200, 40, 40' : '30, 90, 200';
@@ -300,23 +527,23 @@ function renderAnalysis() {
   const conflictBox = $('conflict');
   if (a.consistent) {
     const n = BigInt(a.models).toLocaleString('en-US');
-    status.replaceChildren(h('strong', { id: 'models' }, n), ` consistent deal${a.models === '1' ? '' : 's'} (exact)`,
+    fill(status, h('strong', { id: 'models' }, n), ` consistent deal${a.models === '1' ? '' : 's'} (exact)`,
       h('span', { class: 'muted' }, ` · analysed in ${a.millis.toFixed(1)} ms`));
     conflictBox.classList.add('hidden');
   } else {
-    status.replaceChildren(h('strong', { id: 'models' }, '0'), ' consistent deals');
+    fill(status, h('strong', { id: 'models' }, '0'), ' consistent deals');
     const c = a.conflict || { events: [], hand: false };
-    conflictBox.replaceChildren(
+    fill(conflictBox,
       h('strong', {}, 'Contradiction: no deal fits every turn.'),
       ' These cannot all be true (one of them was probably entered wrong; every turn is kept, so edit or delete the wrong one):',
-      h('ul', {}, c.events.map((e) => h('li', {}, `turn ${e.index}: ${e.text}`)), c.hand ? h('li', {}, 'your hand') : null));
+      h('ul', {}, c.events.map((e) => h('li', {}, turnLine(e))), c.hand ? h('li', {}, 'your hand') : null));
     conflictBox.classList.remove('hidden');
   }
 
   const cf = $('case-files');
   cf.replaceChildren();
   for (const f of a.case_files) {
-    cf.append(h('li', {}, h('span', { class: 'prob' }, `${(f.probability * 100).toFixed(1)}%`), ' ', f.cards.join(', ')));
+    cf.append(h('li', { 'data-cards': f.cards.join(',') }, h('span', { class: 'prob' }, `${(f.probability * 100).toFixed(1)}%`), ' ', cardNames(f.cards)));
   }
   if (a.case_files_count !== null && a.case_files_count > a.case_files.length) {
     cf.append(h('li', { class: 'muted' }, `… and ${a.case_files_count - a.case_files.length} more`));
@@ -324,26 +551,94 @@ function renderAnalysis() {
   if (a.case_files_count === null) cf.append(h('li', { class: 'muted' }, 'too many to list'));
 }
 
-async function showWhy(card, place, status) {
+/** A cell as a fact in words: "pe holds Rope", "Rope is not in the case file". */
+function fact(card, place, status) {
+  const name = cardName(card);
+  if (place === 'case_file') return `${name} is ${status === 'yes' ? '' : 'not '}in the case file`;
+  return status === 'yes' ? `${place} holds ${name}` : `${place} does not hold ${name}`;
+}
+
+/**
+ * What a change taught, from the analysis before and after it: the cells
+ * that became certain, and the biggest changes of probability.
+ */
+function lessonOf(before, after) {
+  const certain = [];
+  const ruledOut = [];
+  const moves = [];
+  if (!before || !after || before.places.join() !== after.places.join()) return { certain, ruledOut, moves };
+  for (const [card, row] of Object.entries(after.cells)) {
+    const old = before.cells[card];
+    if (!old) continue;
+    row.forEach((cell, i) => {
+      const place = after.places[i];
+      if (old[i].status === 'maybe' && cell.status === 'yes') certain.push(fact(card, place, 'yes'));
+      else if (old[i].status === 'maybe' && cell.status === 'no') ruledOut.push(fact(card, place, 'no'));
+      else if (cell.status === 'maybe' && Math.abs(cell.p - old[i].p) >= 0.005) moves.push({ card, place, from: old[i].p, to: cell.p });
+    });
+  }
+  moves.sort((x, y) => Math.abs(y.to - y.from) - Math.abs(x.to - x.from));
+  return { certain, ruledOut, moves: moves.slice(0, 3) };
+}
+
+/** Shows what the change taught right under the turn form, where the player is looking. */
+function showLesson(label, before, after) {
+  const box = $('lesson');
+  const items = [];
+  if (after && !after.consistent) {
+    items.push(h('li', {}, h('strong', {}, 'The turns now contradict each other: '), 'see the contradiction (it names the turns).'));
+  } else if (after && before && before.consistent) {
+    const l = lessonOf(before, after);
+    if (l.certain.length) items.push(h('li', { class: 'certain' }, h('strong', {}, 'Now certain: '), l.certain.join('; '), '.'));
+    if (l.ruledOut.length) {
+      const shown = l.ruledOut.slice(0, 6);
+      items.push(h('li', { class: 'ruled-out' }, h('strong', {}, 'Ruled out: '), shown.join('; '),
+        l.ruledOut.length > shown.length ? ` and ${l.ruledOut.length - shown.length} more` : '', '.'));
+    }
+    if (l.moves.length) {
+      items.push(h('li', { class: 'moves' }, h('strong', {}, 'Biggest changes: '), l.moves.map((m) =>
+        `${cardName(m.card)} in ${placeWords(m.place)} ${pct(m.from)} → ${pct(m.to)}`).join('; '), '.'));
+    }
+    const was = BigInt(before.models);
+    const now = BigInt(after.models);
+    items.push(h('li', { class: 'muted' }, was === now ? `Still ${now.toLocaleString('en-US')} consistent deals.`
+      : `Consistent deals: ${was.toLocaleString('en-US')} → ${now.toLocaleString('en-US')}.`));
+    if (!l.certain.length && !l.ruledOut.length && !l.moves.length) items.unshift(h('li', {}, 'Nothing new: every cell is as before.'));
+  } else if (after && after.consistent) {
+    items.push(h('li', {}, 'The contradiction is gone.'));
+  }
+  fill(box, h('strong', { class: 'lesson-title' }, `${label}. What it taught:`), h('ul', {}, items),
+    h('button', { type: 'button', class: 'small', onclick: () => box.classList.add('hidden') }, 'Hide'));
+  box.dataset.version = state.game.version; // tests wait for this
+  box.classList.remove('hidden');
+  // A new contradiction has the focus (and the view) already.
+  if (!after || after.consistent) box.scrollIntoView({ block: 'nearest' });
+}
+
+async function showWhy(card, place, status, cell) {
   const box = $('why');
   if (status === 'maybe') { box.classList.add('hidden'); return; }
+  const close = () => { box.classList.add('hidden'); if (cell && cell.isConnected) cell.focus(); };
+  const closeButton = h('button', { type: 'button', class: 'small why-close', onclick: close }, 'Close');
   box.classList.remove('hidden');
-  box.replaceChildren(h('span', { class: 'muted' }, 'Looking for the turns that force it…'));
+  fill(box, h('span', { class: 'muted' }, 'Looking for the turns that force it…'));
+  focusBox(box);
   try {
     const w = await api('GET', `/api/games/${state.game.id}/why?card=${encodeURIComponent(card)}&place=${encodeURIComponent(place)}`);
-    const where = place === 'case_file' ? 'the case file' : place;
-    const fact = `${card} is ${w.status === 'yes' ? '' : 'not '}in ${where}`;
+    const name = `${cardName(card)} (${card})`;
+    const where = placeWords(place);
     if (!w.certain) {
-      box.replaceChildren(w.inconsistent ? 'Nothing is certain: the turns contradict each other.' : `${card} at ${where} is not certain.`);
-      return;
+      fill(box, h('p', {}, w.inconsistent ? 'Nothing is certain: the turns contradict each other.' : `${name} at ${where} is not certain.`), closeButton);
+    } else {
+      const items = w.events.map((e) => h('li', { 'data-index': e.index }, turnLine(e)));
+      if (w.hand) items.push(h('li', {}, 'your hand'));
+      fill(box, h('strong', { id: 'why-fact' }, `Why ${name} is ${w.status === 'yes' ? '' : 'not '}in ${where}:`),
+        items.length ? h('ul', { id: 'why-list' }, items) : h('p', {}, 'the rules alone (deck, hand sizes, face-up cards) force it.'),
+        w.minimum ? null : h('p', { class: 'muted' }, 'a minimal set; the search for a smaller one ran out of budget'),
+        closeButton);
     }
-    const items = w.events.map((e) => h('li', { 'data-index': e.index }, `turn ${e.index}: ${e.text}`));
-    if (w.hand) items.push(h('li', {}, 'your hand'));
-    box.replaceChildren(h('strong', { id: 'why-fact' }, `Why ${fact}:`),
-      items.length ? h('ul', { id: 'why-list' }, items) : h('p', {}, 'the rules alone (deck, hand sizes, face-up cards) force it.'),
-      w.minimum ? null : h('p', { class: 'muted' }, 'a minimal set; the search for a smaller one ran out of budget'),
-      h('button', { type: 'button', class: 'small', onclick: () => box.classList.add('hidden') }, 'Close'));
-  } catch (e) { box.replaceChildren(e.message); }
+  } catch (e) { fill(box, h('p', {}, e.message), closeButton); }
+  focusBox(box);
 }
 
 const pct = (p, digits = 0) => `${(p * 100).toFixed(digits)}%`;
@@ -372,7 +667,7 @@ async function refreshAdvice() {
   body.dataset.version = adv.version; // tests wait for this
   if (!adv.consistent) { body.append(h('p', {}, 'No advice while the turns contradict each other.')); return; }
   const a = adv.accuse;
-  const cards = a.cards.join(', ');
+  const cards = cardNames(a.cards);
   const told = a.told === null || a.told === undefined ? '' : ` (${pct(a.told, 1)} by the opponents' tells)`;
   if (a.now && a.certain) {
     body.append(h('p', { id: 'advice-accuse', class: 'accuse' }, h('strong', {}, `Accuse now: ${cards} (certain).`)));
@@ -384,7 +679,7 @@ async function refreshAdvice() {
   }
   if (!(a.now && a.certain) && adv.suggest.length) {
     body.append(h('p', {}, 'Suggest (best first):'), h('ol', { id: 'advice-suggest' }, adv.suggest.map((s) =>
-      h('li', {}, h('strong', {}, s.cards.join(', ')),
+      h('li', { 'data-cards': s.cards.join(',') }, h('strong', {}, cardNames(s.cards)),
         ` — ${s.information.toFixed(2)} bits expected, ends the game with chance ${pct(s.end_probability)}`))));
   }
   if (adv.opponents.length) {
@@ -411,22 +706,27 @@ function nextSuggester() {
   return players()[(i + 1) % players().length];
 }
 
+const cardLabel = (c) => `${c.id} · ${c.name}`;
+
 function renderTurnForm(reset) {
   options($('turn-by'), players());
   const box = $('turn-cards');
   if (reset || !box.children.length) {
     box.replaceChildren(...cats().map((cat, i) =>
       h('label', {}, cat.name, h('select', { id: `turn-card-${i}`, 'data-category': cat.name, onchange: updateAnswerFields },
-        h('option', { value: '' }, '—'), cat.cards.map((c) => h('option', { value: c.id }, `${c.id} · ${c.name}`))))));
+        h('option', { value: '' }, '—'), cat.cards.map((c) => h('option', { value: c.id }, cardLabel(c)))))));
     $('turn-by').value = nextSuggester();
     $('turn-kind').value = 'suggestion';
     $('turn-correct').checked = false;
+    $('turn-refuted').dataset.init = '';
   }
   // The ask-me form: a suggester and one select per category.
   options($('ask-by'), players().filter((p) => p !== me()));
   $('ask-cards').replaceChildren(...cats().map((cat, i) =>
-    h('select', { id: `ask-card-${i}`, 'aria-label': cat.name }, cat.cards.map((c) => h('option', { value: c.id }, c.id)))));
+    h('select', { id: `ask-card-${i}`, 'aria-label': cat.name, onchange: clearAskAnswer },
+      cat.cards.map((c) => h('option', { value: c.id }, cardLabel(c))))));
   $('ask').classList.toggle('hidden', !me());
+  clearAskAnswer();
   updateAnswerFields();
 }
 
@@ -434,7 +734,12 @@ function turnCards() {
   return cats().map((_, i) => $(`turn-card-${i}`).value);
 }
 
-/** Refuter choices, the shown-card choice and the implied passes. */
+/**
+ * Who can refute, which card can have been shown, and the implied passes.
+ * The card shown is asked for only when I saw it: on my suggestion (one of
+ * the suggested cards I do not hold, and required) or when I refuted (one
+ * of the suggested cards I hold, and required).
+ */
 function updateAnswerFields() {
   const kind = $('turn-kind').value;
   $('turn-suggestion-answer').classList.toggle('hidden', kind !== 'suggestion');
@@ -445,14 +750,26 @@ function updateAnswerFields() {
   for (let k = 1; k < players().length; k++) order.push(players()[(i + k) % players().length]);
   const refuted = $('turn-refuted');
   const oldRef = refuted.value;
-  options(refuted, ['', ...order], ['nobody', ...order]);
+  options(refuted, ['', ...order], ['nobody', ...order.map((p) => (p === me() ? `${p} (me)` : p))]);
   refuted.value = order.includes(oldRef) || oldRef === '' ? oldRef : (order[0] || '');
   if (refuted.dataset.init !== '1' && order.length) { refuted.value = order[0]; refuted.dataset.init = '1'; }
   const r = refuted.value;
-  const seen = kind === 'suggestion' && r && me() && (by === me() || r === me());
+  const mine = myHand();
+  const iSuggested = me() && by === me();
+  const iRefuted = me() && r === me() && by !== me();
+  const seen = kind === 'suggestion' && r && (iSuggested || iRefuted);
   $('turn-shown-label').classList.toggle('hidden', !seen);
-  const cards = turnCards().filter(Boolean);
-  options($('turn-shown'), ['', ...cards], ['(not seen)', ...cards]);
+  const chosen = turnCards().filter(Boolean);
+  const possible = chosen.filter((c) => (iRefuted ? mine.has(c) : !mine.has(c)));
+  const shown = $('turn-shown');
+  const hint = iRefuted ? 'choose the card you showed' : 'choose the card you were shown';
+  options(shown, ['', ...possible], [chosen.length < cats().length ? 'choose the cards first' : hint,
+    ...possible.map((c) => `${c} · ${cardName(c)}`)]);
+  if (possible.length === 1) shown.value = possible[0];
+  shown.required = Boolean(seen);
+  const note = $('turn-shown-note');
+  note.textContent = iRefuted && chosen.length === cats().length && !possible.length
+    ? 'You hold none of these cards, so you cannot have refuted: choose who did.' : '';
   const passes = kind === 'suggestion' ? (r ? order.slice(0, order.indexOf(r)) : order) : [];
   $('turn-passes').textContent = kind === 'suggestion'
     ? (passes.length ? `Passed (hold none of the cards): ${passes.join(', ')}` : 'Nobody passed.') : '';
@@ -466,21 +783,32 @@ function readTurn() {
   if (missing.length) throw new Error(`choose a card for: ${missing.join(', ')}`);
   if (kind === 'accusation') return { accusation: { by, cards, correct: $('turn-correct').checked } };
   const s = { by, cards, refuted_by: $('turn-refuted').value || null };
-  const shown = $('turn-shown').value;
-  if (shown && !$('turn-shown-label').classList.contains('hidden')) s.shown = shown;
+  if (!$('turn-shown-label').classList.contains('hidden')) {
+    const shown = $('turn-shown').value;
+    if (!shown) {
+      throw new Error(s.refuted_by === me()
+        ? 'choose the card you showed (you hold at least one of the suggested cards, or you did not refute)'
+        : `choose the card ${s.refuted_by} showed you`);
+    }
+    s.shown = shown;
+  }
   return { suggestion: s };
 }
 
 async function submitTurn(ev) {
   ev.preventDefault();
+  const button = $('turn-submit');
+  if (state.pending || button.disabled) return;
   let event;
   try { event = readTurn(); } catch (e) { showError(e.message); return; }
   showError('');
   const editing = state.editing;
   const t0 = performance.now();
   const ok = editing === null
-    ? await change('POST', '/events', { event })
-    : await change('PUT', `/events/${editing}`, { event });
+    ? await change('POST', '/events', { event }, { label: `Turn ${state.game.events.length + 1} added`,
+      refusedWhy: 'this turn was not added: the game was changed elsewhere (another tab or device) since you loaded it' })
+    : await change('PUT', `/events/${editing.index}`, { event }, { version: editing.version, label: `Turn ${editing.index + 1} saved`,
+      refusedWhy: `your edit of turn ${editing.index + 1} was not saved: the turns changed since you opened it for editing` });
   if (!ok) return;
   // From the click to the notepad redrawn (saved on disk, analysed, in the
   // page), and to the next frame (when the browser paints it).
@@ -492,22 +820,28 @@ async function submitTurn(ev) {
     body.dataset.frameMs = (performance.now() - t0).toFixed(1);
     body.dataset.frameVersion = version;
   });
-  stopEdit();
+  if (editing !== null) stopEdit();
+  resetTurnForm();
+  // Ready for the next turn, unless a new contradiction has taken the focus.
+  if (!state.analysis || state.analysis.consistent) $('turn-by').focus({ preventScroll: true });
+}
+
+/** An empty form for the next turn, by the next player. */
+function resetTurnForm() {
   $('turn-by').value = nextSuggester();
   for (let i = 0; i < cats().length; i++) $(`turn-card-${i}`).value = '';
   $('turn-refuted').dataset.init = '';
   $('turn-kind').value = 'suggestion';
   $('turn-correct').checked = false;
   updateAnswerFields();
-  $('turn-by').focus();
 }
 
 function startEdit(index) {
   const spec = state.game.file.events[index];
   const kind = Object.keys(spec)[0];
   const e = spec[kind];
-  state.editing = index;
-  $('turn-title').textContent = `Edit turn ${index}`;
+  // The edit is addressed by the version this turn was shown at: if the turns change meanwhile, the save is refused.
+  state.editing = { index, version: state.game.version };
   $('turn-submit').textContent = 'Save turn';
   $('turn-cancel').classList.remove('hidden');
   $('turn-kind').value = kind;
@@ -522,27 +856,52 @@ function startEdit(index) {
     $('turn-correct').checked = !!e.correct;
   }
   renderGame();
-  $('turn-by').focus();
+  $('turn').scrollIntoView({ block: 'nearest' });
+  $('turn-by').focus({ preventScroll: true });
 }
 
 function stopEdit() {
   state.editing = null;
-  $('turn-title').textContent = 'New turn';
   $('turn-submit').textContent = 'Add turn';
   $('turn-cancel').classList.add('hidden');
   renderGame();
 }
 
+function clearAskAnswer() {
+  $('ask-answer').textContent = '';
+  $('ask-answer').dataset.card = '';
+  $('ask-enter').classList.add('hidden');
+}
+
+/** Which card to show; the answer comes with a button that enters that turn in one tap. */
 async function askMe(ev) {
   ev.preventDefault();
   const by = $('ask-by').value;
-  const cards = cats().map((_, i) => $(`ask-card-${i}`).value).join(',');
+  const cards = cats().map((_, i) => $(`ask-card-${i}`).value);
+  const enter = $('ask-enter');
+  enter.classList.add('hidden');
   try {
-    const adv = await api('GET', `/api/games/${state.game.id}/advice?by=${encodeURIComponent(by)}&cards=${encodeURIComponent(cards)}`);
+    const adv = await api('GET', `/api/games/${state.game.id}/advice?by=${encodeURIComponent(by)}&cards=${encodeURIComponent(cards.join(','))}`);
     const s = adv.show;
-    $('ask-answer').textContent = s.card ? `Show ${s.card}: ${s.reason}.` : `${s.reason}.`;
+    $('ask-answer').textContent = s.card ? `Show ${cardName(s.card)} (${s.card}): ${s.reason}.` : `${s.reason}.`;
     $('ask-answer').dataset.card = s.card || '';
+    if (s.card) {
+      const event = { suggestion: { by, cards, refuted_by: me(), shown: s.card } };
+      enter.textContent = `Enter this turn: ${describe(event)}`;
+      enter.onclick = async () => {
+        const ok = await change('POST', '/events', { event }, { label: `Turn ${state.game.events.length + 1} added`,
+          refusedWhy: 'this turn was not added: the game was changed elsewhere (another tab or device)' });
+        if (ok) { clearAskAnswer(); resetTurnForm(); }
+      };
+      enter.classList.remove('hidden');
+    }
   } catch (e) { $('ask-answer').textContent = e.message; $('ask-answer').dataset.card = ''; }
+}
+
+/** On a phone the turn form is below the notepad: the sticky bar brings it into view. */
+function goToTurnForm() {
+  $('turn').scrollIntoView({ block: 'start' });
+  $('turn-by').focus({ preventScroll: true });
 }
 
 // ---------------------------------------------------------------- start
@@ -555,8 +914,10 @@ async function start() {
   $('setup-players').addEventListener('input', renderSetup);
   $('import').addEventListener('change', importGame);
   $('nav-new').addEventListener('click', () => { location.hash = '#/new'; });
-  // On a phone the notepad comes first; this jumps to the turn form.
-  $('nav-turn').addEventListener('click', () => { $('turn').scrollIntoView(); $('turn-by').focus({ preventScroll: true }); });
+  $('nav-share').addEventListener('click', toggleShare);
+  $('share-close').addEventListener('click', () => $('share').classList.add('hidden'));
+  $('error-close').addEventListener('click', () => showError(''));
+  $('nav-turn').addEventListener('click', goToTurnForm);
   $('list-new').addEventListener('click', () => { location.hash = '#/new'; });
   $('turn').addEventListener('submit', submitTurn);
   $('turn-kind').addEventListener('change', updateAnswerFields);
@@ -564,15 +925,22 @@ async function start() {
   $('turn-refuted').addEventListener('change', updateAnswerFields);
   $('turn-cancel').addEventListener('click', stopEdit);
   $('ask').addEventListener('submit', askMe);
-  $('undo').addEventListener('click', () => change('POST', '/undo', {}));
-  $('redo').addEventListener('click', () => change('POST', '/redo', {}));
+  $('ask-by').addEventListener('change', clearAskAnswer);
+  const undo = () => change('POST', '/undo', {}, { label: 'Undone', refusedWhy: 'nothing was undone: the game was changed elsewhere (another tab or device)' });
+  const redo = () => change('POST', '/redo', {}, { label: 'Redone', refusedWhy: 'nothing was redone: the game was changed elsewhere (another tab or device)' });
+  $('undo').addEventListener('click', undo);
+  $('redo').addEventListener('click', redo);
   document.addEventListener('keydown', (ev) => {
     if (!state.game || $('view-game').classList.contains('hidden')) return;
     const mod = ev.ctrlKey || ev.metaKey;
-    if (mod && ev.key === 'z' && !ev.shiftKey) { ev.preventDefault(); if (!$('undo').disabled) change('POST', '/undo', {}); }
-    if (mod && (ev.key === 'y' || (ev.key === 'z' && ev.shiftKey))) { ev.preventDefault(); if (!$('redo').disabled) change('POST', '/redo', {}); }
-    if (ev.key === 'Escape' && state.editing !== null) stopEdit();
+    if (mod && ev.key === 'z' && !ev.shiftKey) { ev.preventDefault(); if (!$('undo').disabled) undo(); }
+    if (mod && (ev.key === 'y' || (ev.key === 'z' && ev.shiftKey))) { ev.preventDefault(); if (!$('redo').disabled) redo(); }
+    if (ev.key === 'Escape' && !$('why').classList.contains('hidden')) $('why').classList.add('hidden');
+    else if (ev.key === 'Escape' && state.editing !== null) stopEdit();
   });
+  // Other tabs' and devices' changes appear within a poll, while this page is visible.
+  setInterval(poll, POLL_MS);
+  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') poll(); });
   window.addEventListener('hashchange', route);
   route();
 }

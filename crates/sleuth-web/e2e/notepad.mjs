@@ -21,6 +21,11 @@ function check(cond, message) {
   if (!cond) throw new Error(`check failed: ${message}`);
 }
 
+// The page shows card names; the classic deck's names by id, from the server.
+const decks = await (await fetch(new globalThis.URL('api/decks', URL))).json();
+const NAME = Object.fromEntries(decks.classic.flatMap((cat) => cat.cards.map((c) => [c.id, c.name])));
+const names = (ids) => ids.map((id) => NAME[id]).join(', ');
+
 const browser = await chromium.launch({
   executablePath: process.env.SLEUTH_CHROMIUM,
   headless: true,
@@ -28,11 +33,12 @@ const browser = await chromium.launch({
     '--disable-component-update', '--disable-sync'],
   // Playwright itself starts the browser with a fresh, empty profile directory.
 });
+let page = null;
+const pageErrors = [];
 const timings = { turn_ms: [], page_ms: [], frame_ms: [], request_ms: [], server_change_ms: [], server_total_ms: [], analysis_ms: [] };
 try {
   const ctx = await browser.newContext({ viewport: { width: 1360, height: 1000 } });
-  const page = await ctx.newPage();
-  const pageErrors = [];
+  page = await ctx.newPage();
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   page.setDefaultTimeout(15000);
 
@@ -90,8 +96,8 @@ try {
       await page.waitForSelector(`#advice-body[data-version="${i + 1}"]`);
       const accuse = await page.textContent('#advice-accuse');
       check(accuse.includes('most likely case file') || accuse.includes('Accuse now'), `advice: ${accuse}`);
-      const guess = accuse.match(/case file, ([a-z, ]+), is right|Accuse now: ([a-z, ]+)/);
-      check(guess && !(guess[1] || guess[2]).split(', ').some((c) => sample.hand.includes(c)), `advice accuses with my own card: ${accuse}`);
+      const guess = accuse.match(/case file, ([A-Za-z,. ]+), is right|Accuse now: ([A-Za-z,. ]+)/);
+      check(guess && !(guess[1] || guess[2]).split(', ').some((c) => sample.hand.map((id) => NAME[id]).includes(c)), `advice accuses with my own card: ${accuse}`);
       const suggestions = await page.$$eval('#advice-suggest li', (lis) => lis.map((li) => li.textContent));
       check(suggestions.length > 0 && suggestions.every((t) => /bits expected, ends the game with chance \d+%/.test(t)), `suggestions: ${suggestions}`);
       check(await page.locator('#advice-opponents li').count() === sample.players.length - 1, 'one line per opponent');
@@ -125,27 +131,28 @@ try {
     }
     check(count === Object.keys(expected).length * (sample.players.length + 1), `${label}: ${count} cells`);
     const first = await page.textContent('#case-files li:first-child');
-    check(first.includes('100.0%') && first.includes('pe, pi, bi'), `${label}: case file ${first}`);
+    check(first.includes('100.0%') && first.includes(names(['pe', 'pi', 'bi'])), `${label}: case file ${first}`);
   }
   await checkNotepad('after all turns');
   // ---- the advice: the case file is certain, accuse at once
   await page.waitForSelector(`#advice-body[data-version="${n}"]`);
   const accuseNow = await page.textContent('#advice-accuse');
-  check(accuseNow === 'Accuse now: pe, pi, bi (certain).', `advice: ${accuseNow}`);
+  check(accuseNow === `Accuse now: ${names(['pe', 'pi', 'bi'])} (certain).`, `advice: ${accuseNow}`);
   // ---- which card to show: gr asks about wh, which sc showed gr before
   await page.selectOption('#ask-by', 'gr');
   for (const [i, c] of ['wh', 'pi', 'st'].entries()) await page.selectOption(`#ask-card-${i}`, c);
   await page.click('#ask button[type="submit"]');
   await page.waitForSelector('#ask-answer[data-card="wh"]');
   const answer = await page.textContent('#ask-answer');
-  check(answer.startsWith('Show wh: gr has seen it already'), `which card to show: ${answer}`);
+  check(answer.startsWith('Show Mrs. White (wh): gr has seen it already'), `which card to show: ${answer}`);
   check(await page.isHidden('#conflict'), 'no contradiction in the sample game');
 
   // ---- why: click a certain cell
   await page.click('#notepad td[data-card="pe"][data-place="case_file"]');
   await page.waitForSelector('#why-list li');
   const why = await page.textContent('#why');
-  check(why.includes('Why pe is in the case file') && why.includes('turn 27'), `why: ${why}`);
+  check(why.includes('Why Mrs. Peacock (pe) is in the case file') && why.includes('turn 28: '), `why: ${why}`);
+  check(!why.includes('null'), `no "null" in the why box: ${why}`);
 
   // ---- undo and redo the accusation
   await page.click('#undo');
@@ -164,20 +171,21 @@ try {
   await page.click('#turn-submit');
   await page.waitForSelector(`#notepad[data-version="${++version}"]`);
   const edited = await page.textContent('#events li[data-index="1"] .event-text');
-  check(edited === 'mu suggested pe, pi, di; wh refuted (card not seen)', `edited turn: ${edited}`);
+  check(edited === 'mu suggested Mrs. Peacock, Lead Pipe, Dining Room; wh refuted (card not seen)', `edited turn: ${edited}`);
   check(await page.locator('#events li[data-index]').count() === n, 'an edit adds no turn');
   await page.keyboard.press('Control+z');
   await page.waitForSelector(`#notepad[data-version="${++version}"]`);
   const restored = await page.textContent('#events li[data-index="1"] .event-text');
-  check(restored === 'mu suggested pe, pi, di; pe refuted (card not seen)', `undone edit: ${restored}`);
+  check(restored === 'mu suggested Mrs. Peacock, Lead Pipe, Dining Room; pe refuted (card not seen)', `undone edit: ${restored}`);
 
-  // ---- a contradiction: mu "showed" sc a card that sc holds
-  await enterTurn({ suggestion: { by: 'sc', cards: ['wh', 'kn', 'ha'], refuted_by: 'mu', shown: 'wh' } });
+  // ---- a contradiction: wh "refuted" the three cards of the (certain) case file
+  await enterTurn({ suggestion: { by: 'mu', cards: ['pe', 'pi', 'bi'], refuted_by: 'wh' } });
   await page.click('#turn-submit');
   await page.waitForSelector(`#notepad[data-version="${++version}"]`);
   await page.waitForSelector('#conflict:not(.hidden)');
   const conflict = await page.textContent('#conflict');
-  check(conflict.includes('Contradiction') && conflict.includes(`turn ${n}: sc suggested wh, kn, ha; mu refuted and showed wh`), `conflict: ${conflict}`);
+  check(conflict.includes('Contradiction') && conflict.includes(`turn ${n + 1}: mu suggested Mrs. Peacock, Lead Pipe, Billiard Room; wh refuted (card not seen)`), `conflict: ${conflict}`);
+  check(await page.evaluate(() => document.activeElement.id) === 'conflict', 'the new contradiction has the focus');
   check(await page.getAttribute(`#events li[data-index="${n}"]`, 'class') === 'conflict', 'the conflicting turn is highlighted');
   check(await page.locator('#events li[data-index]').count() === n + 1, 'the contradicting turn is kept');
   await page.click(`#events li[data-index="${n}"] button.delete`);
@@ -205,7 +213,7 @@ try {
   await page.keyboard.press('Enter');
   await page.waitForSelector(`#notepad[data-version="${++version}"]`);
   const typed = await page.textContent(`#events li[data-index="${n}"] .event-text`);
-  check(typed === 'mu suggested pl, ro, ki; wh refuted (card not seen)', `typed turn: ${typed}`);
+  check(typed === 'mu suggested Professor Plum, Rope, Kitchen; wh refuted (card not seen)', `typed turn: ${typed}`);
   await page.keyboard.press('Control+z');
   await page.waitForSelector(`#notepad[data-version="${++version}"]`);
 
@@ -226,7 +234,8 @@ try {
   await p2.goto(gameUrl);
   await p2.waitForSelector(`#notepad[data-version="${version}"]`);
   const width = await p2.evaluate(() => document.documentElement.scrollWidth);
-  check(width <= 390, `the phone page does not scroll sideways (width ${width})`);
+  const wide = await p2.$$eval('body *', (els) => els.filter((e) => e.getBoundingClientRect().right > 391).map((e) => `${e.tagName}#${e.id}.${e.className}`).slice(0, 8));
+  check(width <= 390, `the phone page does not scroll sideways (width ${width}: ${wide.join(' ')})`);
   const small = await p2.$$eval('#turn button, #turn select', (els) => els.filter((e) => e.getClientRects().length && e.getBoundingClientRect().height < 40).length);
   check(small === 0, `${small} controls of the turn form are smaller than a touch target`);
   check(!(await p2.locator('#turn-submit').isVisible()) || !(await p2.evaluate(() => {
@@ -249,6 +258,11 @@ try {
     click_to_next_frame_ms: stats(timings.frame_ms), request_ms: stats(timings.request_ms),
     server_ms: stats(timings.server_total_ms), server_change_with_fsync_ms: stats(timings.server_change_ms),
     server_analysis_ms: analysis, with_test_driver_ms: stats(timings.turn_ms) }));
+} catch (e) {
+  // What the page said when a check failed: its message box and its script errors.
+  const said = page ? await page.textContent('#error').catch(() => '?') : '';
+  console.error(`page message: ${said}\npage errors: ${pageErrors.join('; ')}`);
+  throw e;
 } finally {
   await browser.close();
 }
