@@ -7,6 +7,12 @@ const $ = (id) => document.getElementById(id);
 const TOKEN = new URLSearchParams(location.search).get('token');
 /** How often an open game asks the server whether another tab changed it. */
 const POLL_MS = 2000;
+/**
+ * How long the change buttons stay disabled after a change is answered: the
+ * second tap of a double tap comes after the page has redrawn, and would
+ * land on whatever button is now under the finger (another turn's Delete).
+ */
+const SETTLE_MS = 450;
 
 /** Builds an element: h('td', {class: 'x', onclick: f}, 'text', child). */
 function h(tag, attrs, ...children) {
@@ -71,6 +77,8 @@ const state = {
   analysis: null,
   editing: null,   // {index, version}: the turn being edited, and the version it was shown at
   pending: false,  // a change is in flight: no other change is sent meanwhile
+  settling: false, // a change was just answered: the change buttons are still disabled
+  settleToken: 0,
   polling: false,
   sizesEdited: false,
 };
@@ -399,15 +407,24 @@ async function change(method, path, body, { version, label, refusedWhy } = {}) {
   }
 }
 
-/** Disables every button that changes the game while a change is in flight. */
+/** Disables every button that changes the game while a change is in flight, and a moment longer. */
 function setPending(on) {
   state.pending = on;
-  document.body.dataset.pending = on ? '1' : '';
-  for (const b of document.querySelectorAll('[data-change]')) b.disabled = on;
-  if (!on && state.game) {
-    $('undo').disabled = !state.game.can_undo;
-    $('redo').disabled = !state.game.can_redo;
-  }
+  state.settling = true;
+  document.body.dataset.busy = '1'; // tests wait for this to go
+  for (const b of document.querySelectorAll('[data-change]')) b.disabled = true;
+  const mine = ++state.settleToken;
+  if (on) return;
+  setTimeout(() => {
+    if (state.pending || mine !== state.settleToken) return;
+    state.settling = false;
+    document.body.dataset.busy = '';
+    for (const b of document.querySelectorAll('[data-change]')) b.disabled = false;
+    if (state.game) {
+      $('undo').disabled = !state.game.can_undo;
+      $('redo').disabled = !state.game.can_redo;
+    }
+  }, SETTLE_MS);
 }
 
 /** Asks the server whether the game changed (another tab, another device); 304 when not. */
@@ -437,8 +454,9 @@ function renderGame() {
   const g = state.game;
   $('game-name').textContent = g.name || 'Game';
   document.title = `${g.name || 'Game'} · Sleuth notepad`;
-  $('undo').disabled = state.pending || !g.can_undo;
-  $('redo').disabled = state.pending || !g.can_redo;
+  const busy = state.pending || state.settling;
+  $('undo').disabled = busy || !g.can_undo;
+  $('redo').disabled = busy || !g.can_redo;
   $('turn-title').textContent = state.editing === null ? `New turn (turn ${g.events.length + 1})` : `Edit turn ${state.editing.index + 1}`;
   const list = $('events');
   list.replaceChildren();
@@ -451,7 +469,7 @@ function renderGame() {
       h('span', { class: 'event-text', title: e.text }, describe(e.event)),
       h('span', { class: 'event-actions' },
         h('button', { type: 'button', class: 'small edit', onclick: () => startEdit(e.index), title: `Edit turn ${e.index + 1}` }, 'Edit'),
-        h('button', { type: 'button', class: 'small delete', 'data-change': true, disabled: state.pending, title: `Delete turn ${e.index + 1}`,
+        h('button', { type: 'button', class: 'small delete', 'data-change': true, disabled: busy, title: `Delete turn ${e.index + 1}`,
           onclick: () => change('DELETE', `/events/${e.index}`, undefined,
             { label: `Turn ${e.index + 1} deleted`, refusedWhy: `turn ${e.index + 1} was not deleted: the turns changed elsewhere (another tab or device)` }) },
         'Delete'))));
@@ -611,8 +629,12 @@ function showLesson(label, before, after) {
     h('button', { type: 'button', class: 'small', onclick: () => box.classList.add('hidden') }, 'Hide'));
   box.dataset.version = state.game.version; // tests wait for this
   box.classList.remove('hidden');
-  // A new contradiction has the focus (and the view) already.
-  if (!after || after.consistent) box.scrollIntoView({ block: 'nearest' });
+  // The lesson and the newest turn under it in view; a new contradiction has the focus (and the view) already.
+  if (!after || after.consistent) {
+    const newest = $('events').firstElementChild;
+    if (newest) newest.scrollIntoView({ block: 'nearest' });
+    box.scrollIntoView({ block: 'nearest' });
+  }
 }
 
 async function showWhy(card, place, status, cell) {
@@ -759,14 +781,18 @@ function updateAnswerFields() {
   const iRefuted = me() && r === me() && by !== me();
   const seen = kind === 'suggestion' && r && (iSuggested || iRefuted);
   $('turn-shown-label').classList.toggle('hidden', !seen);
-  const chosen = turnCards().filter(Boolean);
-  const possible = chosen.filter((c) => (iRefuted ? mine.has(c) : !mine.has(c)));
   const shown = $('turn-shown');
+  const chosen = turnCards().filter(Boolean);
+  if (chosen.length < cats().length) shown.dataset.picked = '';
+  const possible = chosen.filter((c) => (iRefuted ? mine.has(c) : !mine.has(c)));
   const hint = iRefuted ? 'choose the card you showed' : 'choose the card you were shown';
   options(shown, ['', ...possible], [chosen.length < cats().length ? 'choose the cards first' : hint,
     ...possible.map((c) => `${c} · ${cardName(c)}`)]);
-  if (possible.length === 1) shown.value = possible[0];
-  shown.required = Boolean(seen);
+  // Only the player's own pick, or the one card it can be once all cards are chosen: never a leftover.
+  const complete = chosen.length === cats().length;
+  shown.value = complete && possible.length === 1 ? possible[0] : (possible.includes(shown.dataset.picked) ? shown.dataset.picked : '');
+  // Required, but said in the page's words (readTurn) rather than the browser's bubble.
+  shown.setAttribute('aria-required', seen ? 'true' : 'false');
   const note = $('turn-shown-note');
   note.textContent = iRefuted && chosen.length === cats().length && !possible.length
     ? 'You hold none of these cards, so you cannot have refuted: choose who did.' : '';
@@ -786,6 +812,7 @@ function readTurn() {
   if (!$('turn-shown-label').classList.contains('hidden')) {
     const shown = $('turn-shown').value;
     if (!shown) {
+      $('turn-shown').focus({ preventScroll: true });
       throw new Error(s.refuted_by === me()
         ? 'choose the card you showed (you hold at least one of the suggested cards, or you did not refute)'
         : `choose the card ${s.refuted_by} showed you`);
@@ -831,6 +858,7 @@ function resetTurnForm() {
   $('turn-by').value = nextSuggester();
   for (let i = 0; i < cats().length; i++) $(`turn-card-${i}`).value = '';
   $('turn-refuted').dataset.init = '';
+  $('turn-shown').dataset.picked = '';
   $('turn-kind').value = 'suggestion';
   $('turn-correct').checked = false;
   updateAnswerFields();
@@ -851,7 +879,7 @@ function startEdit(index) {
   if (kind === 'suggestion') {
     $('turn-refuted').value = e.refuted_by || '';
     updateAnswerFields();
-    $('turn-shown').value = e.shown || '';
+    $('turn-shown').value = $('turn-shown').dataset.picked = e.shown || '';
   } else {
     $('turn-correct').checked = !!e.correct;
   }
@@ -923,6 +951,7 @@ async function start() {
   $('turn-kind').addEventListener('change', updateAnswerFields);
   $('turn-by').addEventListener('change', updateAnswerFields);
   $('turn-refuted').addEventListener('change', updateAnswerFields);
+  $('turn-shown').addEventListener('change', (ev) => { ev.target.dataset.picked = ev.target.value; });
   $('turn-cancel').addEventListener('click', stopEdit);
   $('ask').addEventListener('submit', askMe);
   $('ask-by').addEventListener('change', clearAskAnswer);
@@ -933,8 +962,9 @@ async function start() {
   document.addEventListener('keydown', (ev) => {
     if (!state.game || $('view-game').classList.contains('hidden')) return;
     const mod = ev.ctrlKey || ev.metaKey;
-    if (mod && ev.key === 'z' && !ev.shiftKey) { ev.preventDefault(); if (!$('undo').disabled) undo(); }
-    if (mod && (ev.key === 'y' || (ev.key === 'z' && ev.shiftKey))) { ev.preventDefault(); if (!$('redo').disabled) redo(); }
+    // Keys are not taps: only a change in flight holds them back.
+    if (mod && ev.key === 'z' && !ev.shiftKey) { ev.preventDefault(); if (!state.pending && state.game.can_undo) undo(); }
+    if (mod && (ev.key === 'y' || (ev.key === 'z' && ev.shiftKey))) { ev.preventDefault(); if (!state.pending && state.game.can_redo) redo(); }
     if (ev.key === 'Escape' && !$('why').classList.contains('hidden')) $('why').classList.add('hidden');
     else if (ev.key === 'Escape' && state.editing !== null) stopEdit();
   });

@@ -6,7 +6,7 @@
 //   SLEUTH_SAMPLE     testdata/seed-sat-sample.json
 //   SLEUTH_EXPECTED   {card: {place: "O" | "X" | "37%"}}: the notepad as sleuth-core computes it
 //   SLEUTH_CHROMIUM   the browser to drive
-//   SLEUTH_SCREENSHOTS optional: a directory for notepad-desktop.png, notepad-advice.png and notepad-phone.png
+//   SLEUTH_SCREENSHOTS optional: a directory for notepad-desktop.png and notepad-advice.png (phone.mjs takes notepad-phone.png)
 // Prints one JSON line of timings; exits non-zero on the first failed check.
 import { chromium } from 'playwright-core';
 import { readFileSync, mkdirSync } from 'node:fs';
@@ -103,16 +103,10 @@ try {
       check(await page.locator('#advice-opponents li').count() === sample.players.length - 1, 'one line per opponent');
     }
     if (shots && i === 11) {
-      // The README's screenshots: a game in progress, on a desktop and on a phone.
+      // The README's screenshots: a game in progress on a desktop, and its advice.
       mkdirSync(shots, { recursive: true });
       await page.screenshot({ path: join(shots, 'notepad-desktop.png') });
       await page.locator('#advice').screenshot({ path: join(shots, 'notepad-advice.png') });
-      const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
-      const p = await phone.newPage();
-      await p.goto(page.url());
-      await p.waitForSelector(`#notepad[data-version="${i + 1}"]`);
-      await p.screenshot({ path: join(shots, 'notepad-phone.png') });
-      await phone.close();
     }
   }
   const n = sample.events.length;

@@ -1,8 +1,16 @@
-//! The notepad in a real headless Chromium: the sample game of Neller et
-//! al. set up and played through the page, checked cell by cell against
-//! sleuth-core; why, undo, redo, edit, a contradiction, a reload, keyboard
-//! entry and a phone-sized screen. The browser is driven by
-//! `e2e/notepad.mjs` with playwright-core and the system's Chromium.
+//! The notepad in a real headless Chromium, driven by the scripts in
+//! `e2e/` with playwright-core and the system's Chromium, each against its
+//! own server on 127.0.0.1:
+//! - `notepad.mjs`: the sample game of Neller et al. set up and played
+//!   through the page, checked cell by cell against sleuth-core; why, undo,
+//!   redo, edit, a contradiction, a reload, keyboard entry, a phone screen;
+//! - `tabs.mjs`: two pages on one game (stale edit and delete refused and
+//!   explained, polling) and double taps on "Add turn" and "Delete";
+//! - `phone.mjs`: the phone flow (bottom bar, what a turn taught, why box
+//!   and contradiction in view with the focus), my own turns, the one-tap
+//!   refutation turn, and the same on a desktop;
+//! - `games.mjs`: names, rename, delete, a clean "New game", and the "Join
+//!   from a phone" panel.
 //!
 //! Needs `node`, `e2e/node_modules/playwright-core` (`npm ci --prefix
 //! crates/sleuth-web/e2e`) and Chromium (`/usr/bin/chromium`, or
@@ -10,7 +18,7 @@
 //! skipped — and fails instead when `SLEUTH_REQUIRE_BROWSER=1` (as in
 //! `.ci/run`). `SLEUTH_SCREENSHOTS=DIR` saves the README's screenshots.
 
-use crate::support::{sample_game, start};
+use crate::support::{sample_game, start, Server};
 use sleuth_core::{Analysis, Game, Status};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -67,42 +75,53 @@ fn missing(what: &str) {
     );
 }
 
-#[test]
-fn the_sample_game_through_the_page_in_headless_chromium() {
+/// Runs `e2e/SCRIPT` against `server` with the environment the scripts
+/// share (and `extra`); its standard output, or `None` when skipped.
+fn run_script(script: &str, server: &Server, extra: &[(&str, &Path)]) -> Option<String> {
     let chromium = match std::env::var_os("SLEUTH_CHROMIUM") {
         Some(p) => Some(PathBuf::from(p)),
         None => find(&["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].map(PathBuf::from)),
     };
     let Some(chromium) = chromium.filter(|p| p.exists()) else {
-        return missing("no Chromium (install the chromium package, or set SLEUTH_CHROMIUM)");
+        missing("no Chromium (install the chromium package, or set SLEUTH_CHROMIUM)");
+        return None;
     };
-    let Some(node) = in_path("node") else { return missing("no node in PATH") };
+    let Some(node) = in_path("node") else {
+        missing("no node in PATH");
+        return None;
+    };
     let e2e = Path::new(DIR).join("e2e");
     if !e2e.join("node_modules/playwright-core/package.json").exists() {
-        return missing("playwright-core is not installed (npm ci --prefix crates/sleuth-web/e2e)");
+        missing("playwright-core is not installed (npm ci --prefix crates/sleuth-web/e2e)");
+        return None;
     }
-
-    let server = start(None);
-    let sample_path = Path::new(DIR).join("../../testdata/seed-sat-sample.json");
-    let game = Game::from_json(&sample_game().to_string()).unwrap();
-    let expected = server.dir.path().join("expected.json");
-    std::fs::write(&expected, expected_notepad(&game).to_string()).unwrap();
-
     let mut cmd = Command::new(node);
-    cmd.arg(e2e.join("notepad.mjs"))
+    cmd.arg(e2e.join(script))
         .current_dir(&e2e)
         .env("SLEUTH_URL", format!("http://{}/", server.addr))
-        .env("SLEUTH_SAMPLE", &sample_path)
-        .env("SLEUTH_EXPECTED", &expected)
+        .env("SLEUTH_SAMPLE", Path::new(DIR).join("../../testdata/seed-sat-sample.json"))
         .env("SLEUTH_CHROMIUM", &chromium);
+    for (k, v) in extra {
+        cmd.env(k, v);
+    }
     if let Some(dir) = std::env::var_os("SLEUTH_SCREENSHOTS") {
         // Relative to where cargo runs the test: the crate's directory.
         cmd.env("SLEUTH_SCREENSHOTS", std::env::current_dir().unwrap().join(dir));
     }
     let out = cmd.output().expect("node runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "the browser test failed:\n{stdout}\n{stderr}");
+    assert!(out.status.success(), "the browser test {script} failed:\n{stdout}\n{stderr}");
+    Some(stdout)
+}
+
+#[test]
+fn the_sample_game_through_the_page_in_headless_chromium() {
+    let server = start(None);
+    let game = Game::from_json(&sample_game().to_string()).unwrap();
+    let expected = server.dir.path().join("expected.json");
+    std::fs::write(&expected, expected_notepad(&game).to_string()).unwrap();
+    let Some(stdout) = run_script("notepad.mjs", &server, &[("SLEUTH_EXPECTED", &expected)]) else { return };
     println!("e2e timings: {stdout}");
 
     // What the page confirmed is on disk: the game file is the sample game.
@@ -117,4 +136,22 @@ fn the_sample_game_through_the_page_in_headless_chromium() {
     let mut sample = sleuth_core::GameFile::from_json(&sample_game().to_string()).unwrap();
     sample.hand_sizes = stored.hand_sizes.clone(); // the page writes the dealing rule's sizes out
     assert_eq!(stored, sample);
+}
+
+#[test]
+fn two_tabs_and_double_taps_in_headless_chromium() {
+    let server = start(None);
+    run_script("tabs.mjs", &server, &[]);
+}
+
+#[test]
+fn the_phone_flow_and_my_own_turns_in_headless_chromium() {
+    let server = start(None);
+    run_script("phone.mjs", &server, &[]);
+}
+
+#[test]
+fn the_game_list_and_joining_from_a_phone_in_headless_chromium() {
+    let server = start(None);
+    run_script("games.mjs", &server, &[]);
 }
