@@ -311,7 +311,7 @@ async function openGame(id) {
   $('export').classList.remove('hidden');
   $('turn-bar').classList.remove('hidden');
   document.body.classList.add('in-game');
-  $('export').href = `/api/games/${id}/export${TOKEN ? '?token=' + encodeURIComponent(TOKEN) : ''}`;
+  $('export').href = `/api/games/${id}/export`;
   $('lesson').classList.add('hidden');
   $('why').classList.add('hidden');
   renderTurnForm(true);
@@ -632,9 +632,23 @@ function showLesson(label, before, after) {
   // The lesson and the newest turn under it in view; a new contradiction has the focus (and the view) already.
   if (!after || after.consistent) {
     const newest = $('events').firstElementChild;
-    if (newest) newest.scrollIntoView({ block: 'nearest' });
-    box.scrollIntoView({ block: 'nearest' });
+    if (newest) reveal(newest);
+    reveal(box);
   }
+}
+
+/**
+ * Scrolls `el` into view the least: on a desktop only within the turn
+ * column (which stays on screen), so that the page itself does not jump.
+ */
+function reveal(el) {
+  const column = el.closest('.col-left');
+  if (!column || getComputedStyle(column).position !== 'sticky') { el.scrollIntoView({ block: 'nearest' }); return; }
+  const r = el.getBoundingClientRect();
+  const c = column.getBoundingClientRect();
+  const bottom = Math.min(c.bottom, innerHeight);
+  if (r.bottom > bottom) column.scrollTop += r.bottom - bottom;
+  if (r.top < c.top) column.scrollTop -= c.top - r.top;
 }
 
 async function showWhy(card, place, status, cell) {

@@ -105,6 +105,8 @@ try {
     if (shots && i === 11) {
       // The README's screenshots: a game in progress on a desktop, and its advice.
       mkdirSync(shots, { recursive: true });
+      await page.waitForSelector('body:not([data-busy="1"])', { state: 'attached' });
+      await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: join(shots, 'notepad-desktop.png') });
       await page.locator('#advice').screenshot({ path: join(shots, 'notepad-advice.png') });
     }
