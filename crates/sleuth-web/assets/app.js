@@ -31,6 +31,8 @@ function showError(message) {
 async function api(method, path, body) {
   const headers = { 'Content-Type': 'application/json' };
   if (TOKEN) headers['X-Sleuth-Token'] = TOKEN;
+  // Changes say which version they are based on; a stale one gets 409.
+  if (method !== 'GET' && path.startsWith('/api/games/') && state.game) headers['If-Match'] = `"${state.game.version}"`;
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   let data = null;
   try { data = await res.json(); } catch (_) { /* not JSON */ }
