@@ -30,15 +30,48 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let config = sleuth_web::Config { data: args.data.clone(), addr, token };
     let open = args.open;
     let data = args.data.display().to_string();
-    sleuth_web::serve(config, |url| {
-        // Tests and scripts read this line to find the port.
-        let _ = writeln!(out, "sleuth serve: notepad at {url} (games in {data}/games)");
-        let _ = out.flush();
+    let listening = args.listen.is_some();
+    sleuth_web::serve(config, |share| {
+        let _ = print_urls(out, share, listening, &data);
         if open {
-            open_browser(url);
+            if let Some(url) = share.urls.first() {
+                open_browser(url);
+            }
         }
     })?;
     Ok(Outcome::Success)
+}
+
+/// Where to open the notepad: the first URL on the first line (tests and
+/// scripts read it to find the port), every other LAN address after it,
+/// and with `--listen` the first URL's QR code for a phone's camera.
+fn print_urls(
+    out: &mut dyn Write,
+    share: &sleuth_web::share::Share,
+    listening: bool,
+    data: &str,
+) -> std::io::Result<()> {
+    let Some((first, others)) = share.urls.split_first() else { return Ok(()) };
+    writeln!(out, "sleuth serve: notepad at {first} (games in {data}/games)")?;
+    for url in others {
+        writeln!(out, "sleuth serve: also at {url}")?;
+    }
+    if listening && share.lan {
+        if let Some(qr) = sleuth_web::share::qr_terminal(first) {
+            writeln!(out, "{qr}")?;
+            writeln!(
+                out,
+                "sleuth serve: scan this with a phone on the same network to join (the token is in the code)"
+            )?;
+        }
+    } else if listening {
+        writeln!(
+            out,
+            "sleuth serve: no network address found besides loopback: a phone cannot reach {}",
+            share.listening
+        )?;
+    }
+    out.flush()
 }
 
 /// Opens `url` in the default browser; failing to is not an error.

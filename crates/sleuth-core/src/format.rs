@@ -247,14 +247,55 @@ fn misspelt_keys(value: &serde_json::Value) -> Vec<String> {
         }
     }
     for (i, event) in value.get("events").and_then(|e| e.as_array()).into_iter().flatten().enumerate() {
-        if let Some(s) = event.get("suggestion") {
-            check(s, SUGGESTION_KEYS, &format!("event {i}"));
-        }
-        if let Some(a) = event.get("accusation") {
-            check(a, ACCUSATION_KEYS, &format!("event {i}"));
+        out.extend(event_key_problems(event, &format!("event {i}"), false));
+    }
+    out
+}
+
+/// Unknown keys of one event that look like misspellings; with
+/// `every_key`, every unknown key.
+fn event_key_problems(event: &serde_json::Value, place: &str, every_key: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    for (kind, known) in [("suggestion", SUGGESTION_KEYS), ("accusation", ACCUSATION_KEYS)] {
+        let Some(map) = event.get(kind).and_then(|o| o.as_object()) else { continue };
+        for key in map.keys().filter(|k| !known.contains(&k.as_str())) {
+            match known.iter().find(|k| looks_like(key, k)) {
+                Some(like) => out.push(format!("unknown key '{key}' in {place} (did you mean '{like}'?)")),
+                None if every_key => out.push(format!(
+                    "unknown key '{key}' in {place} (a {kind} has only {})",
+                    known.iter().map(|k| format!("'{k}'")).collect::<Vec<_>>().join(", ")
+                )),
+                None => {}
+            }
         }
     }
     out
+}
+
+impl EventSpec {
+    /// Parses one event as an event of a game file is parsed: the same
+    /// shape checks and the same refusal of misspelt keys, with `place`
+    /// ("the event") naming it in messages. With `every_key`, any key
+    /// Sleuth does not know is refused too: for a caller that stores the
+    /// parsed event, where an ignored key would be silently lost.
+    ///
+    /// # Errors
+    /// [`FormatError`] saying what is wrong.
+    pub fn from_value(value: &serde_json::Value, place: &str, every_key: bool) -> Result<EventSpec, FormatError> {
+        let problems = event_key_problems(value, place, every_key);
+        match EventSpec::deserialize(value) {
+            Ok(event) if problems.is_empty() => Ok(event),
+            Ok(_) => Err(FormatError { message: format!("not a valid event: {}", problems.join("; ")) }),
+            Err(e) => {
+                let mut message = format!("not a valid event: {e}");
+                for m in problems {
+                    message.push_str("; ");
+                    message.push_str(&m);
+                }
+                Err(FormatError { message })
+            }
+        }
+    }
 }
 
 /// Whether `key` is probably a misspelling of `known`: equal once case,
@@ -354,6 +395,30 @@ mod tests {
           "events": [{"suggestion": {"by": "a", "cards": ["mu","kn","ha"], "refuted_by": "b", "shwon": "mu"}}]}"#;
         let err = GameFile::from_json(text).unwrap_err();
         assert!(err.message.contains("'shwon' in event 0 (did you mean 'shown'?)"), "{}", err.message);
+    }
+
+    #[test]
+    fn one_event_is_parsed_as_in_a_file() {
+        let ev = |v: serde_json::Value, every: bool| EventSpec::from_value(&v, "the event", every);
+        let good =
+            serde_json::json!({"suggestion": {"by": "a", "cards": ["mu","kn","ha"], "refuted_by": "b", "shown": "mu"}});
+        let in_file = GameFile::from_json(&format!(
+            r#"{{"version": 1, "deck": "classic", "players": ["a","b","c"], "events": [{good}]}}"#
+        ))
+        .unwrap();
+        assert_eq!(ev(good.clone(), true).unwrap(), in_file.events[0]);
+        let shwon =
+            serde_json::json!({"suggestion": {"by": "a", "cards": ["mu","kn","ha"], "refuted_by": "b", "shwon": "mu"}});
+        let err = ev(shwon, false).unwrap_err();
+        assert!(err.message.contains("'shwon' in the event (did you mean 'shown'?)"), "{}", err.message);
+        let caps = serde_json::json!({"suggestion": {"by": "a", "cards": ["mu","kn","ha"], "Refuted_By": "b"}});
+        let err = ev(caps, false).unwrap_err();
+        assert!(err.message.contains("did you mean 'refuted_by'"), "{}", err.message);
+        let turn =
+            serde_json::json!({"suggestion": {"by": "a", "cards": ["mu","kn","ha"], "refuted_by": null, "turn": 3}});
+        assert!(ev(turn.clone(), false).is_ok());
+        assert!(ev(turn, true).unwrap_err().message.contains("unknown key 'turn'"));
+        assert!(ev(serde_json::json!({"guess": {}}), true).is_err());
     }
 
     #[test]

@@ -5,27 +5,39 @@
 //! | method and path                         | what                                   |
 //! |-----------------------------------------|----------------------------------------|
 //! | `GET  /api/decks`                       | the classic and master decks           |
+//! | `GET  /api/share`                       | the URLs (and QR code) a phone can open |
 //! | `GET  /api/games`                       | the stored games, newest first         |
-//! | `POST /api/games`                       | new game or import: a game file        |
-//! | `GET  /api/games/{id}`                  | the game's state (file, events)        |
+//! | `POST /api/games[?name=]`               | new game or import: a game file        |
+//! | `GET  /api/games/{id}`                  | the game's state (file, events, name)  |
+//! | `PATCH /api/games/{id}`                 | rename (`{"name"}`)                    |
+//! | `DELETE /api/games/{id}`                | delete the game                        |
 //! | `GET  /api/games/{id}/export`           | the game file, as a download           |
 //! | `POST /api/games/{id}/events`           | add an event (`{"event", "index"?}`)   |
 //! | `PUT  /api/games/{id}/events/{i}`       | replace event i (`{"event"}`)          |
 //! | `DELETE /api/games/{id}/events/{i}`     | delete event i                         |
-//! | `POST /api/games/{id}/undo`, `/redo`    | undo or redo the last change           |
+//! | `POST /api/games/{id}/undo`, `/redo`    | undo or redo (body empty or `{}`)      |
 //! | `GET  /api/games/{id}/analysis`         | notepad, case files, count, conflict   |
 //! | `GET  /api/games/{id}/why?card=&place=` | the events that force a certain cell   |
 //! | `GET  /api/games/{id}/advice[?by=&cards=]` | accuse? suggest? which card to show |
 //!
-//! Every change (add, replace, delete, undo, redo) answers with the new
-//! state and, under `"analysis"`, the same analysis `GET .../analysis`
+//! Every change (add, replace, delete, undo, redo, rename) answers with the
+//! new state and, under `"analysis"`, the same analysis `GET .../analysis`
 //! gives, so the page redraws after one round trip.
+//!
+//! Versions: a game's state carries `"version"` and `ETag: "N"`. Every
+//! change to a game must send `If-Match: "N"`, the version it is based on
+//! (428 without it). The version is compared and the change made under the
+//! game's lock, so a change based on a stale version (another tab changed
+//! the game, or a double tap sent the same request twice) is refused with
+//! 409, `{"error", "state"}` and the current state, and changes nothing.
+//! `GET /api/games/{id}` with `If-None-Match: "N"` answers 304 while the
+//! game is at version N, so a page can poll cheaply.
 
 use crate::guard::refuse;
-use crate::store::{lock, Entry, Op, Store, StoreError};
-use crate::view;
+use crate::store::{check_name, lock, Entry, Op, Store, StoreError};
+use crate::{share, view};
 use axum::extract::{Path, Query, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -40,16 +52,100 @@ use std::time::Instant;
 pub struct App {
     /// The games.
     pub store: Store,
+    /// The address the server listens on, for `GET /api/share`.
+    pub listening: std::net::SocketAddr,
+    /// The access token, for the URLs of `GET /api/share`.
+    pub token: Option<String>,
 }
 
-/// An API error: a status and a message, sent as `{"error": message}`.
+/// An API error: a status and a message, sent as `{"error": message}`;
+/// a change based on a stale version carries the game's current state too.
 #[derive(Debug)]
-pub struct ApiError(StatusCode, String);
+pub struct ApiError(StatusCode, String, Option<Box<(u64, Value)>>);
+
+impl ApiError {
+    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError(status, message.into(), None)
+    }
+}
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        refuse(self.0, &self.1)
+        match self.2 {
+            None => refuse(self.0, &self.1),
+            Some(current) => {
+                let (version, state) = *current;
+                let body = serde_json::json!({ "error": self.1, "state": state });
+                with_etag((self.0, axum::Json(body)).into_response(), version)
+            }
+        }
     }
+}
+
+/// `ETag: "N"` on a response about version N of a game.
+fn with_etag(mut response: Response, version: u64) -> Response {
+    if let Ok(v) = HeaderValue::from_str(&format!("\"{version}\"")) {
+        response.headers_mut().insert(header::ETAG, v);
+    }
+    response
+}
+
+/// A version as sent in `If-Match` or `If-None-Match`: `"N"`, `W/"N"` or `N`.
+fn parse_version(tag: &str) -> Option<u64> {
+    let tag = tag.trim();
+    let tag = tag.strip_prefix("W/").unwrap_or(tag);
+    let tag = tag.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(tag);
+    tag.parse().ok()
+}
+
+/// The version a change is based on, from its `If-Match` header.
+fn based_on(headers: &HeaderMap) -> Result<u64, ApiError> {
+    let Some(value) = headers.get(header::IF_MATCH) else {
+        return Err(ApiError::new(
+            StatusCode::PRECONDITION_REQUIRED,
+            "a change must say which version of the game it is based on (If-Match: \"N\", \
+             the version the game had when you loaded it); nothing was changed",
+        ));
+    };
+    value.to_str().ok().and_then(parse_version).ok_or_else(|| {
+        bad("If-Match must be the version of the game a change is based on, such as \"3\"; nothing was changed")
+    })
+}
+
+/// Whether `If-None-Match` names `version` (or is `*`).
+fn not_modified(headers: &HeaderMap, version: u64) -> bool {
+    headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|tag| tag.trim() == "*" || parse_version(tag) == Some(version))
+}
+
+/// The game's state as the API sends it: sleuth-core's view plus its name.
+fn state_json(e: &Entry) -> Value {
+    let mut state = view::state(e.id(), e.version(), e.game(), e.file(), e.can_undo(), e.can_redo());
+    if let Some(o) = state.as_object_mut() {
+        o.insert("name".into(), e.name().into());
+    }
+    state
+}
+
+/// Refuses a change to a deleted game, or one based on another version
+/// than the current one. Called with the game locked, so that no other
+/// change can come between this check and the change itself.
+fn current(e: &Entry, based_on: u64) -> Result<(), ApiError> {
+    if e.deleted() {
+        return Err(StoreError::NotFound(format!("no game '{}' (it was deleted)", e.id())).into());
+    }
+    if e.version() != based_on {
+        let message = format!(
+            "the game changed since you loaded it (your version {based_on}, now {}); nothing was changed",
+            e.version()
+        );
+        return Err(ApiError(StatusCode::CONFLICT, message, Some(Box::new((e.version(), state_json(e))))));
+    }
+    Ok(())
 }
 
 impl From<StoreError> for ApiError {
@@ -60,12 +156,12 @@ impl From<StoreError> for ApiError {
             StoreError::Conflict(_) => StatusCode::CONFLICT,
             StoreError::Io(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
-        ApiError(status, e.to_string())
+        ApiError::new(status, e.to_string())
     }
 }
 
 fn bad(message: impl Into<String>) -> ApiError {
-    ApiError(StatusCode::BAD_REQUEST, message.into())
+    ApiError::new(StatusCode::BAD_REQUEST, message)
 }
 
 type Reply = Result<Response, ApiError>;
@@ -78,7 +174,7 @@ fn ok(v: Value) -> Reply {
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T, ApiError> + Send + 'static) -> Result<T, ApiError> {
     tokio::task::spawn_blocking(f)
         .await
-        .unwrap_or_else(|e| Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("internal error: {e}"))))
+        .unwrap_or_else(|e| Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("internal error: {e}"))))
 }
 
 /// Parses a JSON body into `T`, with serde's message on failure.
@@ -91,36 +187,82 @@ pub async fn decks() -> Reply {
     ok(view::decks())
 }
 
+/// `GET /api/share`: the URLs a phone on the same network can open, and
+/// the first one's QR code.
+pub async fn share(State(app): State<Arc<App>>) -> Reply {
+    let share = blocking(move || Ok(share::Share::find(app.listening, app.token.as_deref()))).await?;
+    ok(share.json())
+}
+
 /// `GET /api/games`.
 pub async fn list(State(app): State<Arc<App>>) -> Reply {
     let games = blocking(move || Ok(app.store.list()?)).await?;
     ok(serde_json::json!({ "games": games }))
 }
 
-/// `POST /api/games`: the body is a game file (a new game or an import).
-pub async fn create(State(app): State<Arc<App>>, body: String) -> Reply {
+/// `POST /api/games[?name=NAME]`: the body is a game file (a new game or
+/// an import); without a name the game is named by its creation time.
+pub async fn create(State(app): State<Arc<App>>, Query(q): Query<HashMap<String, String>>, body: String) -> Reply {
     let file = GameFile::from_json(&body).map_err(|e| bad(e.to_string()))?;
-    let (id, state) = blocking(move || {
-        let id = app.store.create(file)?;
-        Ok((id.clone(), state_of(&app, &id)?))
+    let name = q.get("name").map(|n| check_name(n)).transpose()?;
+    let (id, version, state) = blocking(move || {
+        let id = app.store.create(file, name.as_deref())?;
+        let entry = app.store.get(&id)?;
+        let e = lock(&entry);
+        Ok((id, e.version(), state_json(&e)))
     })
     .await?;
     let mut response = (StatusCode::CREATED, axum::Json(state)).into_response();
     if let Ok(v) = format!("/api/games/{id}").parse() {
         response.headers_mut().insert(header::LOCATION, v);
     }
-    Ok(response)
+    Ok(with_etag(response, version))
 }
 
-fn state_of(app: &App, id: &str) -> Result<Value, ApiError> {
-    let e = app.store.get(id)?;
-    let e = lock(&e);
-    Ok(view::state(e.id(), e.version(), e.game(), e.file(), e.can_undo(), e.can_redo()))
+/// `GET /api/games/{id}`; 304 when `If-None-Match` names the current version.
+pub async fn get(State(app): State<Arc<App>>, Path(id): Path<String>, headers: HeaderMap) -> Reply {
+    let (version, state) = blocking(move || {
+        let entry = app.store.get(&id)?;
+        let e = lock(&entry);
+        if e.deleted() {
+            return Err(StoreError::NotFound(format!("no game '{id}' (it was deleted)")).into());
+        }
+        let unchanged = not_modified(&headers, e.version());
+        Ok((e.version(), (!unchanged).then(|| state_json(&e))))
+    })
+    .await?;
+    let response = match state {
+        Some(state) => axum::Json(state).into_response(),
+        None => StatusCode::NOT_MODIFIED.into_response(),
+    };
+    Ok(with_etag(response, version))
 }
 
-/// `GET /api/games/{id}`.
-pub async fn get(State(app): State<Arc<App>>, Path(id): Path<String>) -> Reply {
-    ok(blocking(move || state_of(&app, &id)).await?)
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Rename {
+    name: String,
+}
+
+/// `PATCH /api/games/{id}`: `{"name": ...}` renames the game.
+pub async fn rename(State(app): State<Arc<App>>, Path(id): Path<String>, headers: HeaderMap, body: String) -> Reply {
+    let based_on = based_on(&headers)?;
+    let req: Rename = parse(&body)?;
+    let name = check_name(&req.name)?;
+    change(app, id, based_on, move |_| Op::Rename { name }).await
+}
+
+/// `DELETE /api/games/{id}`: deletes the game's files; 204.
+pub async fn delete_game(State(app): State<Arc<App>>, Path(id): Path<String>, headers: HeaderMap) -> Reply {
+    let based_on = based_on(&headers)?;
+    blocking(move || {
+        let entry = app.store.get(&id)?;
+        let mut e = lock(&entry);
+        current(&e, based_on)?;
+        Ok(app.store.delete(&mut e)?)
+    })
+    .await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
 }
 
 /// `GET /api/games/{id}/export`: the game file as a download.
@@ -144,7 +286,7 @@ pub async fn export(State(app): State<Arc<App>>, Path(id): Path<String>) -> Repl
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct NewEvent {
-    event: EventSpec,
+    event: Value,
     #[serde(default)]
     index: Option<usize>,
 }
@@ -152,23 +294,40 @@ struct NewEvent {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct EditEvent {
-    event: EventSpec,
+    event: Value,
+}
+
+/// An event parsed as in an imported game file (same parser, same
+/// messages), except that any unknown key is refused: it would be lost.
+fn event(value: &Value) -> Result<EventSpec, ApiError> {
+    EventSpec::from_value(value, "the event", true).map_err(|e| bad(format!("{e}; nothing was changed")))
+}
+
+/// Undo and redo take no body, or `{}`.
+fn no_body(body: &str, what: &str) -> Result<(), ApiError> {
+    let empty = body.trim().is_empty()
+        || serde_json::from_str::<Value>(body).is_ok_and(|v| v.as_object().is_some_and(serde_json::Map::is_empty));
+    if empty {
+        Ok(())
+    } else {
+        Err(bad(format!("{what} takes no body (or {{}}); nothing was changed")))
+    }
 }
 
 /// Applies a change and answers, in one response, with the new state and
 /// its analysis (`"analysis"`), after the change is on disk: the page
 /// redraws after a single round trip. A `Server-Timing` header says how
 /// long the change (with the journal's fsync) and the analysis took.
-async fn change(app: Arc<App>, id: String, op: impl FnOnce(usize) -> Op + Send + 'static) -> Reply {
-    let (state, timing) = blocking(move || {
+async fn change(app: Arc<App>, id: String, based_on: u64, op: impl FnOnce(usize) -> Op + Send + 'static) -> Reply {
+    let (state, version, timing) = blocking(move || {
         let start = Instant::now();
         let entry = app.store.get(&id)?;
         let (mut state, game, version) = {
             let mut e = lock(&entry);
+            current(&e, based_on)?;
             let len = e.file().events.len();
             e.change(op(len))?;
-            let state = view::state(e.id(), e.version(), e.game(), e.file(), e.can_undo(), e.can_redo());
-            (state, e.game().clone(), e.version())
+            (state_json(&e), e.game().clone(), e.version())
         };
         let changed = start.elapsed();
         // The change is made whatever happens here: an analysis that fails
@@ -180,20 +339,21 @@ async fn change(app: Arc<App>, id: String, op: impl FnOnce(usize) -> Op + Send +
         let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
         // Where the time went, for the browser's developer tools and the e2e timings.
         let timing = format!("change;dur={:.2}, analysis;dur={:.2}", ms(changed), ms(start.elapsed() - changed));
-        Ok((state, timing))
+        Ok((state, version, timing))
     })
     .await?;
     let mut response = axum::Json(state).into_response();
     if let Ok(v) = timing.parse() {
         response.headers_mut().insert("server-timing", v);
     }
-    Ok(response)
+    Ok(with_etag(response, version))
 }
 
 /// The analysis of `game` at `version`, computed without holding the
 /// game's lock and cached on the entry while the game stays at `version`.
 fn analyse(entry: &Mutex<Entry>, game: &sleuth_core::Game, version: u64) -> Result<Arc<Value>, ApiError> {
-    let value = Arc::new(view::analysis(game, version).map_err(|m| ApiError(StatusCode::UNPROCESSABLE_ENTITY, m))?);
+    let value =
+        Arc::new(view::analysis(game, version).map_err(|m| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, m))?);
     let mut e = lock(entry);
     if e.version() == version {
         e.cache = Some((version, value.clone()));
@@ -206,32 +366,50 @@ fn index(s: &str) -> Result<usize, ApiError> {
 }
 
 /// `POST /api/games/{id}/events`: `{"event": ..., "index": i?}` (default: append).
-pub async fn add_event(State(app): State<Arc<App>>, Path(id): Path<String>, body: String) -> Reply {
+pub async fn add_event(State(app): State<Arc<App>>, Path(id): Path<String>, headers: HeaderMap, body: String) -> Reply {
+    let based_on = based_on(&headers)?;
     let req: NewEvent = parse(&body)?;
-    change(app, id, move |len| Op::Insert { index: req.index.unwrap_or(len), event: req.event }).await
+    let event = event(&req.event)?;
+    change(app, id, based_on, move |len| Op::Insert { index: req.index.unwrap_or(len), event }).await
 }
 
 /// `PUT /api/games/{id}/events/{i}`: `{"event": ...}`.
-pub async fn edit_event(State(app): State<Arc<App>>, Path((id, i)): Path<(String, String)>, body: String) -> Reply {
+pub async fn edit_event(
+    State(app): State<Arc<App>>,
+    Path((id, i)): Path<(String, String)>,
+    headers: HeaderMap,
+    body: String,
+) -> Reply {
+    let based_on = based_on(&headers)?;
     let index = index(&i)?;
     let req: EditEvent = parse(&body)?;
-    change(app, id, move |_| Op::Replace { index, event: req.event }).await
+    let event = event(&req.event)?;
+    change(app, id, based_on, move |_| Op::Replace { index, event }).await
 }
 
 /// `DELETE /api/games/{id}/events/{i}`.
-pub async fn delete_event(State(app): State<Arc<App>>, Path((id, i)): Path<(String, String)>) -> Reply {
+pub async fn delete_event(
+    State(app): State<Arc<App>>,
+    Path((id, i)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Reply {
+    let based_on = based_on(&headers)?;
     let index = index(&i)?;
-    change(app, id, move |_| Op::Delete { index }).await
+    change(app, id, based_on, move |_| Op::Delete { index }).await
 }
 
-/// `POST /api/games/{id}/undo`.
-pub async fn undo(State(app): State<Arc<App>>, Path(id): Path<String>) -> Reply {
-    change(app, id, |_| Op::Undo).await
+/// `POST /api/games/{id}/undo`: the body is empty or `{}`.
+pub async fn undo(State(app): State<Arc<App>>, Path(id): Path<String>, headers: HeaderMap, body: String) -> Reply {
+    let based_on = based_on(&headers)?;
+    no_body(&body, "undo")?;
+    change(app, id, based_on, |_| Op::Undo).await
 }
 
-/// `POST /api/games/{id}/redo`.
-pub async fn redo(State(app): State<Arc<App>>, Path(id): Path<String>) -> Reply {
-    change(app, id, |_| Op::Redo).await
+/// `POST /api/games/{id}/redo`: the body is empty or `{}`.
+pub async fn redo(State(app): State<Arc<App>>, Path(id): Path<String>, headers: HeaderMap, body: String) -> Reply {
+    let based_on = based_on(&headers)?;
+    no_body(&body, "redo")?;
+    change(app, id, based_on, |_| Op::Redo).await
 }
 
 /// `GET /api/games/{id}/analysis`: cached per version of the game.
@@ -271,7 +449,7 @@ pub async fn why(
         let game = snapshot(&app, &id)?;
         let c = game.deck().card(&card).ok_or_else(|| bad(format!("unknown card '{card}'")))?;
         let p = game.place(&place).ok_or_else(|| bad(format!("unknown place '{place}'")))?;
-        view::explain(&game, c, p).map_err(|m| ApiError(StatusCode::UNPROCESSABLE_ENTITY, m))
+        view::explain(&game, c, p).map_err(|m| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, m))
     })
     .await?)
 }
@@ -294,7 +472,7 @@ pub async fn advice(
             let cached = e.advice.as_ref().filter(|(v, _)| *v == e.version()).map(|(_, a)| a.clone());
             (e.game().clone(), e.version(), cached)
         };
-        let failed = |m: String| ApiError(StatusCode::UNPROCESSABLE_ENTITY, m);
+        let failed = |m: String| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, m);
         match (q.get("by"), q.get("cards")) {
             (None, None) => {
                 if let Some(cached) = cached {

@@ -7,15 +7,20 @@
 //! DATA/games/ID.journal    one JSON line per change, fsynced before a change is confirmed
 //! ```
 //!
-//! The journal's first line is the game as created or imported (`base`);
-//! every later line is one change (`insert`, `replace`, `delete`, `undo`,
-//! `redo`). Replaying the journal rebuilds the game and its undo history,
+//! The journal's first line is the game as created or imported (`base`,
+//! with the game's name); every later line is one change (`insert`,
+//! `replace`, `delete`, `undo`, `redo`, `rename`). The name lives only in
+//! the journal: it is not part of the game file format. Replaying the journal rebuilds the game and its undo history,
 //! so a server killed at any moment loses no confirmed change: the journal
 //! line is on disk before the response is sent, and a game file that
 //! missed its rewrite is rebuilt from the journal when the game is opened.
 //! A last journal line cut short by a crash was never confirmed; it is
 //! dropped when the game is opened. A game file without a journal (copied
-//! into the directory by hand) opens as a new base.
+//! into the directory by hand) opens as a new base, named by its id.
+//!
+//! Every change bumps the game's version, so the version after replaying
+//! the journal is the same as before a restart: clients compare it
+//! (`If-Match`) to refuse changes based on a stale view.
 //!
 //! Nothing here knows HTTP; errors are [`StoreError`] values that the API
 //! maps to status codes.
@@ -40,6 +45,9 @@ pub enum Op {
     Base {
         /// The whole game file.
         game: Box<GameFile>,
+        /// The game's name (absent in journals older than names).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
     },
     /// A new event at `index` (the end to append).
     Insert {
@@ -64,6 +72,39 @@ pub enum Op {
     Undo,
     /// The last undone change redone.
     Redo,
+    /// The game renamed (not an event: undo and redo leave names alone).
+    Rename {
+        /// The new name.
+        name: String,
+    },
+}
+
+/// The longest game name, in characters.
+pub const MAX_NAME: usize = 80;
+
+/// A game name as stored: trimmed, 1 to [`MAX_NAME`] characters, no
+/// control characters.
+///
+/// # Errors
+/// [`StoreError::Invalid`] saying what is wrong with it.
+pub fn check_name(name: &str) -> Result<String, StoreError> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(StoreError::Invalid("a game name cannot be empty".into()));
+    }
+    if name.chars().count() > MAX_NAME {
+        return Err(StoreError::Invalid(format!("a game name has at most {MAX_NAME} characters")));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(StoreError::Invalid("a game name cannot hold control characters (tabs, line breaks)".into()));
+    }
+    Ok(name.to_string())
+}
+
+/// The name of a game created at `now` without one: "Game 2026-11-24 06:50 UTC".
+pub fn default_name(now: std::time::SystemTime) -> String {
+    let stamp = humantime::format_rfc3339_seconds(now).to_string(); // 2026-11-24T06:50:12Z
+    format!("Game {} {} UTC", &stamp[..10], &stamp[11..16])
 }
 
 /// Why a store operation failed.
@@ -102,6 +143,9 @@ pub fn valid_id(id: &str) -> bool {
 /// and its journal.
 pub struct Entry {
     id: String,
+    name: String,
+    /// Set when the game is deleted, for handlers still holding the entry.
+    deleted: bool,
     file: GameFile,
     game: Game,
     undo: Vec<Vec<EventSpec>>,
@@ -121,6 +165,14 @@ impl Entry {
     /// The game's id.
     pub fn id(&self) -> &str {
         &self.id
+    }
+    /// The game's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// Whether the game was deleted (its files are gone).
+    pub fn deleted(&self) -> bool {
+        self.deleted
     }
     /// The current game file.
     pub fn file(&self) -> &GameFile {
@@ -151,6 +203,15 @@ impl Entry {
     /// [`StoreError::Invalid`] or [`StoreError::Conflict`] for a change that
     /// does not fit the game; [`StoreError::Io`] when the disk fails.
     pub fn change(&mut self, op: Op) -> Result<(), StoreError> {
+        if self.deleted {
+            return Err(StoreError::NotFound(format!("no game '{}' (it was deleted)", self.id)));
+        }
+        if let Op::Rename { name } = &op {
+            let name = check_name(name)?;
+            append_line(&mut self.journal, &self.journal_path, &Op::Rename { name: name.clone() })?;
+            self.rename(name);
+            return Ok(());
+        }
         let (events, game) = self.check(&op)?;
         append_line(&mut self.journal, &self.journal_path, &op)?;
         self.commit(&op, events, game);
@@ -171,6 +232,7 @@ impl Entry {
         let out_of_range = |i: usize| StoreError::Invalid(format!("no event {i}: the game has {len} events"));
         match op {
             Op::Base { .. } => return Err(StoreError::Invalid("a game has only one base".into())),
+            Op::Rename { .. } => return Err(StoreError::Invalid("a rename changes no events".into())),
             Op::Insert { index, event } => {
                 if *index > len {
                     return Err(out_of_range(*index));
@@ -207,6 +269,29 @@ impl Entry {
         Ok((events, game))
     }
 
+    fn rename(&mut self, name: String) {
+        self.name = name;
+        self.version += 1;
+    }
+
+    /// Deletes the game's files; the entry then refuses every change.
+    /// The journal goes first: without it the game file alone would come
+    /// back as a new game, which loses nothing.
+    fn delete_files(&mut self) -> Result<(), StoreError> {
+        for path in [&self.journal_path, &self.json_path] {
+            match fs::remove_file(path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(io_err("cannot delete", path, e)),
+            }
+            self.deleted = true;
+        }
+        if let Some(dir) = self.json_path.parent().and_then(|d| File::open(d).ok()) {
+            let _ = dir.sync_all();
+        }
+        Ok(())
+    }
+
     fn commit(&mut self, op: &Op, events: Vec<EventSpec>, game: Game) {
         let old = std::mem::replace(&mut self.file.events, events);
         match op {
@@ -238,6 +323,10 @@ pub fn game_error(e: &sleuth_core::GameError) -> String {
 pub struct Summary {
     /// The id.
     pub id: String,
+    /// The game's name.
+    pub name: String,
+    /// The version (changes so far).
+    pub version: u64,
     /// Player ids in seat order.
     pub players: Vec<String>,
     /// The observer.
@@ -245,6 +334,8 @@ pub struct Summary {
     /// The number of events.
     pub events: usize,
     /// Last change, in seconds since the Unix epoch.
+    pub updated: u64,
+    /// The same as `updated` (its older name).
     pub modified: u64,
 }
 
@@ -289,22 +380,26 @@ impl Store {
             if !valid_id(id) {
                 continue;
             }
-            let modified = entry
-                .metadata()
-                .and_then(|m| m.modified())
-                .ok()
+            let Ok(e) = self.get(id) else { continue }; // unreadable files are not games
+            let e = lock(&e);
+            if e.deleted {
+                continue;
+            }
+            // The journal gets every change, renames included.
+            let updated = [&e.journal_path, &e.json_path]
+                .iter()
+                .find_map(|p| fs::metadata(p).and_then(|m| m.modified()).ok())
                 .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
                 .map_or(0, |d| d.as_secs());
-            let file = match self.get(id) {
-                Ok(e) => lock(&e).file.clone(),
-                Err(_) => continue, // unreadable files are not games
-            };
             out.push(Summary {
                 id: id.to_string(),
-                players: file.players,
-                me: file.me,
-                events: file.events.len(),
-                modified,
+                name: e.name.clone(),
+                version: e.version,
+                players: e.file.players.clone(),
+                me: e.file.me.clone(),
+                events: e.file.events.len(),
+                updated,
+                modified: updated,
             });
         }
         out.sort_by(|a, b| b.modified.cmp(&a.modified).then_with(|| a.id.cmp(&b.id)));
@@ -315,7 +410,11 @@ impl Store {
     ///
     /// # Errors
     /// [`StoreError::Invalid`] for an invalid game; [`StoreError::Io`].
-    pub fn create(&self, file: GameFile) -> Result<String, StoreError> {
+    pub fn create(&self, file: GameFile, name: Option<&str>) -> Result<String, StoreError> {
+        let name = match name {
+            Some(n) => check_name(n)?,
+            None => default_name(std::time::SystemTime::now()),
+        };
         let game = Game::new(&file).map_err(|e| StoreError::Invalid(game_error(&e)))?;
         if file.events.len() > MAX_EVENTS {
             return Err(StoreError::Invalid(format!("a game holds at most {MAX_EVENTS} events")));
@@ -334,10 +433,13 @@ impl Store {
             .append(true)
             .open(&journal_path)
             .map_err(|e| io_err("cannot create", &journal_path, e))?;
-        append_line(&mut journal, &journal_path, &Op::Base { game: Box::new(file.clone()) })?;
+        let base = Op::Base { game: Box::new(file.clone()), name: Some(name.clone()) };
+        append_line(&mut journal, &journal_path, &base)?;
         write_atomically(&json_path, file.to_json().as_bytes())?;
         let entry = Entry {
             id: id.clone(),
+            name,
+            deleted: false,
             file,
             game,
             undo: Vec::new(),
@@ -372,14 +474,30 @@ impl Store {
         Ok(entry)
     }
 
+    /// Deletes the game held by `entry` (locked by the caller, who has
+    /// checked its version): its files, then its place among open games.
+    ///
+    /// # Errors
+    /// [`StoreError::Io`] when a file cannot be removed.
+    pub fn delete(&self, entry: &mut Entry) -> Result<(), StoreError> {
+        if entry.deleted {
+            return Err(StoreError::NotFound(format!("no game '{}' (it was deleted)", entry.id)));
+        }
+        let result = entry.delete_files();
+        if entry.deleted {
+            lock(&self.open).remove(&entry.id);
+        }
+        result
+    }
+
     /// Rebuilds a game from its journal, or starts a journal for a bare
     /// game file.
     fn load(&self, id: &str) -> Result<Entry, StoreError> {
         let json_path = self.dir.join(format!("{id}.json"));
         let journal_path = self.dir.join(format!("{id}.journal"));
         let ops = if journal_path.exists() { read_journal(&journal_path)? } else { Vec::new() };
-        let base = match ops.first() {
-            Some(Op::Base { game }) => (**game).clone(),
+        let (base, name) = match ops.first() {
+            Some(Op::Base { game, name }) => ((**game).clone(), name.clone()),
             Some(_) => return Err(StoreError::Io(format!("{}: the first line is not a base", journal_path.display()))),
             None => {
                 let text = match fs::read_to_string(&json_path) {
@@ -389,9 +507,13 @@ impl Store {
                     }
                     Err(e) => return Err(io_err("cannot read", &json_path, e)),
                 };
-                GameFile::from_json(&text).map_err(|e| StoreError::Io(format!("{}: {e}", json_path.display())))?
+                let file =
+                    GameFile::from_json(&text).map_err(|e| StoreError::Io(format!("{}: {e}", json_path.display())))?;
+                (file, None)
             }
         };
+        // Games from before names, and files copied in by hand, are named by their id.
+        let name = name.unwrap_or_else(|| id.to_string());
         let game =
             Game::new(&base).map_err(|e| StoreError::Io(format!("{}: {}", json_path.display(), game_error(&e))))?;
         let mut journal = OpenOptions::new()
@@ -400,10 +522,12 @@ impl Store {
             .open(&journal_path)
             .map_err(|e| io_err("cannot open", &journal_path, e))?;
         if ops.is_empty() {
-            append_line(&mut journal, &journal_path, &Op::Base { game: Box::new(base.clone()) })?;
+            append_line(&mut journal, &journal_path, &Op::Base { game: Box::new(base.clone()), name: None })?;
         }
         let mut entry = Entry {
             id: id.to_string(),
+            name,
+            deleted: false,
             file: base,
             game,
             undo: Vec::new(),
@@ -416,9 +540,14 @@ impl Store {
             advice: None,
         };
         for (n, op) in ops.iter().enumerate().skip(1) {
-            let (events, game) = entry.check(op).map_err(|e| {
+            let cannot = |e: StoreError| {
                 StoreError::Io(format!("{} line {}: cannot replay: {e}", journal_path.display(), n + 1))
-            })?;
+            };
+            if let Op::Rename { name } = op {
+                entry.rename(check_name(name).map_err(cannot)?);
+                continue;
+            }
+            let (events, game) = entry.check(op).map_err(cannot)?;
             entry.commit(op, events, game);
         }
         let on_disk = fs::read_to_string(&json_path).ok().and_then(|t| GameFile::from_json(&t).ok());
@@ -546,7 +675,7 @@ mod tests {
     fn changes_survive_reopening_with_their_undo_history() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path()).unwrap();
-        let id = store.create(sample()).unwrap();
+        let id = store.create(sample(), None).unwrap();
         {
             let e = store.get(&id).unwrap();
             let mut e = lock(&e);
@@ -572,7 +701,7 @@ mod tests {
     fn a_torn_last_line_is_dropped_but_a_torn_middle_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path()).unwrap();
-        let id = store.create(sample()).unwrap();
+        let id = store.create(sample(), None).unwrap();
         lock(&store.get(&id).unwrap()).change(Op::Insert { index: 0, event: event("b", Some("c")) }).unwrap();
         let journal = dir.path().join(format!("games/{id}.journal"));
         let mut f = OpenOptions::new().append(true).open(&journal).unwrap();
@@ -591,7 +720,7 @@ mod tests {
     fn invalid_events_and_ids_change_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path()).unwrap();
-        let id = store.create(sample()).unwrap();
+        let id = store.create(sample(), None).unwrap();
         let e = store.get(&id).unwrap();
         let mut e = lock(&e);
         let bad = EventSpec::Suggestion(sleuth_core::format::SuggestionSpec {

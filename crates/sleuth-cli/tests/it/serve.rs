@@ -71,6 +71,8 @@ fn sigkill_in_the_middle_of_a_game_loses_no_confirmed_event() {
     let (status, created) = request(&addr, "POST", "/api/games", &setup.to_string()).unwrap();
     assert_eq!(status, 201, "{created}");
     let id = created["id"].as_str().unwrap().to_string();
+    // Every change says which version it is based on (If-Match).
+    let mut version = created["version"].as_u64().unwrap();
 
     let mut stored = 0;
     for round in 0.. {
@@ -80,11 +82,14 @@ fn sigkill_in_the_middle_of_a_game_loses_no_confirmed_event() {
         let poster = {
             let (addr, id, events, confirmed) = (addr.clone(), id.clone(), events.clone(), confirmed.clone());
             std::thread::spawn(move || {
+                let mut version = version;
                 for e in &events[stored..] {
                     let body = serde_json::json!({ "event": e }).to_string();
-                    match request(&addr, "POST", &format!("/api/games/{id}/events"), &body) {
+                    let if_match = format!("If-Match: \"{version}\"\r\n");
+                    match request_with(&addr, "POST", &format!("/api/games/{id}/events"), &body, &if_match) {
                         Some((200, state)) => {
                             confirmed.store(state["events"].as_array().unwrap().len(), Ordering::SeqCst);
+                            version = state["version"].as_u64().unwrap();
                         }
                         _ => return,
                     }
@@ -103,6 +108,7 @@ fn sigkill_in_the_middle_of_a_game_loses_no_confirmed_event() {
         (child, addr) = serve(data.path());
         let (status, state) = request(&addr, "GET", &format!("/api/games/{id}"), "").unwrap();
         assert_eq!(status, 200, "{state}");
+        version = state["version"].as_u64().unwrap();
         let have: Vec<serde_json::Value> =
             state["events"].as_array().unwrap().iter().map(|e| e["event"].clone()).collect();
         // Every confirmed event is back, in order; at most the one in

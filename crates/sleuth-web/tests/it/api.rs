@@ -1,6 +1,6 @@
 //! Every endpoint over real HTTP, with good, bad and hostile input.
 
-use crate::support::{get, json, sample_game, sample_setup, send, start, Response};
+use crate::support::{change, get, json, sample_game, sample_setup, send, start, Response};
 use serde_json::json;
 use std::net::SocketAddr;
 
@@ -23,7 +23,7 @@ fn without_millis(analysis: &serde_json::Value) -> serde_json::Value {
 }
 
 fn add(addr: SocketAddr, id: &str, event: serde_json::Value) -> Response {
-    json(addr, "POST", &format!("/api/games/{id}/events"), &json!({ "event": event }))
+    change(addr, "POST", &format!("/api/games/{id}/events"), Some(&json!({ "event": event })))
 }
 
 #[test]
@@ -117,35 +117,37 @@ fn edit_delete_undo_and_redo() {
     }
     let path = |p: &str| format!("/api/games/{id}{p}");
     // Insert at the front, replace, delete.
-    let r = json(s.addr, "POST", &path("/events"), &json!({"event": events[5], "index": 0}));
+    let r = change(s.addr, "POST", &path("/events"), Some(&json!({"event": events[5], "index": 0})));
     assert_eq!(r.json()["events"][0]["event"], events[5]);
-    let r = json(s.addr, "PUT", &path("/events/1"), &json!({"event": events[4]}));
+    let r = change(s.addr, "PUT", &path("/events/1"), Some(&json!({"event": events[4]})));
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["events"][1]["event"], events[4]);
-    let r = send(s.addr, "DELETE", &path("/events/0"), &[], b"");
+    let r = change(s.addr, "DELETE", &path("/events/0"), None);
     assert_eq!(r.json()["events"].as_array().unwrap().len(), 3);
     // Undo twice: the replace and the delete are gone; redo once.
-    json(s.addr, "POST", &path("/undo"), &json!({}));
-    let r = json(s.addr, "POST", &path("/undo"), &json!({}));
+    change(s.addr, "POST", &path("/undo"), Some(&json!({})));
+    let r = change(s.addr, "POST", &path("/undo"), None);
     assert_eq!(r.json()["events"][1]["event"], events[0]);
     assert_eq!(r.json()["can_redo"], true);
     // Every kind of change answers with the analysis of its own version.
     let fresh = get(s.addr, &path("/analysis")).json();
     assert_eq!(without_millis(&r.json()["analysis"]), without_millis(&fresh));
     assert_eq!(fresh["version"], r.json()["version"]);
-    let r = json(s.addr, "POST", &path("/redo"), &json!({}));
+    let r = change(s.addr, "POST", &path("/redo"), Some(&json!({})));
     assert_eq!(r.json()["events"][1]["event"], events[4]);
     // A new change clears the redo history.
     let r = add(s.addr, &id, events[6].clone());
     assert_eq!(r.json()["can_redo"], false);
-    let r = json(s.addr, "POST", &path("/redo"), &json!({}));
+    let r = change(s.addr, "POST", &path("/redo"), Some(&json!({})));
     assert_eq!((r.status, r.error()), (409, "nothing to redo".to_string()));
     // Out of range and malformed indices.
-    let r = send(s.addr, "DELETE", &path("/events/99"), &[], b"");
+    let r = change(s.addr, "DELETE", &path("/events/99"), None);
     assert_eq!(r.status, 422);
     assert!(r.error().contains("no event 99"), "{}", r.body);
-    assert_eq!(send(s.addr, "DELETE", &path("/events/-1"), &[], b"").status, 400);
-    assert_eq!(json(s.addr, "PUT", &path("/events/abc"), &json!({"event": events[0]})).status, 400);
+    let r = change(s.addr, "DELETE", &path("/events/-1"), None);
+    assert_eq!((r.status, r.error()), (400, "'-1' is not an event index".to_string()));
+    let r = change(s.addr, "PUT", &path("/events/abc"), Some(&json!({"event": events[0]})));
+    assert_eq!((r.status, r.error()), (400, "'abc' is not an event index".to_string()));
 }
 
 #[test]
@@ -282,8 +284,8 @@ fn bad_input_is_refused_with_a_clear_message_and_changes_nothing() {
     let id = create(s.addr, &sample_setup());
     let events = format!("/api/games/{id}/events");
     let cases: Vec<(serde_json::Value, u16, &str)> = vec![
-        (json!({"event": 5}), 400, "invalid request body"),
-        (json!({"event": {"suggestion": {"by": "sc", "cards": "pe"}}}), 400, "invalid request body"),
+        (json!({"event": 5}), 400, "not a valid event"),
+        (json!({"event": {"suggestion": {"by": "sc", "cards": "pe"}}}), 400, "not a valid event"),
         (json!({"event": {"suggestion": {"by": "sc", "cards": ["pe", "pi", "ba"]}}}), 400, "refuted_by"),
         (json!({"event": {"suggestion": {"by": "sc", "cards": ["pe", "pi", "zz"], "refuted_by": null}}}), 422, "zz"),
         (json!({"event": {"suggestion": {"by": "xx", "cards": ["pe", "pi", "ba"], "refuted_by": null}}}), 422, "xx"),
@@ -307,14 +309,17 @@ fn bad_input_is_refused_with_a_clear_message_and_changes_nothing() {
         (json!([1, 2, 3]), 400, ""),
     ];
     for (body, status, message) in cases {
-        let r = json(s.addr, "POST", &events, &body);
+        let r = change(s.addr, "POST", &events, Some(&body));
         assert_eq!(r.status, status, "{body}: {}", r.body);
         assert!(r.error().contains(message), "{body}: {}", r.body);
     }
-    let r = send(s.addr, "POST", &events, &[("Content-Type", "application/json")], b"{not json");
+    let headers = [("Content-Type", "application/json"), ("If-Match", "\"0\"")];
+    let r = send(s.addr, "POST", &events, &headers, b"{not json");
     assert_eq!(r.status, 400);
-    let r = send(s.addr, "POST", &events, &[("Content-Type", "application/json")], &[0xff, 0xfe]);
+    assert!(r.error().contains("invalid request body"), "{}", r.body);
+    let r = send(s.addr, "POST", &events, &headers, &[0xff, 0xfe]);
     assert_eq!(r.status, 400);
+    assert!(r.error().contains("UTF-8"), "{}", r.body);
     assert_eq!(get(s.addr, &format!("/api/games/{id}")).json()["events"], json!([]));
 
     // Invalid games are not created.
@@ -385,7 +390,7 @@ fn cross_origin_and_rebinding_requests_are_refused() {
     assert_eq!(get(s.addr, &format!("/api/games/{id}")).json()["events"], json!([]));
     // The same origin is fine.
     let origin = format!("http://{}", s.addr);
-    let r = with(&[ct, ("Origin", &origin)]);
+    let r = with(&[ct, ("Origin", &origin), ("If-Match", "\"0\"")]);
     assert_eq!(r.status, 200, "{}", r.body);
 }
 

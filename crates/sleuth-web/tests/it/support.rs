@@ -22,10 +22,10 @@ pub fn start(token: Option<&str>) -> Server {
 
 /// Starts a server on 127.0.0.1 over `data`; it runs until the test process ends.
 pub fn start_in(data: &Path, token: Option<&str>) -> SocketAddr {
-    let app = sleuth_web::router(data, token.map(str::to_string)).unwrap();
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     let addr = listener.local_addr().unwrap();
+    let app = sleuth_web::router(data, token.map(str::to_string), addr).unwrap();
     std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
         rt.block_on(async move {
@@ -125,4 +125,30 @@ pub fn sample_setup() -> serde_json::Value {
     let mut g = sample_game();
     g["events"] = serde_json::json!([]);
     g
+}
+
+/// The version of game `id` now.
+pub fn version(addr: SocketAddr, id: &str) -> u64 {
+    let r = get(addr, &format!("/api/games/{id}"));
+    r.json()["version"].as_u64().unwrap_or_else(|| panic!("no version: {}", r.body))
+}
+
+/// A change to the game at `path` (`/api/games/ID/...`) as a client that
+/// has just loaded it: `If-Match` carries the game's current version.
+pub fn change(addr: SocketAddr, method: &str, path: &str, body: Option<&serde_json::Value>) -> Response {
+    let id = path.strip_prefix("/api/games/").and_then(|p| p.split(['/', '?']).next()).expect("a game path");
+    let tag = format!("\"{}\"", version(addr, id));
+    change_from(addr, method, path, &tag, body)
+}
+
+/// A change based on the version `tag` (`"N"`), whatever the game's version now.
+pub fn change_from(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    tag: &str,
+    body: Option<&serde_json::Value>,
+) -> Response {
+    let body = body.map(serde_json::Value::to_string).unwrap_or_default();
+    send(addr, method, path, &[("Content-Type", "application/json"), ("If-Match", tag)], body.as_bytes())
 }
