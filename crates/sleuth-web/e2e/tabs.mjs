@@ -11,11 +11,12 @@ import { run, check, createGame, stored, sample, settled, URL, DESKTOP } from '.
 const canon = (e) => JSON.stringify(e, Object.keys(e).sort().concat(...Object.values(e).map((x) => Object.keys(x).sort())));
 const sameEvents = (a, b) => a.length === b.length && a.every((e, i) => canon(e) === canon(b[i]));
 
-async function enterTurn(page, { by, cards, refuted_by: refuted }) {
+async function enterTurn(page, { by, cards, refuted_by: refuted, shown }) {
   await page.selectOption('#turn-kind', 'suggestion');
   await page.selectOption('#turn-by', by);
   for (let i = 0; i < cards.length; i++) await page.selectOption(`#turn-card-${i}`, cards[i]);
   await page.selectOption('#turn-refuted', refuted || '');
+  if (shown) await page.selectOption('#turn-shown', shown);
 }
 
 await run(async (browser, watch) => {
@@ -73,7 +74,11 @@ await run(async (browser, watch) => {
   check(s.version === v && sameEvents(s.file.events, expected), 'the stale delete changed nothing');
   check(s.events.length === 4, `turn 3 as A saw it (${shownTurn3}) is still there`);
 
-  // ---- A picks up B's changes by itself, within a poll
+  // ---- A picks up B's changes by itself, within a poll, even in the middle of an edit;
+  // that edit was opened at the old version, so saving it is refused
+  await A.click('#error-close');
+  await A.click('#events li[data-index="1"] button.edit');
+  await A.selectOption('#turn-refuted', 'pl');
   holdA = false;
   await settled(B);
   await B.click('#undo');
@@ -82,11 +87,19 @@ await run(async (browser, watch) => {
   await A.waitForSelector(`#notepad[data-version="${v}"]`, { timeout: 8000 });
   check((await A.textContent('#sync')).includes('another tab'), 'A says where the change came from');
   check(await A.locator('#events li[data-index]').count() === 5, 'A shows B\'s undo');
+  said = await A.textContent('#error-text');
+  check(said.includes('while you were editing turn 2'), `A warns about the open edit: ${said}`);
+  await A.click('#turn-submit');
+  await A.waitForFunction(() => document.getElementById('error-text').textContent.startsWith('Not saved'));
+  check((await A.textContent('#error-text')).includes('your edit of turn 2 was not saved'), 'the edit opened before the change is refused');
+  s = await stored(id);
+  check(s.version === v && sameEvents(s.file.events, expected), 'the refused edit changed nothing');
 
   // ---- a double tap on "Add turn" stores one turn, with no error
   await settled(A);
   await A.click('#error-close');
-  const posts = () => requests.filter((r) => r === `POST /api/games/${id}/events`).length;
+  const p0 = requests.filter((r) => r === `POST /api/games/${id}/events`).length;
+  const posts = () => requests.filter((r) => r === `POST /api/games/${id}/events`).length - p0;
   await enterTurn(A, sample.events[6].suggestion);
   await A.dblclick('#turn-submit');
   await A.waitForSelector(`#notepad[data-version="${++v}"]`);
@@ -109,7 +122,8 @@ await run(async (browser, watch) => {
 
   // ---- a double tap on "Delete" deletes one turn: the one tapped
   await settled(A);
-  const deletes = () => requests.filter((r) => r.startsWith(`DELETE /api/games/${id}/events/`)).length;
+  const d0 = requests.filter((r) => r.startsWith(`DELETE /api/games/${id}/events/`)).length; // the refused one above
+  const deletes = () => requests.filter((r) => r.startsWith(`DELETE /api/games/${id}/events/`)).length - d0;
   await A.dblclick('#events li[data-index="0"] button.delete');
   await A.waitForSelector(`#notepad[data-version="${++v}"]`);
   await A.waitForTimeout(800);
