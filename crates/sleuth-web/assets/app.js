@@ -609,7 +609,7 @@ function showLesson(label, before, after) {
     const l = lessonOf(before, after);
     if (l.certain.length) items.push(h('li', { class: 'certain' }, h('strong', {}, 'Now certain: '), l.certain.join('; '), '.'));
     if (l.ruledOut.length) {
-      const shown = l.ruledOut.slice(0, 6);
+      const shown = l.ruledOut.slice(0, 4);
       items.push(h('li', { class: 'ruled-out' }, h('strong', {}, 'Ruled out: '), shown.join('; '),
         l.ruledOut.length > shown.length ? ` and ${l.ruledOut.length - shown.length} more` : '', '.'));
     }
@@ -631,6 +631,7 @@ function showLesson(label, before, after) {
   box.classList.remove('hidden');
   // The lesson and the newest turn under it in view; a new contradiction has the focus (and the view) already.
   if (!after || after.consistent) {
+    box.closest('.col-left').scrollTop = 0; // the form first, when all fits
     const newest = $('events').firstElementChild;
     if (newest) reveal(newest);
     reveal(box);

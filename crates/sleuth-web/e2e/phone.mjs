@@ -101,6 +101,7 @@ await run(async (browser, watch) => {
   check(await P.textContent(`${newest} .event-text`) === `sc suggested ${names(turn13.cards)}; mu refuted and showed ${NAME.lo}`, 'the turn reads with card names');
   check(await inView(P, newest, true), 'the new turn is on screen');
   if (shots) {
+    await settled(P);
     mkdirSync(shots, { recursive: true });
     await P.screenshot({ path: join(shots, 'notepad-phone.png') });
   }
