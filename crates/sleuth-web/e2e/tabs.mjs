@@ -109,6 +109,7 @@ await run(async (browser, watch) => {
   // A finger's double tap: the second tap comes after the page has redrawn.
   await settled(A);
   await enterTurn(A, sample.events[7].suggestion);
+  await A.locator('#turn-submit').scrollIntoViewIfNeeded();
   const submit = await A.locator('#turn-submit').boundingBox();
   await A.mouse.click(submit.x + submit.width / 2, submit.y + submit.height / 2);
   await A.waitForSelector(`#notepad[data-version="${++v}"]`);
@@ -131,7 +132,9 @@ await run(async (browser, watch) => {
   expected = expected.slice(1);
   // The finger again: tap turn 2's Delete, and tap once more where it was.
   await settled(A);
-  const del = await A.locator('#events li[data-index="1"] button.delete').boundingBox();
+  const delButton = A.locator('#events li[data-index="1"] button.delete');
+  await delButton.scrollIntoViewIfNeeded();
+  const del = await delButton.boundingBox();
   await A.mouse.click(del.x + del.width / 2, del.y + del.height / 2);
   await A.waitForSelector(`#notepad[data-version="${++v}"]`);
   await A.mouse.click(del.x + del.width / 2, del.y + del.height / 2);
