@@ -87,3 +87,37 @@ fn open_browser(url: &str) {
         eprintln!("sleuth serve: cannot open a browser ({cmd}: {e}); open {url} yourself");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sleuth_web::share::lan_urls;
+
+    fn printed(listen: &str, interfaces: &[&str], listening: bool) -> String {
+        let ips: Vec<IpAddr> = interfaces.iter().map(|s| s.parse().unwrap()).collect();
+        let share = lan_urls(listen.parse().unwrap(), &ips, listening.then_some("t0k"));
+        let mut out = Vec::new();
+        print_urls(&mut out, &share, listening, "d").unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn listening_everywhere_prints_each_lan_url_and_a_qr_code_of_the_first() {
+        let text = printed("0.0.0.0:7878", &["127.0.0.1", "10.0.0.5", "192.168.1.20"], true);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "sleuth serve: notepad at http://192.168.1.20:7878/?token=t0k (games in d/games)");
+        assert_eq!(lines[1], "sleuth serve: also at http://10.0.0.5:7878/?token=t0k");
+        let qr = sleuth_web::share::qr_terminal("http://192.168.1.20:7878/?token=t0k").unwrap();
+        assert_eq!(lines[2..lines.len() - 1].join("\n"), qr.trim_end_matches('\n'));
+        assert!(lines.last().unwrap().contains("scan this with a phone"));
+        assert!(!text.contains("0.0.0.0"));
+    }
+
+    #[test]
+    fn loopback_prints_one_url_and_no_qr_code() {
+        let text = printed("127.0.0.1:7878", &[], false);
+        assert_eq!(text, "sleuth serve: notepad at http://127.0.0.1:7878/ (games in d/games)\n");
+        let text = printed("0.0.0.0:7878", &["127.0.0.1"], true);
+        assert!(text.contains("a phone cannot reach 0.0.0.0:7878") && !text.contains('█'), "{text}");
+    }
+}

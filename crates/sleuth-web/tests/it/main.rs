@@ -3,4 +3,5 @@
 
 mod api;
 mod e2e;
+mod safe;
 mod support;
