@@ -82,11 +82,13 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// `ETag: "N"` on a response about version N of a game.
+/// `ETag: "N"` on a response about version N of a game, which a browser
+/// must check with the server before reusing (`no-cache`).
 fn with_etag(mut response: Response, version: u64) -> Response {
     if let Ok(v) = HeaderValue::from_str(&format!("\"{version}\"")) {
         response.headers_mut().insert(header::ETAG, v);
     }
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     response
 }
 

@@ -175,6 +175,7 @@ fn polling_with_if_none_match_gets_304_until_the_game_changes() {
     let poll = |tag: &str| send(s.addr, "GET", &game, &[("If-None-Match", tag)], b"");
     let r = poll("\"0\"");
     assert_eq!((r.status, r.body.as_str(), r.header("etag")), (304, "", Some("\"0\"")));
+    assert_eq!(r.header("cache-control"), Some("no-cache"));
     change(s.addr, "POST", &format!("{game}/events"), Some(&json!({"event": event(0)})));
     let r = poll("\"0\"");
     assert_eq!((r.status, r.header("etag")), (200, Some("\"1\"")));
@@ -242,7 +243,9 @@ fn every_error_is_json() {
     let im = ("If-Match", "\"0\"");
     let huge = vec![b'x'; sleuth_web::MAX_BODY + 1];
     let t = start(Some(token));
-    let cases: Vec<(SocketAddr, &str, String, Vec<(&str, &str)>, Vec<u8>, u16)> = vec![
+    // (server, method, path, headers, body, status)
+    type Case<'a> = (SocketAddr, &'a str, String, Vec<(&'a str, &'a str)>, Vec<u8>, u16);
+    let cases: Vec<Case> = vec![
         (s.addr, "GET", "/nope".into(), vec![], vec![], 404),
         (s.addr, "GET", "/api/nope".into(), vec![], vec![], 404),
         (s.addr, "GET", format!("{game}/events/0/more"), vec![], vec![], 404),
