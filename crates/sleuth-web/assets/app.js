@@ -420,11 +420,14 @@ function setPending(on) {
     state.settling = false;
     document.body.dataset.busy = '';
     for (const b of document.querySelectorAll('[data-change]')) b.disabled = false;
-    if (state.game) {
-      $('undo').disabled = !state.game.can_undo;
-      $('redo').disabled = !state.game.can_redo;
-    }
+    if (state.game) syncUndo(false);
   }, SETTLE_MS);
+}
+
+/** Undo and redo (the header's, and the phone bar's undo) are enabled when there is something to undo or redo. */
+function syncUndo(busy) {
+  $('undo').disabled = $('bar-undo').disabled = busy || !state.game.can_undo;
+  $('redo').disabled = busy || !state.game.can_redo;
 }
 
 /** Asks the server whether the game changed (another tab, another device); 304 when not. */
@@ -455,8 +458,7 @@ function renderGame() {
   $('game-name').textContent = g.name || 'Game';
   document.title = `${g.name || 'Game'} · Sleuth notepad`;
   const busy = state.pending || state.settling;
-  $('undo').disabled = busy || !g.can_undo;
-  $('redo').disabled = busy || !g.can_redo;
+  syncUndo(busy);
   $('turn-title').textContent = state.editing === null ? `New turn (turn ${g.events.length + 1})` : `Edit turn ${state.editing.index + 1}`;
   const list = $('events');
   list.replaceChildren();
@@ -973,6 +975,7 @@ async function start() {
   const undo = () => change('POST', '/undo', {}, { label: 'Undone', refusedWhy: 'nothing was undone: the game was changed elsewhere (another tab or device)' });
   const redo = () => change('POST', '/redo', {}, { label: 'Redone', refusedWhy: 'nothing was redone: the game was changed elsewhere (another tab or device)' });
   $('undo').addEventListener('click', undo);
+  $('bar-undo').addEventListener('click', undo);
   $('redo').addEventListener('click', redo);
   document.addEventListener('keydown', (ev) => {
     if (!state.game || $('view-game').classList.contains('hidden')) return;

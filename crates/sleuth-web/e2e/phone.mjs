@@ -172,6 +172,18 @@ await run(async (browser, watch) => {
   const last = s.file.events[s.file.events.length - 1].suggestion;
   check(last.by === 'gr' && last.cards.join() === asked.join() && last.refuted_by === 'sc' && last.shown === show, `the stored turn: ${JSON.stringify(last)}`);
 
+  // ---- the bar's Undo takes that turn back from wherever the page is scrolled to (the header's Redo restores it)
+  await settled(P);
+  await P.evaluate('window.scrollTo(0, document.documentElement.scrollHeight / 2)');
+  check(await inView(P, '#bar-undo'), 'the bar\'s Undo is on screen');
+  await P.tap('#bar-undo');
+  await P.waitForSelector(`#notepad[data-version="${++v}"]`);
+  check((await stored(id)).events.length === 13, 'the bar\'s Undo took the turn back');
+  await settled(P);
+  await P.tap('#redo');
+  await P.waitForSelector(`#notepad[data-version="${++v}"]`);
+  check((await stored(id)).events.length === 14, 'Redo restored it');
+
   // ---- a desktop: the form stays on screen, the lesson and the why box open in view
   const D = watch(await (await browser.newContext(DESKTOP)).newPage());
   await D.goto(`${URL}#/game/${id}`);
