@@ -93,6 +93,7 @@ function route() {
   $('turn-bar').classList.add('hidden');
   document.body.classList.remove('in-game');
   $('undo').disabled = $('redo').disabled = true;
+  for (const b of ['undo', 'redo']) $(b).classList.add('hidden'); // only a game has something to undo
   state.game = null;
   state.analysis = null;
   document.title = 'Sleuth notepad';
@@ -309,6 +310,7 @@ async function openGame(id) {
   state.editing = null;
   $('view-game').classList.remove('hidden');
   $('export').classList.remove('hidden');
+  for (const b of ['undo', 'redo']) $(b).classList.remove('hidden');
   $('turn-bar').classList.remove('hidden');
   document.body.classList.add('in-game');
   $('export').href = `/api/games/${id}/export`;
