@@ -497,8 +497,9 @@ function showAnalysis(a) {
   state.analysis = a;
   renderAnalysis();
   renderGame();
-  // A contradiction that this version brought in opens in view and takes the focus.
-  if (!a.consistent && (!before || before.consistent)) focusBox($('conflict'));
+  // A contradiction that this page's change brought in opens in view and takes the focus
+  // (another tab's change does not take the focus from what the player is doing here).
+  if (!a.consistent && state.pending && (!before || before.consistent)) focusBox($('conflict'));
   refreshAdvice();
 }
 
