@@ -21,12 +21,25 @@ pub struct Args {
     /// testLiteral of every card and place on the game's CNF (O, X or -).
     #[arg(long, value_enum, default_value_t = crate::sat_notepad::Engine::Exact)]
     engine: crate::sat_notepad::Engine,
+    /// With --engine sat, the clauses: 'counting' is the whole game file (hand sizes
+    /// through a unary counter); 'basic' is the seed's ClueReasoner without card
+    /// counting (its section 8, before the advanced projects).
+    #[arg(long, value_enum, default_value_t = crate::sat_engine::Reasoner::Counting)]
+    reasoner: crate::sat_engine::Reasoner,
+    /// With --engine sat, print the notepad after the hand and after every event, as
+    /// the seed's printNotepad would after each call.
+    #[arg(long)]
+    every_event: bool,
 }
 
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let game = load_game(&args.game)?;
     if args.engine == crate::sat_notepad::Engine::Sat {
-        return crate::sat_notepad::run(out, &args.game, &game, Paint::for_stdout(args.no_color));
+        let options = crate::sat_notepad::Options { reasoner: args.reasoner, every_event: args.every_event };
+        return crate::sat_notepad::run(out, &args.game, &game, Paint::for_stdout(args.no_color), options);
+    }
+    if args.reasoner != crate::sat_engine::Reasoner::Counting || args.every_event {
+        anyhow::bail!("--reasoner and --every-event need --engine sat");
     }
     let analysis = in_file(&args.game, Analysis::new(&game))?;
     let paint = Paint::for_stdout(args.no_color);

@@ -21,8 +21,11 @@
 
 use anyhow::Context as _;
 use sleuth_core::knowledge::{dimacs_var, to_dimacs};
-use sleuth_core::{Card, Game, Knowledge, Place, Status};
-use sleuth_logic::{parse_dimacs, Clause, Cnf, Dpll, DpllOptions, Heuristic, Lit, Model, SolveResult, Truth, Var};
+use sleuth_core::model::passed_players;
+use sleuth_core::{Card, Event, Game, Knowledge, Place, Status};
+use sleuth_logic::{
+    parse_dimacs, Clause, Cnf, Dpll, DpllOptions, Heuristic, Lit, Model, SolveResult, Stats, Truth, Var,
+};
 
 /// The solver's options: decisions in variable order (after [`decision_order`]),
 /// true first, with the pure literal rule.
@@ -30,7 +33,8 @@ use sleuth_logic::{parse_dimacs, Clause, Cnf, Dpll, DpllOptions, Heuristic, Lit,
 /// With the default Jeroslow-Wang heuristic the solver branches on the
 /// counters' auxiliary variables and, without clause learning, took up to 35 s
 /// for one notepad of an early six-player game; see [`decision_order`].
-pub const OPTIONS: DpllOptions = DpllOptions { heuristic: Heuristic::Ordered, pure_literals: true };
+pub const OPTIONS: DpllOptions =
+    DpllOptions { heuristic: Heuristic::Ordered, pure_literals: true, watched_literals: true };
 
 /// How the cells are decided; both give the same answers.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -47,6 +51,19 @@ pub enum Method {
     Witnesses,
 }
 
+/// Which clauses describe the game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Reasoner {
+    /// Everything the game file says, hand sizes included: `to_dimacs`'s CNF,
+    /// with the seed's card counting (advanced project 10.1) through a unary
+    /// counter. Its notepad agrees with the exact engine's certain cells.
+    Counting,
+    /// Exactly the seed's ClueReasoner of section 8, before its advanced
+    /// projects: the four kinds of initial clauses, `hand`, `suggest` and
+    /// `accuse`, and no card counting (see [`basic_cnf`]).
+    Basic,
+}
+
 /// The notepad as the SAT engine sees it.
 #[derive(Clone, Debug)]
 pub struct SatNotepad {
@@ -57,20 +74,10 @@ pub struct SatNotepad {
     num_vars: u32,
     num_clauses: usize,
     queries: u64,
+    stats: Stats,
 }
 
 impl SatNotepad {
-    /// Builds the game's CNF and decides every card-place atom with
-    /// [`Method::Witnesses`].
-    ///
-    /// # Errors
-    ///
-    /// Only if the CNF written by `sleuth-core` cannot be read back, which would be
-    /// a bug.
-    pub fn new(game: &Game) -> anyhow::Result<SatNotepad> {
-        SatNotepad::with_method(game, Method::Witnesses)
-    }
-
     /// Builds the game's CNF and decides every card-place atom.
     ///
     /// # Errors
@@ -78,13 +85,42 @@ impl SatNotepad {
     /// Only if the CNF written by `sleuth-core` cannot be read back, which would be
     /// a bug.
     pub fn with_method(game: &Game, method: Method) -> anyhow::Result<SatNotepad> {
-        let cnf = game_cnf(game)?;
+        SatNotepad::with_reasoner(game, Reasoner::Counting, method)
+    }
+
+    /// Builds the clauses of `reasoner` and decides every card-place atom.
+    ///
+    /// # Errors
+    ///
+    /// Only if the CNF written by `sleuth-core` cannot be read back, which would be
+    /// a bug.
+    pub fn with_reasoner(game: &Game, reasoner: Reasoner, method: Method) -> anyhow::Result<SatNotepad> {
+        SatNotepad::with_options(game, reasoner, method, OPTIONS)
+    }
+
+    /// The same with the solver's options given (`sleuth logic dpll-clue`
+    /// compares them).
+    ///
+    /// # Errors
+    ///
+    /// Only if the CNF written by `sleuth-core` cannot be read back, which would be
+    /// a bug.
+    pub fn with_options(
+        game: &Game,
+        reasoner: Reasoner,
+        method: Method,
+        options: DpllOptions,
+    ) -> anyhow::Result<SatNotepad> {
+        let cnf = match reasoner {
+            Reasoner::Counting => game_cnf(game)?,
+            Reasoner::Basic => basic_cnf(game),
+        };
         let atoms = (game.num_places() * game.deck().len()) as u32;
         let order = decision_order(&cnf, atoms);
         let renamed = rename(&cnf, &order);
         let to_solver = |l: Lit| rename_lit(l, &order);
 
-        let mut dpll = Dpll::with_options(OPTIONS);
+        let mut dpll = Dpll::with_options(options);
         dpll.add_cnf(&renamed);
         // `seen[v]`: bit 1 if a model with solver atom v true was found, bit 2 if false.
         let mut seen = vec![0u8; atoms as usize + 1];
@@ -95,8 +131,19 @@ impl SatNotepad {
             }
         }
         let mut queries = 1;
+        // `Dpll::stats` counts the last call only; these are the sums.
+        let mut stats = Stats::default();
+        fn add(sum: &mut Stats, s: Stats) {
+            sum.decisions += s.decisions;
+            sum.propagations += s.propagations;
+            sum.conflicts += s.conflicts;
+            sum.pure_literals += s.pure_literals;
+            sum.clause_visits += s.clause_visits;
+        }
         // An unsatisfiable clause set entails everything; say so instead.
-        let consistent = match dpll.solve() {
+        let first = dpll.solve();
+        add(&mut stats, dpll.stats());
+        let consistent = match first {
             SolveResult::Sat(m) => {
                 record(&m, &mut seen);
                 true
@@ -115,9 +162,22 @@ impl SatNotepad {
                         Method::TestLiteral => {
                             // Asks `clauses ∧ l`, then `clauses ∧ ¬l` unless the
                             // first is unsatisfiable.
-                            let truth = dpll.test_literal(lit);
-                            queries += if truth == Truth::False { 1 } else { 2 };
-                            truth
+                            // `Dpll::test_literal`, spelled out to sum the work of both calls.
+                            queries += 1;
+                            let with = dpll.solve_with(&[lit]).is_sat();
+                            add(&mut stats, dpll.stats());
+                            if !with {
+                                Truth::False
+                            } else {
+                                queries += 1;
+                                let without = dpll.solve_with(&[!lit]).is_sat();
+                                add(&mut stats, dpll.stats());
+                                if without {
+                                    Truth::Unknown
+                                } else {
+                                    Truth::True
+                                }
+                            }
                         }
                         Method::Witnesses => {
                             let (mask_true, mask_false) = if lit.is_positive() { (1, 2) } else { (2, 1) };
@@ -129,7 +189,9 @@ impl SatNotepad {
                                     continue;
                                 }
                                 queries += 1;
-                                match dpll.solve_with(&[l]) {
+                                let result = dpll.solve_with(&[l]);
+                                add(&mut stats, dpll.stats());
+                                match result {
                                     SolveResult::Sat(m) => record(&m, &mut seen),
                                     SolveResult::Unsat => {
                                         truth = if_unsat;
@@ -144,7 +206,15 @@ impl SatNotepad {
                 }
             }
         }
-        Ok(SatNotepad { cells, num_players, consistent, num_vars: cnf.num_vars(), num_clauses: cnf.len(), queries })
+        Ok(SatNotepad {
+            cells,
+            num_players,
+            consistent,
+            num_vars: cnf.num_vars(),
+            num_clauses: cnf.len(),
+            queries,
+            stats,
+        })
     }
 
     /// What the clauses say about "card is at place". Meaningless (always
@@ -173,6 +243,11 @@ impl SatNotepad {
         self.num_clauses
     }
 
+    /// The solver's work: decisions, propagations, conflicts, pure literals.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
     /// The number of satisfiability questions asked of the solver, including the
     /// first one (is any deal consistent?).
     pub fn queries(&self) -> u64 {
@@ -188,6 +263,86 @@ impl SatNotepad {
 pub fn game_cnf(game: &Game) -> anyhow::Result<Cnf> {
     let text = to_dimacs(game, &Knowledge::new(game));
     parse_dimacs(&text).context("internal error: the game's DIMACS CNF does not parse")
+}
+
+/// The seed's ClueReasoner (section 8) without card counting, clause by clause.
+///
+/// Variables are the seed's `getPairNum`: place index × number of cards + card
+/// index + 1, the case file being the place after the last player (the same
+/// numbering as [`game_cnf`]'s atoms). The clauses:
+///
+/// - `addInitialClauses`: (1) each card is in at least one place; (2) in no two
+///   places; (3) at least one card of each category is in the case file; (4) no
+///   two cards of a category are.
+/// - `hand(player, cards)`: a unit clause for each card held. The seed asks for
+///   "the simple clauses representing the known possession of these cards" and
+///   nothing more: no clause says the observer holds no other card (that would
+///   be card counting).
+/// - `suggest`: every player strictly between the suggester and the refuter
+///   (every other player when nobody refuted) holds none of the three cards;
+///   the refuter holds the shown card when it was seen, else one of the three.
+/// - `accuse`: a correct accusation puts its three cards in the case file, a
+///   wrong one says at least one of them is not there.
+///
+/// The game format's face-up cards, which the seed does not have, are in no
+/// place: their clause (1) is left out and each of their atoms is false.
+pub fn basic_cnf(game: &Game) -> Cnf {
+    let deck = game.deck();
+    let places: Vec<Place> = game.places().collect();
+    let mut cnf = Cnf::with_vars((places.len() * deck.len()) as u32);
+    let mut add = |lits: Vec<Lit>| cnf.add_clause(Clause::new(lits));
+    let face_up = game.face_up();
+    for card in deck.cards() {
+        if face_up.contains(card) {
+            for &p in &places {
+                add(vec![!atom(game, card, p)]);
+            }
+            continue;
+        }
+        add(places.iter().map(|&p| atom(game, card, p)).collect());
+        for (i, &p) in places.iter().enumerate() {
+            for &q in &places[i + 1..] {
+                add(vec![!atom(game, card, p), !atom(game, card, q)]);
+            }
+        }
+    }
+    for cat in deck.categories() {
+        let cards: Vec<Card> = deck.category_cards(cat).iter().collect();
+        add(cards.iter().map(|&c| atom(game, c, Place::CaseFile)).collect());
+        for (i, &c) in cards.iter().enumerate() {
+            for &d in &cards[i + 1..] {
+                add(vec![!atom(game, c, Place::CaseFile), !atom(game, d, Place::CaseFile)]);
+            }
+        }
+    }
+    if let Some((me, hand)) = game.observer() {
+        for card in hand {
+            add(vec![atom(game, card, Place::Player(me))]);
+        }
+    }
+    for event in game.events() {
+        match event {
+            Event::Suggestion(s) => {
+                for p in passed_players(game, s.by, s.refuted_by) {
+                    for card in s.cards {
+                        add(vec![!atom(game, card, Place::Player(p))]);
+                    }
+                }
+                match (s.refuted_by, s.shown) {
+                    (Some(r), Some(shown)) => add(vec![atom(game, shown, Place::Player(r))]),
+                    (Some(r), None) => add(s.cards.iter().map(|c| atom(game, c, Place::Player(r))).collect()),
+                    (None, _) => {}
+                }
+            }
+            Event::Accusation(a) if a.correct => {
+                for card in a.cards {
+                    add(vec![atom(game, card, Place::CaseFile)]);
+                }
+            }
+            Event::Accusation(a) => add(a.cards.iter().map(|c| !atom(game, c, Place::CaseFile)).collect()),
+        }
+    }
+    cnf
 }
 
 /// The literal "card is at place", numbered as in [`game_cnf`].

@@ -5,7 +5,7 @@
 use crate::input::in_file;
 use crate::notepad::{describe_cards, write_grid};
 use crate::output::{write_conflict, write_title, Paint};
-use crate::sat_engine::SatNotepad;
+use crate::sat_engine::{Method, Reasoner, SatNotepad};
 use crate::Outcome;
 use sleuth_core::{Card, Game, Place};
 use sleuth_logic::Truth;
@@ -21,13 +21,55 @@ pub enum Engine {
     Sat,
 }
 
-/// Computes the SAT notepad of `game` and writes it (or the conflict report).
-pub fn run(out: &mut dyn Write, path: &Path, game: &Game, paint: Paint) -> anyhow::Result<Outcome> {
-    let notepad = SatNotepad::new(game)?;
+/// What `--engine sat` computes.
+#[derive(Copy, Clone, Debug)]
+pub struct Options {
+    /// Which clauses.
+    pub reasoner: Reasoner,
+    /// A notepad after the hand and after every event, not only at the end.
+    pub every_event: bool,
+}
+
+/// Computes the SAT notepad of `game` and writes it (or the conflict report);
+/// with `every_event`, one after the hand and one after each event.
+pub fn run(out: &mut dyn Write, path: &Path, game: &Game, paint: Paint, options: Options) -> anyhow::Result<Outcome> {
     write_title(out, game, paint, "notepad")?;
+    let clauses = match options.reasoner {
+        Reasoner::Counting => "the game's CNF",
+        Reasoner::Basic => "the seed's basic clauses, no card counting",
+    };
+    if !options.every_event {
+        return write_one(out, path, game, paint, options.reasoner, clauses);
+    }
+    let mut outcome = Outcome::Success;
+    for n in 0..=game.events().len() {
+        let prefix = game.restricted(&(0..n).collect::<Vec<_>>(), true);
+        writeln!(out)?;
+        match n.checked_sub(1).and_then(|i| game.describe_event(i)) {
+            None => writeln!(out, "== after the hand (no events)")?,
+            Some(event) => writeln!(out, "== after event {n}: {event}")?,
+        }
+        outcome = write_one(out, path, &prefix, paint, options.reasoner, clauses)?;
+        if outcome != Outcome::Success {
+            break;
+        }
+    }
+    Ok(outcome)
+}
+
+/// One notepad, after the title.
+fn write_one(
+    out: &mut dyn Write,
+    path: &Path,
+    game: &Game,
+    paint: Paint,
+    reasoner: Reasoner,
+    clauses: &str,
+) -> anyhow::Result<Outcome> {
+    let notepad = SatNotepad::with_reasoner(game, reasoner, Method::Witnesses)?;
     writeln!(
         out,
-        "engine: sat (testLiteral by DPLL on the game's CNF: {} variables, {} clauses; {} SAT questions)",
+        "engine: sat (testLiteral by DPLL on {clauses}: {} variables, {} clauses; {} SAT questions)",
         notepad.num_vars(),
         notepad.num_clauses(),
         notepad.queries()

@@ -49,6 +49,10 @@ struct PlayArgs {
     /// Rounds before a game ends without a winner.
     #[arg(long, default_value_t = 200)]
     max_rounds: usize,
+    /// Instead of the deck: a three-category deck that gives every player this many
+    /// cards (the agent seed's tournaments by cards per player).
+    #[arg(long, conflicts_with = "deck")]
+    cards_per_player: Option<usize>,
     /// The tournament seed.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -118,6 +122,7 @@ fn config(a: &PlayArgs) -> TournamentConfig {
         max_rounds: a.max_rounds,
         seed: a.seed,
         shard: a.shard.unwrap_or(Shard::ALL),
+        cards_per_player: a.cards_per_player,
         threads: a.threads,
     }
 }

@@ -74,6 +74,7 @@ pub mod symbols;
 pub mod table;
 pub mod tseitin;
 pub mod walksat;
+pub mod walksat_pb;
 
 pub use brute::{
     brute_force_count, brute_force_models, brute_force_solve, brute_force_test_literal, for_each_model, TooManyVars,
@@ -106,3 +107,4 @@ pub use table::{
 };
 pub use tseitin::{tseitin, TSEITIN_PREFIX};
 pub use walksat::{walksat, WalkSatOptions, WalkSatResult, WalkSatStats};
+pub use walksat_pb::{walksat_pb, AtLeast};

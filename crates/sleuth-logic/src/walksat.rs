@@ -63,6 +63,9 @@ pub struct WalkSatStats {
     pub tries: u32,
     /// Flips made over all tries.
     pub flips: u64,
+    /// The fewest unsatisfied clauses (constraints) at any point of the search:
+    /// how close it came when it found no model.
+    pub fewest_unsat: usize,
 }
 
 /// Searches for a model of `cnf` by WalkSAT.
@@ -97,6 +100,7 @@ pub fn walksat(cnf: &Cnf, options: &WalkSatOptions) -> (WalkSatResult, WalkSatSt
     let mut unsat: Vec<usize> = Vec::new();
     let mut unsat_pos = vec![usize::MAX; clauses.len()];
     let mut candidates: Vec<Var> = Vec::new();
+    stats.fewest_unsat = clauses.len();
 
     for _ in 0..options.max_tries {
         stats.tries += 1;
@@ -114,6 +118,7 @@ pub fn walksat(cnf: &Cnf, options: &WalkSatOptions) -> (WalkSatResult, WalkSatSt
             }
         }
         for _ in 0..options.max_flips {
+            stats.fewest_unsat = stats.fewest_unsat.min(unsat.len());
             if unsat.is_empty() {
                 break;
             }

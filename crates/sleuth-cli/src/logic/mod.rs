@@ -8,6 +8,7 @@
 //! the SAT notepad against the exact engine.
 
 mod bench;
+mod clue;
 mod cnf;
 mod count;
 mod entails;
@@ -71,6 +72,10 @@ enum Command {
     Simplify(simplify::Args),
     /// Time DPLL against batsat on random 3-SAT, and the SAT notepad against the exact engine.
     Bench(bench::Args),
+    /// WalkSAT on Clue: the unary-counter CNF, cardinality constraints (WSAT(PB)) and the basic CNF.
+    WalksatClue(clue::WalkArgs),
+    /// DPLL notepads of Clue games with and without watched literals (decisions, propagations, clause visits, time).
+    DpllClue(clue::DpllArgs),
 }
 
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
@@ -83,6 +88,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         Command::Count(a) => count::run(a, out),
         Command::Simplify(a) => simplify::run(a, out),
         Command::Bench(a) => bench::run(a, out),
+        Command::WalksatClue(a) => clue::walk(a, out),
+        Command::DpllClue(a) => clue::dpll(a, out),
     }
 }
 

@@ -143,6 +143,40 @@ fn seed_sample_is_solved() {
     }
 }
 
+/// The example game of cluedo-clp-prolog.txt: the article's six possible case
+/// files ("Reverend Green with the candlestick in either the bathroom, bedroom,
+/// kitchen, living room, dining room or study"), with the exact odds that
+/// sleuth-core's seeds test checks against an independent enumerator.
+#[test]
+fn clp_article_example_has_six_case_files_with_exact_odds() {
+    let file = "seed-clp-example.json";
+    let run = sleuth(&["analyze", "--json", file]);
+    run.code(0);
+    let out = run.json();
+    check_contract(&std::fs::read_to_string(testdata(file)).unwrap(), &out);
+    assert_eq!(out["models"], "3430");
+    let case_files: Vec<(String, String)> = out["case_file"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let cards: Vec<&str> = c["cards"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
+            (cards.join(" "), c["models"].as_str().unwrap().to_string())
+        })
+        .collect();
+    let expected = [
+        ("green candlestick living_room", "1120"), // 16/49
+        ("green candlestick kitchen", "700"),      // 10/49
+        ("green candlestick study", "560"),        // 8/49
+        ("green candlestick dining_room", "350"),  // 5/49
+        ("green candlestick bedroom", "350"),      // 5/49
+        ("green candlestick bathroom", "350"),     // 5/49
+    ];
+    let expected: Vec<(String, String)> = expected.iter().map(|(c, n)| (c.to_string(), n.to_string())).collect();
+    assert_eq!(case_files, expected);
+    assert_eq!(out["case_file"][0]["probability"], 16.0 / 49.0);
+}
+
 #[test]
 fn generated_games_satisfy_the_contract() {
     let variants: &[&[&str]] = &[

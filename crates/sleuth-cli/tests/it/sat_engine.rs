@@ -180,3 +180,158 @@ fn sat_notepad_reports_an_inconsistent_history() {
     let run = scratch.sleuth(&["notepad", "--engine", "fast", &name]);
     run.code(2);
 }
+
+/// The seed's basic ClueReasoner (no card counting) by brute force: every
+/// assignment of each card to one place (face-up cards to none) in which the
+/// case file holds one card per category, the observer holds its hand, and
+/// every suggestion and accusation holds. Written from the seed's section 8
+/// and the game format, independently of `basic_cnf`.
+fn basic_by_brute_force(game: &Game) -> Option<Vec<Vec<sleuth_core::Status>>> {
+    use sleuth_core::{Event, Place, Status};
+    let deck = game.deck();
+    let places: Vec<Place> = game.places().collect();
+    let cards: Vec<sleuth_core::Card> = deck.cards().filter(|&c| !game.face_up().contains(c)).collect();
+    let mut seen = vec![vec![[false; 2]; places.len()]; deck.len()];
+    let mut any = false;
+    let mut choice = vec![0usize; cards.len()];
+    loop {
+        let at = |card: sleuth_core::Card| cards.iter().position(|&c| c == card).map(|i| places[choice[i]]);
+        let case_ok = deck
+            .categories()
+            .all(|cat| deck.category_cards(cat).iter().filter(|&c| at(c) == Some(Place::CaseFile)).count() == 1);
+        let hand_ok = game.observer().is_none_or(|(me, hand)| hand.iter().all(|c| at(c) == Some(Place::Player(me))));
+        let events_ok = game.events().iter().all(|e| match e {
+            Event::Suggestion(s) => {
+                let passed = sleuth_core::model::passed_players(game, s.by, s.refuted_by);
+                let none_passed = passed.iter().all(|&p| s.cards.iter().all(|c| at(c) != Some(Place::Player(p))));
+                let refuted = match (s.refuted_by, s.shown) {
+                    (Some(r), Some(shown)) => at(shown) == Some(Place::Player(r)),
+                    (Some(r), None) => s.cards.iter().any(|c| at(c) == Some(Place::Player(r))),
+                    (None, _) => true,
+                };
+                none_passed && refuted
+            }
+            Event::Accusation(a) => a.cards.iter().all(|c| at(c) == Some(Place::CaseFile)) == a.correct,
+        });
+        if case_ok && hand_ok && events_ok {
+            any = true;
+            for (i, &c) in cards.iter().enumerate() {
+                for (j, _) in places.iter().enumerate() {
+                    seen[c.index()][j][usize::from(choice[i] == j)] = true;
+                }
+            }
+        }
+        // Next assignment (odometer).
+        let mut k = 0;
+        while k < choice.len() && choice[k] + 1 == places.len() {
+            choice[k] = 0;
+            k += 1;
+        }
+        if k == choice.len() {
+            break;
+        }
+        choice[k] += 1;
+    }
+    any.then(|| {
+        deck.cards()
+            .map(|c| {
+                (0..places.len())
+                    .map(|j| match seen[c.index()][j] {
+                        _ if game.face_up().contains(c) => Status::No,
+                        [true, true] => Status::Maybe,
+                        [false, true] => Status::Yes,
+                        _ => Status::No,
+                    })
+                    .collect()
+            })
+            .collect()
+    })
+}
+
+#[test]
+fn basic_reasoner_agrees_with_brute_force_on_small_custom_decks() {
+    let (mut inconsistent, mut maybes, mut certain) = (0, 0, 0);
+    for seed in 0..80u64 {
+        let sizes = if seed % 2 == 0 { vec![2, 2, 2] } else { vec![2, 3, 2] };
+        let players = 2 + (seed % 2) as usize;
+        let mut cfg = GenConfig::new(DeckChoice::Custom(sizes), players, seed % 3 != 0, (seed % 7) as usize);
+        cfg.accusation_rate = 0.2;
+        cfg.corrupt = seed % 6 == 0;
+        let game = generated_game(&cfg, seed);
+        let expected = basic_by_brute_force(&game);
+        for method in [engine::Method::Witnesses, engine::Method::TestLiteral] {
+            let sat = engine::SatNotepad::with_reasoner(&game, engine::Reasoner::Basic, method).unwrap();
+            assert_eq!(sat.is_consistent(), expected.is_some(), "seed {seed}, {method:?}: consistency");
+            let Some(expected) = &expected else { continue };
+            for card in game.deck().cards() {
+                for (j, place) in game.places().enumerate() {
+                    let e = expected[card.index()][j];
+                    assert_eq!(sat.status(card, place), e, "seed {seed}, {method:?}: {} at {j}", game.deck().id(card));
+                    if method == engine::Method::Witnesses {
+                        maybes += usize::from(e == sleuth_core::Status::Maybe);
+                        certain += usize::from(e != sleuth_core::Status::Maybe);
+                    }
+                }
+            }
+        }
+        inconsistent += usize::from(expected.is_none());
+    }
+    assert!(inconsistent > 0 && maybes > 100 && certain > 100, "{inconsistent} {maybes} {certain}");
+}
+
+/// The seed says of its sample game: "When addInitialClauses, hand, suggest, and
+/// accuse are all implemented properly, the printNotepad output below should
+/// indicate the correct place of each card" (printNotepad is called before
+/// the accusation). The basic clauses, without card counting, do; and after
+/// every event their certain cells are certain, and the same, for the
+/// counting reasoner, which knows more.
+#[test]
+fn basic_reasoner_places_every_card_of_the_seed_sample_turn_by_turn() {
+    let text = std::fs::read_to_string(testdata("seed-sat-sample-before-accusation.json")).unwrap();
+    let game = Game::from_json(&text).unwrap();
+    let n = game.events().len();
+    let mut certain_cells = Vec::new();
+    for k in 0..=n {
+        let prefix = game.restricted(&(0..k).collect::<Vec<_>>(), true);
+        let basic =
+            engine::SatNotepad::with_reasoner(&prefix, engine::Reasoner::Basic, engine::Method::Witnesses).unwrap();
+        let exact = Analysis::new(&prefix).unwrap();
+        let mut certain = 0;
+        for card in prefix.deck().cards() {
+            for place in prefix.places() {
+                let b = basic.status(card, place);
+                if b != sleuth_core::Status::Maybe {
+                    assert_eq!(b, exact.status(card, place), "after {k} events: {}", prefix.deck().id(card));
+                    certain += 1;
+                }
+            }
+        }
+        certain_cells.push(certain);
+    }
+    // Knowledge only grows, and at the end every one of the 21 × 7 cells is certain.
+    assert!(certain_cells.windows(2).all(|w| w[0] <= w[1]), "{certain_cells:?}");
+    assert_eq!(*certain_cells.last().unwrap(), 21 * 7, "{certain_cells:?}");
+    assert!(certain_cells[0] < 21 * 7, "the hand alone does not solve it");
+}
+
+#[test]
+fn basic_notepad_every_event_on_the_command_line() {
+    let run = sleuth(&[
+        "notepad",
+        "--engine",
+        "sat",
+        "--reasoner",
+        "basic",
+        "--every-event",
+        "seed-sat-sample-before-accusation.json",
+    ]);
+    run.code(0);
+    assert_eq!(run.stdout.matches("\n== after ").count(), 28, "{}", run.stdout);
+    assert!(run.stdout.contains("the seed's basic clauses, no card counting: 147 variables"), "{}", run.stdout);
+    assert!(run
+        .stdout
+        .trim_end()
+        .ends_with("solved: the case file is pe, pi, bi (Mrs. Peacock, Lead Pipe, Billiard Room)"));
+    // The exact engine does not take these options.
+    sleuth(&["notepad", "--every-event", "seed-sat-sample-before-accusation.json"]).code(2);
+}

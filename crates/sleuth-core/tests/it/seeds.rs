@@ -145,6 +145,25 @@ const CLP_EXAMPLE: &str = r#"{
   ]
 }"#;
 
+/// testdata/seed-clp-example.json, the same game as a file for the command line.
+fn clp_example_file() -> Game {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/seed-clp-example.json");
+    let text = std::fs::read_to_string(&path).expect("the bundled example game is committed");
+    Game::from_json(&text).expect("the testdata file is valid")
+}
+
+#[test]
+fn clp_example_matches_the_testdata_file() {
+    let from_file = clp_example_file();
+    let inline = Game::from_json(CLP_EXAMPLE).expect("the CLP example is a valid game");
+    assert_eq!(from_file.events(), inline.events());
+    assert_eq!(from_file.observer(), inline.observer());
+    assert_eq!(from_file.face_up(), inline.face_up());
+    for p in inline.players() {
+        assert_eq!(from_file.hand_size(p), inline.hand_size(p));
+    }
+}
+
 /// The article concludes "Reverend Green with the candlestick in either the
 /// bathroom, bedroom, kitchen, living room, dining room or study". The exact
 /// count agrees on the set, and adds the odds: 3430 deals fit; Green and the
@@ -163,7 +182,7 @@ const CLP_EXAMPLE: &str = r#"{
 /// engine's marginals and by per-case-file counts with added facts).
 #[test]
 fn clp_example_case_files_agree_with_enumeration() {
-    let game = Game::from_json(CLP_EXAMPLE).expect("the CLP example is a valid game");
+    let game = clp_example_file();
     assert_eq!(game.hand_size(game.player("p2").unwrap()), 4);
     let analysis = analyse(&game);
     let oracle = enumerate_pruned(&game, 200_000_000).expect("the enumerator finishes");

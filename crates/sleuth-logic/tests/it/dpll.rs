@@ -16,7 +16,9 @@ fn all_options() -> Vec<DpllOptions> {
     let mut out = Vec::new();
     for heuristic in [Heuristic::Ordered, Heuristic::MostOccurrences, Heuristic::JeroslowWang] {
         for pure_literals in [false, true] {
-            out.push(DpllOptions { heuristic, pure_literals });
+            for watched_literals in [false, true] {
+                out.push(DpllOptions { heuristic, pure_literals, watched_literals });
+            }
         }
     }
     out

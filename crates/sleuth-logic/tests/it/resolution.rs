@@ -132,6 +132,18 @@ fn seed_proofs_print_and_check() {
     assert!(result.render().starts_with("no proof: saturated"));
 }
 
+/// The seed's proof that Cal is a liar (section 4) derives clauses (9) to (12):
+/// four resolutions. Sleuth's proof takes another route of the same length;
+/// docs/logic.md says so.
+#[test]
+fn seed_proof_of_cal_has_four_steps_like_the_seed() {
+    let kb = sleuth_logic::parse_sentences("A <=> ~B\nB <=> ~C\nC <=> ~A & ~B").unwrap();
+    let options = ProverOptions { all_premises: true, ..ProverOptions::default() };
+    let result = prove_sentence(&kb, &sleuth_logic::parse("~C").unwrap(), &options).unwrap();
+    let seed_resolutions = 4; // (9) {¬A}, (10) {B}, (11) {¬C}, (12) {}
+    assert_eq!(result.outcome.proof().unwrap().resolutions(), seed_resolutions, "{}", result.render());
+}
+
 #[test]
 fn clause_limit_gives_no_answer() {
     // Pigeonhole 5 into 4 is hard for resolution.

@@ -25,7 +25,7 @@ mod sleuth;
 pub mod tactics;
 
 pub use exact::ExactAgent;
-pub use group4::Group4Agent;
+pub use group4::{Group4Agent, Group4Options};
 pub use notepad::NotepadAgent;
 pub use random::RandomAgent;
 pub use sat::{SatAgent, SatKnowledge};
@@ -42,6 +42,11 @@ use sleuth_core::{Card, CardSet, Deck};
 /// reports list them.
 pub const AGENT_NAMES: &[&str] = &["random", "exact", "notepad", "group4", "sat", "sleuth"];
 
+/// The group4 agent with the agent seed's optional ideas ([`Group4Options`]);
+/// built by [`agent_by_name`] but not in [`AGENT_NAMES`], so that default
+/// tournaments keep their line-up.
+pub const GROUP4_VARIANTS: &[&str] = &["group4-least-wanted", "group4-misleading", "group4-least-wanted-misleading"];
+
 /// A fresh agent of the strategy called `name` (one of [`AGENT_NAMES`]), or
 /// `None` for an unknown name.
 pub fn agent_by_name(name: &str) -> Option<Box<dyn Agent>> {
@@ -50,6 +55,15 @@ pub fn agent_by_name(name: &str) -> Option<Box<dyn Agent>> {
         "exact" => Box::new(ExactAgent::new()),
         "notepad" => Box::new(NotepadAgent::new()),
         "group4" => Box::new(Group4Agent::new()),
+        "group4-least-wanted" => {
+            Box::new(Group4Agent::with_options(Group4Options { least_wanted: true, misleading: false }))
+        }
+        "group4-misleading" => {
+            Box::new(Group4Agent::with_options(Group4Options { least_wanted: false, misleading: true }))
+        }
+        "group4-least-wanted-misleading" => {
+            Box::new(Group4Agent::with_options(Group4Options { least_wanted: true, misleading: true }))
+        }
         "sat" => Box::new(SatAgent::new()),
         "sleuth" => Box::new(SleuthAgent::new()),
         _ => return None,
@@ -76,7 +90,7 @@ mod tests {
 
     #[test]
     fn every_listed_agent_can_be_built_under_its_own_name() {
-        for &name in AGENT_NAMES {
+        for &name in AGENT_NAMES.iter().chain(GROUP4_VARIANTS) {
             let agent = agent_by_name(name).unwrap_or_else(|| panic!("agent {name} is listed but not built"));
             assert_eq!(agent.name(), name);
         }

@@ -12,7 +12,7 @@ use std::collections::VecDeque;
 
 /// Decisions in the order of [`decision_order`], true first, with the pure
 /// literal rule (as `sleuth notepad --engine sat`).
-const OPTIONS: DpllOptions = DpllOptions { heuristic: Heuristic::Ordered, pure_literals: true };
+const OPTIONS: DpllOptions = DpllOptions { heuristic: Heuristic::Ordered, pure_literals: true, watched_literals: true };
 
 /// How many recent models are kept as witnesses between updates.
 const MAX_WITNESSES: usize = 64;

@@ -120,6 +120,10 @@ pub struct TournamentConfig {
     pub seed: u64,
     /// Which games this process plays.
     pub shard: Shard,
+    /// The agent seed's varied hands: instead of `deck`, a three-category deck
+    /// ([`per_player_deck`]) giving every player this many cards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cards_per_player: Option<usize>,
     /// Worker threads (`None`: one per core). Not part of the results.
     #[serde(skip)]
     pub threads: Option<usize>,
@@ -137,7 +141,20 @@ impl TournamentConfig {
             max_rounds: GameConfig::new(Deck::classic(), 3).max_rounds,
             seed: 0,
             shard: Shard::ALL,
+            cards_per_player: None,
             threads: None,
+        }
+    }
+
+    /// The deck of the games with `players` players.
+    ///
+    /// # Errors
+    /// [`ExperimentError::Invalid`] if `cards_per_player` asks for more than
+    /// [`sleuth_core::model::MAX_CARDS`] cards.
+    pub fn deck_for(&self, players: usize) -> Result<Deck, ExperimentError> {
+        match self.cards_per_player {
+            None => Ok(self.deck.deck()),
+            Some(n) => per_player_deck(players, n),
         }
     }
 
@@ -163,6 +180,9 @@ impl TournamentConfig {
             return invalid("no player counts".into());
         }
         for &n in &self.players {
+            if self.cards_per_player.is_some() {
+                self.deck_for(n)?;
+            }
             if !self.deck.players().contains(&n) {
                 let r = self.deck.players();
                 return invalid(format!(
@@ -298,6 +318,36 @@ pub struct TournamentResults {
     pub games: Vec<GameRow>,
 }
 
+/// The agent seed's games with "1 card per player", "2-3", "5-8" or "16"
+/// (its tournament results, by cards per player): a Clue deck of three
+/// categories, suspects `s1`, `s2`, ..., weapons `w1`, ..., rooms `r1`, ...,
+/// with `players * per_player + 3` cards split as evenly as possible, so that
+/// after the case file every player holds `per_player` cards and none is left
+/// over.
+///
+/// # Errors
+/// [`ExperimentError::Invalid`] when `per_player` is 0 or the deck would
+/// exceed [`sleuth_core::model::MAX_CARDS`] cards.
+pub fn per_player_deck(players: usize, per_player: usize) -> Result<Deck, ExperimentError> {
+    let total = players * per_player + 3;
+    if per_player == 0 || total > sleuth_core::model::MAX_CARDS {
+        return Err(ExperimentError::Invalid(format!(
+            "{per_player} cards per player with {players} players needs {total} cards; 1 to {} cards are supported",
+            sleuth_core::model::MAX_CARDS
+        )));
+    }
+    let categories = [("suspect", "s"), ("weapon", "w"), ("room", "r")]
+        .iter()
+        .enumerate()
+        .map(|(i, &(name, prefix))| {
+            let size = total / 3 + usize::from(i < total % 3);
+            let cards = (1..=size).map(|k| (format!("{prefix}{k}"), format!("{name} {k}"))).collect();
+            (name.to_string(), cards)
+        })
+        .collect();
+    Deck::custom(categories).map_err(|e| ExperimentError::Invalid(format!("cannot build the deck: {e:?}")))
+}
+
 /// Plays the games of `cfg.shard` on all cores (or `cfg.threads`).
 ///
 /// # Errors
@@ -308,10 +358,9 @@ pub fn run_tournament(cfg: &TournamentConfig, progress: &dyn Progress) -> Result
     let mine: Vec<&Fixture> = all.iter().filter(|f| cfg.shard.contains(f.game)).collect();
     let run = || -> Result<Vec<GameRow>, ExperimentError> {
         progress.phase("games", mine.len() as u64);
-        let deck = cfg.deck.deck();
         mine.par_iter()
             .map(|f| {
-                let row = play_fixture(cfg, &deck, f);
+                let row = cfg.deck_for(f.players).and_then(|deck| play_fixture(cfg, &deck, f));
                 progress.advance(1);
                 row
             })

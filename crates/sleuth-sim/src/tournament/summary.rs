@@ -238,7 +238,10 @@ pub fn summarize(results: &TournamentResults) -> Summary {
         .collect();
     let judgements = cfg.players.iter().filter_map(|&n| judge(n, &by_agent)).collect();
     Summary {
-        deck: cfg.deck.to_string(),
+        deck: match cfg.cards_per_player {
+            None => cfg.deck.to_string(),
+            Some(n) => format!("{n}-cards-per-player"),
+        },
         agents: cfg.agents.clone(),
         games_per_seating: cfg.games,
         games: results.games.len(),

@@ -509,3 +509,45 @@ fn notepad_crosses_out_the_suggested_cards_of_players_who_could_not_refute() {
         assert_eq!(grid.status(card, c), Status::Maybe, "{id} at c");
     }
 }
+
+/// The agent seed's misleading questions: one card of its own hand (the decoy)
+/// is named in its suggestions (all but the rare one where naming it would
+/// repeat an earlier suggestion: at most 2 % here) and shown only when it is
+/// the one card that can answer. Least wanted cards: legal, sound games (the rules
+/// checks of `play`), in both options' line-ups.
+#[test]
+fn group4_options_play_legal_games_and_the_decoy_is_asked_and_never_shown() {
+    let (mut suggestions, mut kept_hidden, mut missing) = (0, 0, 0);
+    for players in 3..=5 {
+        let config = GameConfig::new(Deck::classic(), players);
+        for g in 0..10u64 {
+            let mut names = vec!["group4-misleading", "group4-least-wanted"];
+            names.extend(["group4", "notepad", "group4-least-wanted-misleading"].iter().take(players - 2));
+            let seed = game_seed(900 + players as u64, g as usize);
+            let record = play(&config, &mut agents(&names), seed).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            let hand = record.deal.hands[0];
+            let suggested = |e: &Event| match e {
+                Event::Suggestion(s) if s.by == Player::new(0) => Some(s.cards),
+                _ => None,
+            };
+            let own: Vec<CardSet> = record.events.iter().filter_map(suggested).collect();
+            // The decoy: the card of its hand it names most often.
+            let decoy = hand.iter().max_by_key(|&c| own.iter().filter(|s| s.contains(c)).count()).unwrap();
+            let with = own.iter().filter(|s| s.contains(decoy)).count();
+            suggestions += own.len();
+            missing += own.len() - with;
+            let common = CardSet::single(decoy);
+            for e in &record.events {
+                let Event::Suggestion(s) = e else { continue };
+                if s.refuted_by == Some(Player::new(0)) && (s.cards & hand).len() > 1 {
+                    kept_hidden += 1;
+                    let shown = s.shown.expect("the record has every shown card");
+                    assert!(!common.contains(shown), "seed {seed}: the decoy was shown");
+                }
+            }
+        }
+    }
+    assert!(suggestions > 50 && kept_hidden > 0, "{suggestions} suggestions, {kept_hidden} choices");
+    // Only the rule against repeating a suggestion may leave the decoy out.
+    assert!(missing * 50 <= suggestions, "the decoy is missing from {missing} of {suggestions} suggestions");
+}

@@ -116,3 +116,30 @@ fn game_seeds_depend_on_the_seating_not_on_the_rest_of_the_schedule() {
     let b4: Vec<u64> = b.iter().map(|f| f.seed).collect();
     assert_eq!(a4, b4);
 }
+
+/// The agent seed's tournaments by cards per player: the deck gives every
+/// player exactly that many cards, and a run plays on it.
+#[test]
+fn cards_per_player_decks_deal_that_many_cards() {
+    use sleuth_sim::tournament::per_player_deck;
+    for (players, n) in [(3, 1), (3, 2), (4, 5), (3, 16), (6, 3)] {
+        let deck = per_player_deck(players, n).unwrap();
+        assert_eq!(deck.num_categories(), 3);
+        assert_eq!(deck.len(), players * n + 3);
+        let sizes = sleuth_core::model::default_hand_sizes(deck.len() - 3, players);
+        assert!(sizes.iter().all(|&s| s == n), "{players} players, {n}: {sizes:?}");
+    }
+    assert!(per_player_deck(4, 16).is_err(), "67 cards are more than a card set holds");
+    assert!(per_player_deck(3, 0).is_err());
+    let cfg = TournamentConfig {
+        agents: vec!["group4".into(), "group4-least-wanted".into(), "group4-misleading".into()],
+        players: vec![3],
+        cards_per_player: Some(2),
+        ..small()
+    };
+    let results = run_tournament(&cfg, &NoProgress).unwrap();
+    assert_eq!(results.games.len(), 6 * 2);
+    assert_eq!(summarize(&results).deck, "2-cards-per-player");
+    let too_big = TournamentConfig { players: vec![4], cards_per_player: Some(16), ..cfg };
+    assert!(too_big.validate().is_err());
+}

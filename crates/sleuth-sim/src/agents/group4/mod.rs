@@ -42,6 +42,29 @@
 //!
 //! It never repeats one of its own suggestions while another combination is
 //! left (see [`fresh_suggestion`](super::tactics::fresh_suggestion)).
+//!
+//! Two of the seed's ideas it did not use are options ([`Group4Options`],
+//! registered as `group4-least-wanted` and `group4-misleading`):
+//!
+//! - **Least wanted cards**: "wait until halfway through the game and then
+//!   look for what cards had been asked the least (but most diversely so), and
+//!   decide that those cards were not in the hidden pile", "eliminate them
+//!   from our questioning", combined as the seed proposes with questioning one
+//!   player until its hand is known before moving on. Here: until half the
+//!   cards are located it targets the opponent it knows the most of (among
+//!   those not fully known); from then on, the least known as usual, and the
+//!   case-file candidates below the threshold of
+//!   [`triangulation::least_wanted`] are neither asked about (unless nothing
+//!   else reaches the target) nor early-guess candidates.
+//! - **Misleading questions**: the spoofing method the seed found it could not
+//!   resist: "hides one card more than any of the others - so that it would be
+//!   the last card that everyone learned about when interrogating you - and
+//!   then pads that card in all of the players' questions." Here: a decoy,
+//!   one card of its hand drawn at the start, is never shown while another
+//!   card can answer, and is the first choice of its category in every one of
+//!   its suggestions (only the rule against repeating a suggestion can push it
+//!   out), so that others who count who asks about what take it for a
+//!   case-file card.
 
 pub mod notes;
 pub mod triangulation;
@@ -49,14 +72,28 @@ pub mod triangulation;
 use super::random_card;
 use super::tactics::{reshow_pool, shown_by_me, suggest_by_tiers};
 use crate::agent::{Agent, SimRng, View};
+use crate::agents::grid::Grid;
 use notes::Group4Notes;
 use rand::seq::SliceRandom;
 use sleuth_core::{Card, CardSet, Place, Player};
 use triangulation::Triangulation;
 
+/// The seed's ideas the plain agent leaves out; see the [module docs](self).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Group4Options {
+    /// Least wanted cards, with questioning one player at a time until halfway.
+    pub least_wanted: bool,
+    /// Misleading questions: a decoy card of its own in every suggestion.
+    pub misleading: bool,
+}
+
 /// The group4 agent; see the [module docs](self).
 #[derive(Clone, Debug, Default)]
 pub struct Group4Agent {
+    /// Which of the seed's optional ideas it plays.
+    options: Group4Options,
+    /// The misleading decoy (drawn at the start of a game).
+    decoy: Option<Card>,
     /// The notes of the view with this many events.
     cache: Option<(usize, Group4Notes)>,
     /// The favourite case file at its last turn, and for how many of its
@@ -79,6 +116,24 @@ impl Group4Agent {
         Group4Agent::default()
     }
 
+    /// A new group4 agent with the seed's optional ideas of `options`.
+    pub fn with_options(options: Group4Options) -> Group4Agent {
+        Group4Agent { options, ..Group4Agent::default() }
+    }
+
+    /// The least wanted cards now (empty without the option or before halfway).
+    fn least_wanted(&self, view: &View<'_>, grid: &Grid) -> CardSet {
+        if !self.options.least_wanted || !halfway(grid) {
+            return CardSet::EMPTY;
+        }
+        let deck = view.deck();
+        triangulation::least_wanted(
+            &Triangulation::from_view(view),
+            grid.case_file_candidates(),
+            deck.categories().map(|c| deck.category_cards(c)),
+        )
+    }
+
     fn notes(&mut self, view: &View<'_>) -> &Group4Notes {
         let events = view.events().len();
         if self.cache.as_ref().is_none_or(|(n, _)| *n != events) {
@@ -98,14 +153,16 @@ impl Group4Agent {
         let located = grid.located().len() as f64 / grid.in_play().len() as f64;
         let needed = 1 + (6.0 * (1.0 - located)).ceil() as usize;
         let still_possible = guess.is_subset(grid.case_file_candidates());
-        (located >= 0.5 && streak >= needed && still_possible).then_some((guess, Reason::Early))
+        (halfway(grid) && streak >= needed && still_possible).then_some((guess, Reason::Early))
     }
 
     /// Notes the triangulation's favourite at the start of one of its turns.
     fn update_favourite(&mut self, view: &View<'_>) {
         let deck = view.deck();
-        let grid = self.notes(view).grid();
-        let now = Triangulation::from_view(view).favourites(grid, deck.categories().map(|c| deck.category_cards(c)));
+        let grid = self.notes(view).grid().clone();
+        let candidates = grid.case_file_candidates() - self.least_wanted(view, &grid);
+        let now = Triangulation::from_view(view)
+            .favourites_among(candidates, deck.categories().map(|c| deck.category_cards(c)));
         self.favourite = match (now, self.favourite) {
             (Some(f), Some((old, streak))) if f == old => Some((f, streak + 1)),
             (Some(f), _) => Some((f, 1)),
@@ -116,7 +173,7 @@ impl Group4Agent {
     /// The opponent to question: least known first, nearest clockwise on
     /// ties, among those with a card it does not know; with the cards that
     /// reach it (it may hold them, nobody seated before it can).
-    fn target(notes: &Group4Notes, view: &View<'_>) -> Option<(Player, CardSet)> {
+    fn target(notes: &Group4Notes, view: &View<'_>, most_known_first: bool) -> Option<(Player, CardSet)> {
         let grid = notes.grid();
         let game = view.game();
         let me = view.me();
@@ -131,7 +188,12 @@ impl Group4Agent {
         // Stable: equal fractions keep the clockwise order.
         targets.sort_by(|&a, &b| {
             let ((ka, ha), (kb, hb)) = (known(a), known(b));
-            (ka * hb).cmp(&(kb * ha))
+            let order = (ka * hb).cmp(&(kb * ha));
+            if most_known_first {
+                order.reverse()
+            } else {
+                order
+            }
         });
         targets.into_iter().find_map(|t| {
             let between = order.iter().take_while(|&&q| q != t);
@@ -144,11 +206,20 @@ impl Group4Agent {
 
 impl Agent for Group4Agent {
     fn name(&self) -> &str {
-        "group4"
+        match (self.options.least_wanted, self.options.misleading) {
+            (false, false) => "group4",
+            (true, false) => "group4-least-wanted",
+            (false, true) => "group4-misleading",
+            (true, true) => "group4-least-wanted-misleading",
+        }
     }
 
-    fn new_game(&mut self, _view: &View<'_>, _rng: &mut SimRng) {
-        *self = Group4Agent::new();
+    fn new_game(&mut self, view: &View<'_>, rng: &mut SimRng) {
+        *self = Group4Agent::with_options(self.options);
+        if self.options.misleading {
+            let hand: Vec<Card> = view.hand().iter().collect();
+            self.decoy = hand.choose(rng).copied();
+        }
     }
 
     fn accuse(&mut self, view: &View<'_>, _rng: &mut SimRng) -> Option<CardSet> {
@@ -160,10 +231,13 @@ impl Agent for Group4Agent {
         let notes = self.notes(view).clone();
         let grid = notes.grid();
         let hand = view.hand();
-        let Some((target, reach)) = Group4Agent::target(&notes, view) else {
+        let least_wanted = self.least_wanted(view, grid);
+        let one_at_a_time = self.options.least_wanted && !halfway(grid);
+        let decoy = self.decoy.map_or(CardSet::EMPTY, CardSet::single);
+        let Some((target, reach)) = Group4Agent::target(&notes, view, one_at_a_time) else {
             // Every hand is known: ask about the case-file candidates.
             let candidates = grid.case_file_candidates();
-            return suggest_by_tiers(view, rng, |cards| vec![cards & candidates]);
+            return suggest_by_tiers(view, rng, |cards| vec![cards & decoy, cards & candidates]);
         };
         let game = view.game();
         let me = view.me();
@@ -188,8 +262,10 @@ impl Agent for Group4Agent {
         }
         let case_file = grid.yes(Place::CaseFile);
         let open = grid.open(t);
+        // Least wanted cards are left out of the questions while others reach the target.
+        let reach = if (reach - least_wanted).is_empty() { reach } else { reach - least_wanted };
         suggest_by_tiers(view, rng, |cards| {
-            let mut tiers = vec![cards & reach];
+            let mut tiers = vec![cards & decoy, cards & reach];
             tiers.extend(own_by_reveals.iter().map(|&own| cards & own));
             tiers.extend([cards & case_file, cards & silent, cards & open, cards - grid.yes(t)]);
             tiers
@@ -204,12 +280,23 @@ impl Agent for Group4Agent {
         candidates: CardSet,
         rng: &mut SimRng,
     ) -> Card {
+        // The decoy stays hidden while another card can answer.
+        let candidates = match self.decoy {
+            Some(d) if candidates.len() > 1 => candidates - CardSet::single(d),
+            _ => candidates,
+        };
         let pool = reshow_pool(view, suggester, candidates);
         let revealed = reveal_counts(view);
         let top = pool.iter().map(|c| revealed[c.index()]).max().unwrap_or(0);
         let best: Vec<Card> = pool.iter().filter(|c| revealed[c.index()] == top).collect();
         best.choose(rng).copied().unwrap_or_else(|| random_card(candidates, rng))
     }
+}
+
+/// "A significant portion of the game": at least half of the cards in play
+/// are located on the grid.
+fn halfway(grid: &Grid) -> bool {
+    2 * grid.located().len() >= grid.in_play().len()
 }
 
 /// How many times this player has shown each card, indexed by card.

@@ -93,7 +93,15 @@ impl Triangulation {
     /// case-file candidate with the unique top score in both tables, if the
     /// two agree in every category.
     pub fn favourites(&self, grid: &Grid, categories: impl IntoIterator<Item = CardSet>) -> Option<CardSet> {
-        let candidates = grid.case_file_candidates();
+        self.favourites_among(grid.case_file_candidates(), categories)
+    }
+
+    /// [`favourites`](Self::favourites) among `candidates` only.
+    pub fn favourites_among(
+        &self,
+        candidates: CardSet,
+        categories: impl IntoIterator<Item = CardSet>,
+    ) -> Option<CardSet> {
         let mut out = CardSet::EMPTY;
         for cat in categories {
             let cards = cat & candidates;
@@ -106,6 +114,41 @@ impl Triangulation {
         }
         Some(out)
     }
+}
+
+/// The seed's "least wanted cards": per category of `categories`, the case-file
+/// candidates asked about so little that they are taken not to be hidden.
+/// The seed draws a threshold line without giving its height; here a card is
+/// least wanted when its score is below half the median score of its
+/// category's candidates in both tables. At least one candidate per category
+/// is always kept.
+pub fn least_wanted(t: &Triangulation, candidates: CardSet, categories: impl IntoIterator<Item = CardSet>) -> CardSet {
+    let mut out = CardSet::EMPTY;
+    for cat in categories {
+        let cards: Vec<Card> = (cat & candidates).iter().collect();
+        if cards.len() < 2 {
+            continue;
+        }
+        let median = |pick: fn((f64, f64)) -> f64| {
+            let mut s: Vec<f64> = cards.iter().map(|&c| pick(t.scores(c))).collect();
+            s.sort_by(f64::total_cmp);
+            s[s.len() / 2]
+        };
+        let (by, of) = (median(|s| s.0), median(|s| s.1));
+        let low: Vec<Card> = cards
+            .iter()
+            .copied()
+            .filter(|&c| {
+                let (b, o) = t.scores(c);
+                b < by / 2.0 && o < of / 2.0
+            })
+            .collect();
+        // A median-based threshold never takes every card, but keep one to be safe.
+        for &c in low.iter().take(cards.len() - 1) {
+            out.insert(c);
+        }
+    }
+    out
 }
 
 /// The card of `cards` with the highest score, if no other card ties it.
