@@ -28,6 +28,10 @@ enum Experiment {
     Sampling(SamplingArgs),
     /// Merge the outputs of `sleuth experiment sampling --shard i/n` runs.
     Merge(MergeArgs),
+    /// Neller and Luo's Table 1: the game, its exact probabilities, Algorithm 1's and
+    /// Algorithm 2's estimates with each cell's error, and the paper's observations on
+    /// them checked over several seeds.
+    Table1(crate::table1::Args),
 }
 
 #[derive(Debug, clap::Args)]
@@ -63,6 +67,13 @@ struct SamplingArgs {
     /// The experiment seed.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// The methods to run, comma-separated (default: all): alg1, a, b (restart
+    /// probability 0.8, as the paper's list reads), b20 (0.2, as its section 4.2.2 reads),
+    /// c, d, alg2, tenure1, tenure3, tenure4, tenure8 (the tenure sweep: (d) with that tabu
+    /// tenure; alg2 is tenure 2 and d tenure 10), uniform-samples, uniform-time (these two
+    /// need alg2).
+    #[arg(long, value_delimiter = ',')]
+    methods: Option<Vec<experiment::Method>>,
     /// Run only the games whose index is i modulo n, and write their raw results for
     /// `sleuth experiment merge`.
     #[arg(long, value_name = "i/n")]
@@ -93,6 +104,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     match &args.command {
         Experiment::Sampling(a) => sampling(a, out),
         Experiment::Merge(a) => merge(a, out),
+        Experiment::Table1(a) => crate::table1::run(a, out),
     }
 }
 
@@ -113,6 +125,9 @@ fn config(a: &SamplingArgs) -> SamplingConfig {
     cfg.agents = a.agents;
     cfg.max_models = a.max_models;
     cfg.seed = a.seed;
+    if let Some(methods) = &a.methods {
+        cfg.methods = experiment::Method::ALL.into_iter().filter(|m| methods.contains(m)).collect();
+    }
     cfg.shard = a.shard.unwrap_or(Shard::ALL);
     cfg.threads = a.threads;
     cfg

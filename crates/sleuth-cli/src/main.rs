@@ -23,6 +23,7 @@ mod sat_engine;
 mod sat_notepad;
 mod serve;
 mod speedclue;
+mod table1;
 mod tournament;
 mod why;
 

@@ -4,7 +4,9 @@
 use super::{register_fonts, write_svg_png};
 use anyhow::anyhow;
 use plotters::prelude::*;
-use sleuth_sim::experiment::{loess, state_means, Method, Results, StateMean, PAPER_THRESHOLD, SPAN};
+use sleuth_sim::experiment::{
+    loess, methods_run, state_means, Method, Range, Results, StateMean, PAPER_THRESHOLD, SPAN,
+};
 use std::path::{Path, PathBuf};
 
 /// Points of the LOESS curves.
@@ -15,27 +17,38 @@ fn color(method: Method) -> RGBColor {
         Method::Alg1 => RGBColor(0x22, 0x22, 0x22),
         Method::A => RGBColor(0xd6, 0x27, 0x28),
         Method::B => RGBColor(0xff, 0x7f, 0x0e),
+        Method::B20 => RGBColor(0xbc, 0xbd, 0x22),
         Method::C => RGBColor(0x94, 0x67, 0xbd),
         Method::D => RGBColor(0x2c, 0xa0, 0x2c),
         Method::Alg2 => RGBColor(0x1f, 0x77, 0xb4),
+        Method::Tenure(1) => RGBColor(0x17, 0xbe, 0xcf),
+        Method::Tenure(3) => RGBColor(0x7f, 0x7f, 0x7f),
+        Method::Tenure(4) => RGBColor(0x39, 0x3b, 0x79),
+        Method::Tenure(_) => RGBColor(0xad, 0x49, 0x4a),
         Method::UniformSamples => RGBColor(0x8c, 0x56, 0x4b),
         Method::UniformTime => RGBColor(0xe3, 0x77, 0xc2),
     }
 }
 
 /// Writes `rmsd_variants.{svg,png}` (Figure 2: each variation against its
-/// baseline, and Algorithm 2 against the uniform sampler) and
-/// `rmsd_curves.{svg,png}` (Figure 3: every method's LOESS curve) into
-/// `dir`, and returns the files written.
+/// baseline, and Algorithm 2 against the uniform sampler),
+/// `rmsd_curves.{svg,png}` (Figure 3: every method's LOESS curve) and, when
+/// the tenure sweep ran, `rmsd_tenure.{svg,png}` (mean RMSD per tabu
+/// tenure) into `dir`, and returns the files written.
 ///
 /// # Errors
 /// When drawing or writing fails.
 pub fn write_plots(dir: &Path, results: &Results) -> anyhow::Result<Vec<PathBuf>> {
     register_fonts();
     let means = state_means(results);
+    let methods = methods_run(results);
     let mut files = Vec::new();
-    for (name, svg) in [("rmsd_variants", variants_svg(&means)?), ("rmsd_curves", curves_svg(&means)?)] {
+    for (name, svg) in [("rmsd_variants", variants_svg(&means)?), ("rmsd_curves", curves_svg(&means, &methods)?)] {
         files.extend(write_svg_png(dir, name, &svg)?);
+    }
+    let tenures: Vec<(u64, Method)> = Method::TENURES.into_iter().filter(|(_, m)| methods.contains(m)).collect();
+    if tenures.len() >= 2 {
+        files.extend(write_svg_png(dir, "rmsd_tenure", &tenure_svg(&means, &tenures)?)?);
     }
     Ok(files)
 }
@@ -143,30 +156,31 @@ fn variants_svg(means: &[StateMean]) -> anyhow::Result<String> {
         )
         .map_err(|e| anyhow!("{e}"))?;
         let panels = body.split_evenly((3, 2));
-        let specs: [(&str, [Method; 2]); 6] = [
-            ("(a) random restart vs Algorithm 1", [Method::Alg1, Method::A]),
-            ("(b) random flip or restart vs Algorithm 1", [Method::Alg1, Method::B]),
-            ("(c) mixed random/heuristic flips vs Algorithm 1", [Method::Alg1, Method::C]),
-            ("(d) duplicates eliminated vs Algorithm 1", [Method::Alg1, Method::D]),
-            ("(e) Algorithm 2 vs (d)", [Method::D, Method::Alg2]),
-            ("uniform sampler, Algorithm 2's time, vs Algorithm 2", [Method::Alg2, Method::UniformTime]),
+        let specs: [(&str, &[Method]); 6] = [
+            ("(a) random restart vs Algorithm 1", &[Method::Alg1, Method::A]),
+            ("(b) flip or restart (p = 0.8 and 0.2) vs Algorithm 1", &[Method::Alg1, Method::B, Method::B20][..]),
+            ("(c) mixed random/heuristic flips vs Algorithm 1", &[Method::Alg1, Method::C]),
+            ("(d) duplicates eliminated vs Algorithm 1", &[Method::Alg1, Method::D]),
+            ("(e) Algorithm 2 vs (d)", &[Method::D, Method::Alg2]),
+            ("uniform sampler, Algorithm 2's time, vs Algorithm 2", &[Method::Alg2, Method::UniformTime]),
         ];
         for (area, (title, methods)) in panels.iter().zip(specs) {
-            panel(area, title, means, &methods, true)?;
+            let present: Vec<Method> = methods.iter().copied().filter(|&m| !points(means, m).is_empty()).collect();
+            panel(area, title, means, &present, true)?;
         }
         root.present().map_err(|e| anyhow!("{e}"))?;
     }
     Ok(svg)
 }
 
-fn curves_svg(means: &[StateMean]) -> anyhow::Result<String> {
+fn curves_svg(means: &[StateMean], methods: &[Method]) -> anyhow::Result<String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (1000, 650)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| anyhow!("{e}"))?;
         let x = x_range(means);
         let curves: Vec<(Method, Vec<(f64, f64)>)> =
-            Method::ALL.into_iter().map(|m| (m, curve(&points(means, m), &x))).collect();
+            methods.iter().map(|&m| (m, curve(&points(means, m), &x))).collect();
         // The uniform sampler at Algorithm 2's sample count is far above the
         // others on small states (Algorithm 2 enumerates them); it is cut off
         // at the top rather than squashing every other curve.
@@ -215,6 +229,82 @@ fn curves_svg(means: &[StateMean]) -> anyhow::Result<String> {
                 .map_err(|e| anyhow!("{e}"))?
                 .label(m.label())
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], col.stroke_width(3)));
+        }
+        super::draw_legend(&mut chart, SeriesLabelPosition::UpperRight, 14)?;
+        root.present().map_err(|e| anyhow!("{e}"))?;
+    }
+    Ok(svg)
+}
+
+/// Section 4.2.5's sweep: mean RMSD over the states within the threshold
+/// against the tabu tenure, with ± 2 standard errors over states, and the
+/// same beyond the threshold when there are such states.
+fn tenure_svg(means: &[StateMean], tenures: &[(u64, Method)]) -> anyhow::Result<String> {
+    let stats = |m: Method, range: Range| -> Option<(f64, f64)> {
+        let xs: Vec<f64> = means.iter().filter(|s| s.method == m && s.range == range).map(|s| s.rmsd).collect();
+        if xs.is_empty() {
+            return None;
+        }
+        let n = xs.len() as f64;
+        let mean = xs.iter().sum::<f64>() / n;
+        let var = if xs.len() > 1 { xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0) } else { 0.0 };
+        Some((mean, (var / n).sqrt()))
+    };
+    // (label, colour, points of (tenure, mean, standard error)).
+    type Series<'a> = (&'a str, RGBColor, Vec<(f64, f64, f64)>);
+    let series: Vec<Series> = [
+        ("states ≤ 10^7 deals (the paper's range)", RGBColor(0x1f, 0x77, 0xb4), Range::Paper),
+        ("states > 10^7 deals", RGBColor(0xd6, 0x27, 0x28), Range::Beyond),
+    ]
+    .into_iter()
+    .map(|(label, col, range)| {
+        let pts = tenures
+            .iter()
+            .filter_map(|&(t, m)| stats(m, range).map(|(mean, se)| (t as f64, mean, se)))
+            .collect::<Vec<_>>();
+        (label, col, pts)
+    })
+    .filter(|(_, _, pts)| !pts.is_empty())
+    .collect();
+    let y = series.iter().flat_map(|(_, _, p)| p.iter().map(|q| q.1 + 2.0 * q.2)).fold(0.0, f64::max).max(1e-3) * 1.15;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (900, 560)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| anyhow!("{e}"))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                "Tabu tenure sweep (duplicates eliminated): mean RMSD over states, ± 2 standard errors",
+                ("sans-serif", 18),
+            )
+            .margin(12)
+            .x_label_area_size(42)
+            .y_label_area_size(62)
+            .build_cartesian_2d(0.0..11.0, 0.0..y)
+            .map_err(|e| anyhow!("{e}"))?;
+        chart
+            .configure_mesh()
+            .x_desc("tabu tenure (2: Algorithm 2; 10: variation (d))")
+            .y_desc("mean RMSD")
+            .y_label_formatter(&|v| format!("{v:.4}"))
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 15))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()
+            .map_err(|e| anyhow!("{e}"))?;
+        for (label, col, pts) in series {
+            chart
+                .draw_series(LineSeries::new(pts.iter().map(|p| (p.0, p.1)), col.stroke_width(2)))
+                .map_err(|e| anyhow!("{e}"))?
+                .label(label)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], col.stroke_width(3)));
+            chart
+                .draw_series(pts.iter().map(|&(x, m, se)| {
+                    PathElement::new(vec![(x, (m - 2.0 * se).max(0.0)), (x, m + 2.0 * se)], col.stroke_width(1))
+                }))
+                .map_err(|e| anyhow!("{e}"))?;
+            chart
+                .draw_series(pts.iter().map(|&(x, m, _)| Circle::new((x, m), 4, col.filled())))
+                .map_err(|e| anyhow!("{e}"))?;
         }
         super::draw_legend(&mut chart, SeriesLabelPosition::UpperRight, 14)?;
         root.present().map_err(|e| anyhow!("{e}"))?;

@@ -3,16 +3,33 @@
 
 use crate::support::Scratch;
 
-const METHODS: [&str; 8] = ["alg1", "a", "b", "c", "d", "alg2", "uniform-samples", "uniform-time"];
+const METHODS: [&str; 13] = [
+    "alg1",
+    "a",
+    "b",
+    "b20",
+    "c",
+    "d",
+    "alg2",
+    "tenure1",
+    "tenure3",
+    "tenure4",
+    "tenure8",
+    "uniform-samples",
+    "uniform-time",
+];
 
 /// Checks an output directory of a complete run.
 fn check_outputs(dir: &std::path::Path) {
     for file in ["config.json", "games.csv", "states.csv", "runs.csv", "summary.json", "summary.md"] {
         assert!(dir.join(file).is_file(), "{file} missing");
     }
-    for plot in ["rmsd_variants", "rmsd_curves"] {
+    for plot in ["rmsd_variants", "rmsd_curves", "rmsd_tenure"] {
         let svg = std::fs::read_to_string(dir.join(format!("{plot}.svg"))).unwrap();
         assert!(svg.starts_with("<svg") && svg.contains("<text") && svg.contains("RMSD"), "{plot}.svg");
+        if plot == "rmsd_tenure" {
+            assert!(svg.contains("tabu tenure"), "{plot}.svg");
+        }
         let png = std::fs::read(dir.join(format!("{plot}.png"))).unwrap();
         assert!(png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 10_000, "{plot}.png");
     }
@@ -71,5 +88,84 @@ fn shards_merge() {
     run.code(2);
     assert!(run.stderr.contains("appears in two"), "{}", run.stderr);
     let run = scratch.sleuth(&["experiment", "sampling", "--quick", "--shard", "2/2"]);
+    run.code(2);
+}
+
+#[test]
+fn methods_option_runs_only_those() {
+    let scratch = Scratch::new();
+    let run = scratch.sleuth(&["experiment", "sampling", "--quick", "--methods", "alg1,b20,tenure3", "--out", "out"]);
+    run.code(0);
+    let runs = scratch.read("out/runs.csv");
+    let seen: std::collections::BTreeSet<&str> = runs.lines().skip(1).map(|l| l.split(',').nth(6).unwrap()).collect();
+    assert_eq!(seen, ["alg1", "b20", "tenure3"].into_iter().collect(), "{runs}");
+    assert!(run.stdout.contains("restart p = 0.2"), "{}", run.stdout);
+    // The uniform methods are matched to Algorithm 2: without it they are refused.
+    let run = scratch.sleuth(&["experiment", "sampling", "--quick", "--methods", "alg1,uniform-time", "--out", "x"]);
+    run.code(2);
+    assert!(run.stderr.contains("add alg2"), "{}", run.stderr);
+    let run = scratch.sleuth(&["experiment", "sampling", "--quick", "--methods", "tenure5", "--out", "x"]);
+    run.code(2);
+    assert!(run.stderr.contains("unknown method"), "{}", run.stderr);
+}
+
+/// The card rows of a printed table: lines that start with a card id.
+fn card_rows(block: &str) -> Vec<&str> {
+    const CARDS: [&str; 21] = [
+        "mu", "pl", "gr", "pe", "sc", "wh", "kn", "ca", "re", "ro", "pi", "wr", "ha", "lo", "di", "ki", "ba", "co",
+        "bi", "li", "st",
+    ];
+    block.lines().filter(|l| CARDS.iter().any(|c| l.starts_with(&format!("{c} ")))).collect()
+}
+
+#[test]
+fn table1_prints_the_papers_layout() {
+    let scratch = Scratch::new();
+    let run = scratch.sleuth(&["experiment", "table1", "--iterations", "5000", "--seeds", "3"]);
+    run.code(0);
+    let out = &run.stdout;
+    let at = |s: &str| out.find(s).unwrap_or_else(|| panic!("no {s:?} in:\n{out}"));
+    let (a, b, c, d, obs) = (
+        at("(a) Game play"),
+        at("(b) Exact"),
+        at("(c) Algorithm 1"),
+        at("(d) Algorithm 2"),
+        at("The paper's observations"),
+    );
+    assert!(a < b && b < c && c < d && d < obs, "{out}");
+    assert_eq!(out[a..b].lines().filter(|l| l.trim_start().starts_with(['m', 'w', 'g', 's'])).count(), 10, "{out}");
+    assert!(out[a..b].contains("[ba]") && out[a..b].contains("[gr]") && out[a..b].contains("[li]"), "{out}");
+    assert!(out[b..c].contains("7,902 consistent deals, 11 cards uncertain"), "{out}");
+    for (from, to, width) in [(b, c, 7), (c, d, 7), (d, obs, 7)] {
+        let rows = card_rows(&out[from..to]);
+        assert_eq!(rows.len(), 21, "{}", &out[from..to]);
+        // Every row has a cell per place: O, X, or a probability.
+        for row in rows {
+            let cells = row.split_whitespace().skip(1).filter(|t| *t == "O" || *t == "X" || t.starts_with('.')).count();
+            assert_eq!(cells, width, "{row}");
+        }
+        assert!(out[from..to].contains("sc") && out[from..to].contains("cf"), "{out}");
+    }
+    // Table 1(b): the lounge card is White's with probability 7,074/7,902 = .90.
+    assert!(card_rows(&out[b..c]).iter().any(|r| r.starts_with("lo ") && r.contains(".90")), "{out}");
+    assert!(out[c..d].contains("5,000 iterations, seed 0"), "{out}");
+    for obs_line in ["1. Algorithm 1", "2. Algorithm 2", "3. Algorithm 2", "seeds 0..=2 (3 runs"] {
+        assert!(out[obs..].contains(obs_line), "{out}");
+    }
+    for verdict in out[obs..].lines().filter(|l| l.starts_with(['1', '2', '3'])) {
+        assert!(verdict.contains("true") || verdict.contains("false"), "{verdict}");
+    }
+}
+
+#[test]
+fn table1_candidates_and_hand() {
+    let scratch = Scratch::new();
+    let run = scratch.sleuth(&["experiment", "table1", "--candidates"]);
+    run.code(0);
+    assert!(run.stdout.contains("mu,ro,li") && run.stdout.contains("9 hands"), "{}", run.stdout);
+    let run = scratch.sleuth(&["experiment", "table1", "--hand", "kn,ro,li", "--iterations", "1000", "--seeds", "1"]);
+    run.code(0);
+    assert!(run.stdout.contains("hand kn ro li"), "{}", run.stdout);
+    let run = scratch.sleuth(&["experiment", "table1", "--hand", "kn,ro", "--seeds", "1"]);
     run.code(2);
 }

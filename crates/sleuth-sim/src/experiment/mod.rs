@@ -22,7 +22,7 @@
 //!    a game at the first state above 10,000,000); later states are
 //!    *beyond*, reported separately.
 //! 5. For each selected state with at least one open card-place pair, run
-//!    every WalkSAT method ([`Method::WALKSAT`]) [`SamplingConfig::runs`]
+//!    every WalkSAT method of [`SamplingConfig::methods`] [`SamplingConfig::runs`]
 //!    times for [`SamplingConfig::iterations`] iterations, each run with its
 //!    own seed, and take each run's RMSD over the open pairs against the
 //!    exact probabilities (a run that records no sample estimates 0
@@ -42,14 +42,15 @@
 mod protocol;
 pub(crate) mod results;
 mod summary;
+pub mod table1;
 
 pub use protocol::{
     case_file_determined, game_config, minimal_suggestions, prepare_game, winner_view, GameStatus, PreparedGame, State,
 };
 pub use results::{merge, read_raw, write_raw, GameRow, Range, Results, RunRow, StateRow};
 pub use summary::{
-    by_size, loess, state_means, summarize, write_summary, MethodSummary, RangeStats, SizeRow, StateMean, Summary,
-    Wins, PAPER_THRESHOLD, SPAN,
+    by_size, loess, methods_run, state_means, summarize, write_summary, MethodSummary, RangeStats, SizeRow, StateMean,
+    Summary, TenureRow, Wins, PAPER_THRESHOLD, SPAN,
 };
 
 use crate::sim::SimError;
@@ -89,6 +90,10 @@ pub struct SamplingConfig {
     pub beyond: Option<usize>,
     /// The experiment seed.
     pub seed: u64,
+    /// The methods run, in table order (a `config.json` without them ran
+    /// [`Method::ORIGINAL`]).
+    #[serde(default = "original_methods")]
+    pub methods: Vec<Method>,
     /// Which games this process runs.
     pub shard: Shard,
     /// Worker threads (`None`: rayon's default, one per core). Not part of
@@ -111,6 +116,7 @@ impl SamplingConfig {
             max_states: None,
             beyond: None,
             seed: 0,
+            methods: Method::ALL.to_vec(),
             shard: Shard::ALL,
             threads: None,
         }
@@ -139,6 +145,10 @@ impl SamplingConfig {
     fn shared(&self) -> SamplingConfig {
         SamplingConfig { shard: Shard::ALL, threads: None, ..self.clone() }
     }
+}
+
+fn original_methods() -> Vec<Method> {
+    Method::ORIGINAL.to_vec()
 }
 
 /// The agents that play the simulated games.
@@ -220,21 +230,27 @@ impl FromStr for Shard {
 }
 
 /// A sampler compared by the experiment.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
 pub enum Method {
     /// Algorithm 1, the paper's base.
     Alg1,
     /// (a) random restart after each sample.
     A,
-    /// (b) random flip or restart after each sample.
+    /// (b) random flip or restart after each sample, as section 4.2's list
+    /// reads: a restart with probability 0.8.
     B,
+    /// (b) as section 4.2.2 reads: a restart "only 20 % of the time".
+    B20,
     /// (c) mixed random/heuristic flips.
     C,
     /// (d) duplicates eliminated.
     D,
     /// (e) = Algorithm 2: duplicates eliminated, tabu tenure 2.
     Alg2,
+    /// Section 4.2.5's tenure sweep: (d) with this tabu tenure (1, 3, 4 or
+    /// 8; tenure 2 is [`Method::Alg2`], tenure 10 is [`Method::D`]).
+    Tenure(u64),
     /// The exactly uniform sampler, as many draws as Algorithm 2 recorded
     /// on average on the state.
     UniformSamples,
@@ -245,7 +261,26 @@ pub enum Method {
 
 impl Method {
     /// Every method, in table order.
-    pub const ALL: [Method; 8] = [
+    pub const ALL: [Method; 13] = [
+        Method::Alg1,
+        Method::A,
+        Method::B,
+        Method::B20,
+        Method::C,
+        Method::D,
+        Method::Alg2,
+        Method::Tenure(1),
+        Method::Tenure(3),
+        Method::Tenure(4),
+        Method::Tenure(8),
+        Method::UniformSamples,
+        Method::UniformTime,
+    ];
+
+    /// The methods of the first runs (before (b)'s second reading and the
+    /// tenure sweep were added): what a `config.json` without `methods`
+    /// ran.
+    pub const ORIGINAL: [Method; 8] = [
         Method::Alg1,
         Method::A,
         Method::B,
@@ -256,35 +291,53 @@ impl Method {
         Method::UniformTime,
     ];
 
-    /// The WalkSAT methods of the paper.
-    pub const WALKSAT: [Method; 6] = [Method::Alg1, Method::A, Method::B, Method::C, Method::D, Method::Alg2];
+    /// The tabu tenures of section 4.2.5's sweep, each with its method
+    /// (duplicates eliminated throughout).
+    pub const TENURES: [(u64, Method); 6] = [
+        (1, Method::Tenure(1)),
+        (2, Method::Alg2),
+        (3, Method::Tenure(3)),
+        (4, Method::Tenure(4)),
+        (8, Method::Tenure(8)),
+        (10, Method::D),
+    ];
 
-    /// The name in files and on the command line: `alg1`, `a` to `d`,
-    /// `alg2`, `uniform-samples`, `uniform-time`.
-    pub fn name(self) -> &'static str {
+    /// Whether this is a WalkSAT method (not the uniform sampler).
+    pub fn is_walksat(self) -> bool {
+        !matches!(self, Method::UniformSamples | Method::UniformTime)
+    }
+
+    /// The name in files and on the command line: `alg1`, `a`, `b`,
+    /// `b20`, `c`, `d`, `alg2`, `tenure1` ..., `uniform-samples`,
+    /// `uniform-time`.
+    pub fn name(self) -> String {
         match self {
-            Method::Alg1 => "alg1",
-            Method::A => "a",
-            Method::B => "b",
-            Method::C => "c",
-            Method::D => "d",
-            Method::Alg2 => "alg2",
-            Method::UniformSamples => "uniform-samples",
-            Method::UniformTime => "uniform-time",
+            Method::Alg1 => "alg1".into(),
+            Method::A => "a".into(),
+            Method::B => "b".into(),
+            Method::B20 => "b20".into(),
+            Method::C => "c".into(),
+            Method::D => "d".into(),
+            Method::Alg2 => "alg2".into(),
+            Method::Tenure(t) => format!("tenure{t}"),
+            Method::UniformSamples => "uniform-samples".into(),
+            Method::UniformTime => "uniform-time".into(),
         }
     }
 
     /// A description for tables.
-    pub fn label(self) -> &'static str {
+    pub fn label(self) -> String {
         match self {
-            Method::Alg1 => "Algorithm 1 (base)",
-            Method::A => "(a) random restart",
-            Method::B => "(b) random flip or restart",
-            Method::C => "(c) mixed random/heuristic flips",
-            Method::D => "(d) duplicates eliminated",
-            Method::Alg2 => "(e) Algorithm 2: (d) + tabu tenure 2",
-            Method::UniformSamples => "uniform, Algorithm 2's number of samples",
-            Method::UniformTime => "uniform, Algorithm 2's wall time",
+            Method::Alg1 => "Algorithm 1 (base)".into(),
+            Method::A => "(a) random restart".into(),
+            Method::B => "(b) random flip or restart, restart p = 0.8 (list)".into(),
+            Method::B20 => "(b) random flip or restart, restart p = 0.2 (sec. 4.2.2)".into(),
+            Method::C => "(c) mixed random/heuristic flips".into(),
+            Method::D => "(d) duplicates eliminated (tenure 10)".into(),
+            Method::Alg2 => "(e) Algorithm 2: (d) + tabu tenure 2".into(),
+            Method::Tenure(t) => format!("(d) + tabu tenure {t}"),
+            Method::UniformSamples => "uniform, Algorithm 2's number of samples".into(),
+            Method::UniformTime => "uniform, Algorithm 2's wall time".into(),
         }
     }
 
@@ -296,16 +349,18 @@ impl Method {
         Method::ALL.into_iter().find(|m| m.name() == name)
     }
 
-    /// The paper's mean RMSD (section 4.2), for its methods.
+    /// The paper's mean RMSD (section 4.2), for its methods. Both readings
+    /// of (b) are compared with the one number the paper gives for (b);
+    /// the sweep's other tenures have none.
     pub fn paper_rmsd(self) -> Option<f64> {
         match self {
             Method::Alg1 => Some(0.01021),
             Method::A => Some(0.01316),
-            Method::B => Some(0.01078),
+            Method::B | Method::B20 => Some(0.01078),
             Method::C => Some(0.01117),
             Method::D => Some(0.00776),
             Method::Alg2 => Some(0.00602),
-            Method::UniformSamples | Method::UniformTime => None,
+            Method::Tenure(_) | Method::UniformSamples | Method::UniformTime => None,
         }
     }
 
@@ -315,16 +370,61 @@ impl Method {
             Method::Alg1 => WalkSatConfig::alg1(),
             Method::A => WalkSatConfig::variation('a')?,
             Method::B => WalkSatConfig::variation('b')?,
+            Method::B20 => WalkSatConfig { restart_prob: 0.2, ..WalkSatConfig::alg1() },
             Method::C => WalkSatConfig::variation('c')?,
             Method::D => WalkSatConfig::variation('d')?,
             Method::Alg2 => WalkSatConfig::alg2(),
+            Method::Tenure(t) => WalkSatConfig { tenure: t, ..WalkSatConfig::variation('d')? },
             Method::UniformSamples | Method::UniformTime => return None,
         };
         Some(cfg.with_iterations(iterations))
     }
 
+    /// The method's part of a task seed. The first eight keep the tags they
+    /// had before (b)'s second reading and the sweep were added, so their
+    /// runs are unchanged.
     fn tag(self) -> u64 {
-        Method::ALL.iter().position(|&m| m == self).expect("every method is listed") as u64
+        match self {
+            Method::Alg1 => 0,
+            Method::A => 1,
+            Method::B => 2,
+            Method::C => 3,
+            Method::D => 4,
+            Method::Alg2 => 5,
+            Method::UniformSamples => 6,
+            Method::UniformTime => 7,
+            Method::B20 => 8,
+            Method::Tenure(1) => 9,
+            Method::Tenure(3) => 10,
+            Method::Tenure(4) => 11,
+            Method::Tenure(8) => 12,
+            Method::Tenure(_) => 13,
+        }
+    }
+}
+
+impl From<Method> for String {
+    fn from(m: Method) -> String {
+        m.name()
+    }
+}
+
+impl TryFrom<String> for Method {
+    type Error = String;
+
+    fn try_from(s: String) -> Result<Method, String> {
+        Method::from_name(&s).ok_or_else(|| format!("unknown method '{s}'"))
+    }
+}
+
+impl FromStr for Method {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Method, String> {
+        Method::from_name(s).ok_or_else(|| {
+            let names: Vec<String> = Method::ALL.iter().map(|m| m.name()).collect();
+            format!("unknown method '{s}': one of {}", names.join(", "))
+        })
     }
 }
 
@@ -434,6 +534,11 @@ pub fn run_sampling(cfg: &SamplingConfig, progress: &dyn Progress) -> Result<Res
     if cfg.shard.count == 0 || cfg.shard.index >= cfg.shard.count {
         return Err(ExperimentError::Invalid(format!("invalid shard {}", cfg.shard)));
     }
+    if cfg.methods.iter().any(|m| !m.is_walksat()) && !cfg.methods.contains(&Method::Alg2) {
+        return Err(ExperimentError::Invalid(
+            "the uniform methods are matched to Algorithm 2's samples and time: add alg2".to_string(),
+        ));
+    }
     if cfg.players < 3 || cfg.players > 6 {
         return Err(ExperimentError::Invalid(format!("{} players; the classic game has 3 to 6", cfg.players)));
     }
@@ -512,10 +617,12 @@ fn run_inner(cfg: &SamplingConfig, progress: &dyn Progress) -> Result<Results, E
     }
 
     let runs = cfg.runs;
+    let walksat_methods: Vec<Method> = cfg.methods.iter().copied().filter(|m| m.is_walksat()).collect();
+    let uniform_methods: Vec<Method> = cfg.methods.iter().copied().filter(|m| !m.is_walksat()).collect();
     let walksat_tasks: Vec<(usize, Method, usize)> = (0..selected.len())
-        .flat_map(|k| Method::WALKSAT.into_iter().flat_map(move |m| (0..runs).map(move |r| (k, m, r))))
+        .flat_map(|k| walksat_methods.iter().flat_map(move |&m| (0..runs).map(move |r| (k, m, r))))
         .collect();
-    let uniform_tasks = selected.len() * runs * 2;
+    let uniform_tasks = selected.len() * runs * uniform_methods.len();
     progress.phase("sampling", (walksat_tasks.len() + uniform_tasks) as u64);
     let walksat_rows: Vec<(usize, RunRow)> = walksat_tasks
         .par_iter()
@@ -541,7 +648,7 @@ fn run_inner(cfg: &SamplingConfig, progress: &dyn Progress) -> Result<Results, E
         alg2[*k].2 += 1;
     }
     let mut rows: Vec<RunRow> = walksat_rows.into_iter().map(|(_, r)| r).collect();
-    let setups: Vec<(UniformSampler, f64)> = selected
+    let setups: Vec<(UniformSampler, f64)> = if uniform_methods.is_empty() { &[][..] } else { &selected[..] }
         .par_iter()
         .map(|sel| {
             let start = Instant::now();
@@ -554,11 +661,7 @@ fn run_inner(cfg: &SamplingConfig, progress: &dyn Progress) -> Result<Results, E
         states[sel.row].uniform_setup_seconds = Some(*setup);
     }
     let uniform: Vec<(usize, Method, usize)> = (0..selected.len())
-        .flat_map(|k| {
-            [Method::UniformSamples, Method::UniformTime]
-                .into_iter()
-                .flat_map(move |m| (0..runs).map(move |r| (k, m, r)))
-        })
+        .flat_map(|k| uniform_methods.iter().flat_map(move |&m| (0..runs).map(move |r| (k, m, r))))
         .collect();
     let uniform_rows: Vec<RunRow> = uniform
         .par_iter()

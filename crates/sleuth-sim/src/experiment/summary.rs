@@ -99,15 +99,20 @@ fn size_label(class: usize) -> String {
     }
 }
 
-/// Mean RMSD per method by size class of the states.
-pub fn by_size(means: &[StateMean]) -> Vec<SizeRow> {
+/// Mean RMSD per method (of `methods`) by size class of the states.
+pub fn by_size(means: &[StateMean], methods: &[Method]) -> Vec<SizeRow> {
     (0..=SIZE_EDGES.len())
         .map(|class| {
             let of = |m: Method| means.iter().filter(move |s| s.method == m && size_class(s.log10_models) == class);
             SizeRow {
                 deals: size_label(class),
-                states: of(Method::Alg1).count(),
-                rmsd: Method::ALL.into_iter().map(|m| (m.name().to_string(), mean(of(m).map(|s| s.rmsd)))).collect(),
+                states: means
+                    .iter()
+                    .filter(|s| size_class(s.log10_models) == class)
+                    .map(|s| s.state.as_str())
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .len(),
+                rmsd: methods.iter().map(|&m| (m.name(), mean(of(m).map(|s| s.rmsd)))).collect(),
             }
         })
         .filter(|row| row.states > 0)
@@ -149,6 +154,24 @@ pub struct Summary {
     pub wins: Vec<Wins>,
     /// Mean RMSD by number of consistent deals.
     pub by_size: Vec<SizeRow>,
+    /// Section 4.2.5's sweep: per tabu tenure that was run (duplicates
+    /// eliminated), the method and its mean RMSD within the threshold.
+    pub tenures: Vec<TenureRow>,
+}
+
+/// One tenure of the sweep.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TenureRow {
+    /// The tabu tenure.
+    pub tenure: u64,
+    /// The method that runs it.
+    pub method: String,
+    /// Mean RMSD within the threshold.
+    pub rmsd: Option<f64>,
+    /// The same beyond it.
+    pub beyond: Option<f64>,
+    /// Mean samples recorded per run, over every sampled state.
+    pub samples: Option<f64>,
 }
 
 /// One method's mean over the runs on one state: a point of the plots.
@@ -221,14 +244,7 @@ fn wins(means: &[StateMean], method: Method, against: Method) -> Wins {
         means.iter().filter(|s| s.method == m).map(|s| (s.state.as_str(), (s.rmsd, s.range))).collect()
     };
     let (a, b) = (of(method), of(against));
-    let mut w = Wins {
-        method: method.name().into(),
-        against: against.name().into(),
-        paper: 0,
-        paper_of: 0,
-        beyond: 0,
-        beyond_of: 0,
-    };
+    let mut w = Wins { method: method.name(), against: against.name(), paper: 0, paper_of: 0, beyond: 0, beyond_of: 0 };
     for (state, (x, range)) in &a {
         let Some((y, _)) = b.get(state) else { continue };
         let (won, of) = match range {
@@ -243,17 +259,23 @@ fn wins(means: &[StateMean], method: Method, against: Method) -> Wins {
     w
 }
 
+/// The methods of a run, in table order.
+pub fn methods_run(results: &Results) -> Vec<Method> {
+    Method::ALL.into_iter().filter(|m| results.config.methods.contains(m)).collect()
+}
+
 /// Summarises a run.
 pub fn summarize(results: &Results) -> Summary {
     let alg1 = range_stats(results, Method::Alg1, Some(Range::Paper)).rmsd;
-    let methods = Method::ALL
-        .into_iter()
-        .map(|m| {
+    let run: Vec<Method> = methods_run(results);
+    let methods = run
+        .iter()
+        .map(|&m| {
             let paper = range_stats(results, m, Some(Range::Paper));
             let rel = |x: Option<f64>, base: Option<f64>| Some(x? / base? - 1.0);
             MethodSummary {
-                method: m.name().into(),
-                label: m.label().into(),
+                method: m.name(),
+                label: m.label(),
                 paper_rmsd: m.paper_rmsd(),
                 paper_vs_alg1: rel(m.paper_rmsd(), Method::Alg1.paper_rmsd()),
                 vs_alg1: rel(paper.rmsd, alg1),
@@ -279,14 +301,30 @@ pub fn summarize(results: &Results) -> Summary {
         exact_ms_beyond: mean(sampled(Range::Beyond).map(|s| s.exact_seconds * 1e3)),
         uniform_setup_ms: mean(results.states.iter().filter_map(|s| s.uniform_setup_seconds).map(|t| t * 1e3)),
         methods,
-        wins: vec![
-            wins(&means, Method::Alg2, Method::Alg1),
-            wins(&means, Method::D, Method::Alg1),
-            wins(&means, Method::Alg2, Method::D),
-            wins(&means, Method::UniformSamples, Method::Alg2),
-            wins(&means, Method::UniformTime, Method::Alg2),
-        ],
-        by_size: by_size(&means),
+        wins: [
+            (Method::Alg2, Method::Alg1),
+            (Method::D, Method::Alg1),
+            (Method::Alg2, Method::D),
+            (Method::B20, Method::B),
+            (Method::UniformSamples, Method::Alg2),
+            (Method::UniformTime, Method::Alg2),
+        ]
+        .into_iter()
+        .filter(|(a, b)| run.contains(a) && run.contains(b))
+        .map(|(a, b)| wins(&means, a, b))
+        .collect(),
+        by_size: by_size(&means, &run),
+        tenures: Method::TENURES
+            .into_iter()
+            .filter(|(_, m)| run.contains(m))
+            .map(|(tenure, m)| TenureRow {
+                tenure,
+                method: m.name(),
+                rmsd: range_stats(results, m, Some(Range::Paper)).rmsd,
+                beyond: range_stats(results, m, Some(Range::Beyond)).rmsd,
+                samples: range_stats(results, m, None).samples,
+            })
+            .collect(),
     }
 }
 
@@ -337,11 +375,12 @@ impl Summary {
     /// Mean RMSD per method by number of consistent deals, as Markdown.
     pub fn size_table(&self) -> String {
         let mut s = String::from("| deals | states |");
-        for m in Method::ALL {
-            let _ = write!(s, " {} |", m.name());
+        let names: Vec<&str> = self.methods.iter().map(|m| m.method.as_str()).collect();
+        for name in &names {
+            let _ = write!(s, " {name} |");
         }
         s.push_str("\n|---|---:|");
-        s.push_str(&"---:|".repeat(Method::ALL.len()));
+        s.push_str(&"---:|".repeat(names.len()));
         s.push('\n');
         for row in &self.by_size {
             let _ = write!(s, "| {} | {} |", row.deals, row.states);
@@ -349,6 +388,28 @@ impl Summary {
                 let _ = write!(s, " {} |", opt(*x, |x| format!("{x:.5}")));
             }
             s.push('\n');
+        }
+        s
+    }
+
+    /// The tenure sweep as Markdown (empty when fewer than two tenures
+    /// ran).
+    pub fn tenure_table(&self) -> String {
+        if self.tenures.len() < 2 {
+            return String::new();
+        }
+        let t = self.threshold();
+        let mut s = format!("| tabu tenure | method | RMSD, ≤ {t} deals | RMSD, > {t} deals | samples/run |\n|---:|---|---:|---:|---:|\n");
+        for r in &self.tenures {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} |",
+                r.tenure,
+                r.method,
+                opt(r.rmsd, |x| format!("{x:.5}")),
+                opt(r.beyond, |x| format!("{x:.5}")),
+                opt(r.samples, |x| format!("{x:.0}"))
+            );
         }
         s
     }
@@ -415,10 +476,19 @@ impl Summary {
              \"paper\" is the paper's mean RMSD over its 539 states (all ≤ 10^7 deals); \
              samples/run and ms/run are over every sampled state.\n\n\
              ## Mean RMSD by number of consistent deals\n\n\
-             Each cell is the mean over the states of the class of each state's mean RMSD.\n\n{}",
+             Each cell is the mean over the states of the class of each state's mean RMSD.\n\n{}{}",
             self.counts(),
             self.table(),
-            self.size_table()
+            self.size_table(),
+            if self.tenures.len() < 2 {
+                String::new()
+            } else {
+                format!(
+                    "\n## Tabu tenure sweep (section 4.2.5)\n\nDuplicates eliminated throughout; \
+                     tenure 2 is Algorithm 2, tenure 10 is (d). The paper found tenure 2 best.\n\n{}",
+                    self.tenure_table()
+                )
+            }
         )
     }
 }

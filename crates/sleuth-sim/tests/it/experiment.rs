@@ -142,7 +142,7 @@ fn raw_results_round_trip_and_summaries_are_written() {
     assert!(methods.iter().all(|m| m["all"]["rmsd"].as_f64().is_some_and(|x| x.is_finite() && x >= 0.0)));
     let md = std::fs::read_to_string(dir.path().join("summary.md")).unwrap();
     for m in Method::ALL {
-        assert!(md.contains(m.label()), "summary.md lacks {}", m.label());
+        assert!(md.contains(&m.label()), "summary.md lacks {}", m.label());
     }
     assert!(md.contains("0.00602"));
 }
@@ -176,4 +176,24 @@ fn shards_merge_into_the_whole_and_threads_do_not_change_results() {
     // The same shard twice does not merge.
     assert!(sleuth_sim::experiment::merge(vec![parts[0].clone(), parts[0].clone()]).is_err());
     assert!("1/2".parse::<Shard>().is_ok() && "2/2".parse::<Shard>().is_err() && "x".parse::<Shard>().is_err());
+}
+
+#[test]
+fn a_config_without_methods_ran_the_original_eight() {
+    // config.json of the runs before (b)'s second reading and the tenure sweep.
+    let mut v = serde_json::to_value(SamplingConfig::quick()).unwrap();
+    v.as_object_mut().unwrap().remove("methods");
+    let cfg: SamplingConfig = serde_json::from_value(v).unwrap();
+    assert_eq!(cfg.methods, Method::ORIGINAL);
+    assert_eq!(SamplingConfig::paper().methods, Method::ALL);
+    for m in Method::ALL {
+        assert_eq!(Method::from_name(&m.name()), Some(m));
+        assert_eq!(m.walksat(7).is_some(), m.is_walksat());
+    }
+    assert_eq!(Method::B20.walksat(7).unwrap().restart_prob, 0.2);
+    assert_eq!(Method::B.walksat(7).unwrap().restart_prob, 0.8);
+    for (tenure, m) in Method::TENURES {
+        let w = m.walksat(7).unwrap();
+        assert_eq!((w.tenure, w.unique, w.noise, w.restart_prob), (tenure, true, 0.0, 0.0));
+    }
 }

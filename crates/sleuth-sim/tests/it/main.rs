@@ -8,5 +8,6 @@ mod rules;
 mod sleuth;
 mod speedclue;
 mod support;
+mod table1;
 mod tournament;
 mod views;
