@@ -201,6 +201,15 @@ mod tests {
     }
 
     #[test]
+    fn this_machines_interfaces_never_give_0_0_0_0() {
+        // Lists the interfaces only; nothing is bound.
+        let s = Share::find("0.0.0.0:7878".parse().unwrap(), None);
+        assert!(!s.urls.is_empty());
+        assert!(s.urls.iter().all(|u| !u.contains("0.0.0.0")), "{:?}", s.urls);
+        assert_eq!(s.lan, !s.urls[0].contains("127.0.0.1"), "{:?}", s.urls);
+    }
+
+    #[test]
     fn qr_codes_are_drawn() {
         let url = "http://192.168.1.20:7878/?token=0123456789abcdef0123456789abcdef";
         let svg = qr_svg(url).unwrap();

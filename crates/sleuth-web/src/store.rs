@@ -717,6 +717,34 @@ mod tests {
     }
 
     #[test]
+    fn names_are_journaled_and_old_journals_are_named_by_their_id() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let id = store.create(sample(), Some("  Friday ")).unwrap();
+        {
+            let e = store.get(&id).unwrap();
+            let mut e = lock(&e);
+            assert_eq!((e.name(), e.version()), ("Friday", 0));
+            e.change(Op::Rename { name: "Saturday".into() }).unwrap();
+            assert!(matches!(e.change(Op::Rename { name: "\n".into() }), Err(StoreError::Invalid(_))));
+            e.change(Op::Insert { index: 0, event: event("b", None) }).unwrap();
+            e.change(Op::Undo).unwrap();
+            assert_eq!((e.name(), e.version(), e.can_undo()), ("Saturday", 3, false));
+        }
+        let again = Store::open(dir.path()).unwrap().get(&id).unwrap();
+        let again = lock(&again);
+        assert_eq!((again.name(), again.version()), ("Saturday", 3));
+        // A journal from before names: its base has no name.
+        let games = dir.path().join("games");
+        let base = serde_json::json!({"op": "base", "game": sample()});
+        fs::write(games.join("old.journal"), format!("{base}\n")).unwrap();
+        fs::write(games.join("old.json"), sample().to_json()).unwrap();
+        let old = Store::open(dir.path()).unwrap().get("old").unwrap();
+        assert_eq!(lock(&old).name(), "old");
+        assert!(default_name(std::time::UNIX_EPOCH) == "Game 1970-01-01 00:00 UTC");
+    }
+
+    #[test]
     fn invalid_events_and_ids_change_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path()).unwrap();
