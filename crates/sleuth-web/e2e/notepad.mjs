@@ -248,8 +248,7 @@ try {
   const round = (x) => Math.round(x * 10) / 10;
   const stats = (xs) => { const s = [...xs].sort((a, b) => a - b); return { median: round(s[s.length >> 1]), max: round(s[s.length - 1]) }; };
   const analysis = stats(timings.analysis_ms);
-  // The analysis of a classic game must be far below the 50 ms budget.
-  check(analysis.max < 50, `the analysis took ${analysis.max} ms`);
+  // Timings are printed, never asserted: speed is measured in benchmarks (BENCHMARKS.md).
   console.log(JSON.stringify({ turns: n, click_to_redraw_ms: stats(timings.page_ms),
     click_to_next_frame_ms: stats(timings.frame_ms), request_ms: stats(timings.request_ms),
     server_ms: stats(timings.server_total_ms), server_change_with_fsync_ms: stats(timings.server_change_ms),
