@@ -116,7 +116,7 @@ impl AccuseReason {
 }
 
 /// How the opponents' threat is estimated, in a player's words.
-pub const THREAT_BASIS: &str = "an estimate from deals drawn at random among those that fit what you know: in each, \
+pub const THREAT_BASIS: &str = "estimated from deals drawn at random among those that fit what you know: in each, \
     every opponent's knowledge (the public turns, its hand and the cards shown to it) is counted exactly, assuming \
     it asks the question most likely to solve and accuses only when certain";
 
