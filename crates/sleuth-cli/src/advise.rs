@@ -165,7 +165,10 @@ fn write_advice(out: &mut dyn Write, game: &Game, advice: &Advice, samples: usiz
             answers(game, s)
         )?;
     }
-    writeln!(out, "\nopponents (estimated from {samples} deals drawn from your view; each opponent's knowledge counted exactly):")?;
+    writeln!(
+        out,
+        "\nopponents (estimated from {samples} deals drawn from your view; each opponent's knowledge counted exactly):"
+    )?;
     for o in &advice.opponents {
         write_opponent(out, game, o)?;
     }
@@ -182,7 +185,11 @@ fn write_accusation(out: &mut dyn Write, game: &Game, advice: &Advice, samples: 
     let cards = card_ids(game, a.cards, ", ");
     let deals = format!("{} of {} deals", group_digits(a.deals), group_digits(advice.models));
     let verdict = if a.accuse { "yes" } else { "no" };
-    writeln!(out, "accuse now: {verdict}: {cards} is the case file with exact probability {} ({deals})", pct(a.probability))?;
+    writeln!(
+        out,
+        "accuse now: {verdict}: {cards} is the case file with exact probability {} ({deals})",
+        pct(a.probability)
+    )?;
     writeln!(out, "  why: {}", a.reason.words())?;
     if !a.certain && a.reason != sleuth_core::advice::AccuseReason::Out {
         if advice.opponents.iter().any(|o| o.lookahead) {
@@ -215,11 +222,8 @@ fn write_accusation(out: &mut dyn Write, game: &Game, advice: &Advice, samples: 
 /// file.
 fn write_hint(out: &mut dyn Write, game: &Game, hint: &BehaviourHint) -> std::io::Result<()> {
     writeln!(out, "\nbehaviour hint (a guess about how people ask, not a deduction; it never decides 'accuse now'):")?;
-    let evidence: Vec<String> = hint
-        .tells
-        .iter()
-        .map(|t| format!("{} holds {} of {}", game.player_id(t.player), t.own, t.known))
-        .collect();
+    let evidence: Vec<String> =
+        hint.tells.iter().map(|t| format!("{} holds {} of {}", game.player_id(t.player), t.own, t.known)).collect();
     writeln!(out, "  of the cards each opponent asked about whose place you know: {}", evidence.join(", "))?;
     match &hint.case_file {
         Some((cards, factor)) if !hint.habitual.is_empty() => {
@@ -262,7 +266,11 @@ fn write_opponent(out: &mut dyn Write, game: &Game, o: &OpponentProgress) -> std
     if o.out {
         return writeln!(out, "  {id}: out (accused wrongly)");
     }
-    let next = if o.lookahead { format!(", can know it by the end of its next turn {:>5}", pct(o.threat)) } else { String::new() };
+    let next = if o.lookahead {
+        format!(", can know it by the end of its next turn {:>5}", pct(o.threat))
+    } else {
+        String::new()
+    };
     writeln!(
         out,
         "  {id}: knows the case file now {:>5}{next}, case-file entropy {:.2} bits (public knowledge alone: {:.2})",

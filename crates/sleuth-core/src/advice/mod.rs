@@ -103,7 +103,14 @@ pub struct AdviceOptions {
 
 impl Default for AdviceOptions {
     fn default() -> AdviceOptions {
-        AdviceOptions { suggestions: 5, shortlist: 12, samples: 32, opponent_shortlist: 4, seed: 0, tell_samples: TELL_SAMPLES }
+        AdviceOptions {
+            suggestions: 5,
+            shortlist: 12,
+            samples: 32,
+            opponent_shortlist: 4,
+            seed: 0,
+            tell_samples: TELL_SAMPLES,
+        }
     }
 }
 

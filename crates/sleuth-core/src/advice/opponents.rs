@@ -29,10 +29,10 @@ use super::Position;
 use crate::count::{count_marginals, CountError};
 use crate::deduce::Problem;
 use crate::model::{Card, CardSet, Event, Game, Place, Player};
-use std::collections::HashMap;
 use crate::sample::{Deal, UniformSampler};
 use rand::seq::IteratorRandom;
 use rand::Rng;
+use std::collections::HashMap;
 
 /// One opponent's estimated progress.
 #[derive(Clone, Debug, PartialEq)]
@@ -190,7 +190,7 @@ impl Position<'_> {
                 self.game.events().iter().any(|e| matches!(e, Event::Accusation(a) if a.by == j && !a.correct));
             let public_entropy = case_file_entropy(self.game, &count_marginals(&self.public_model(j))?);
             // Many deals give the opponent the same view: analyse each view once.
-            let mut seen: HashMap<(CardSet, Vec<Option<Card>>), (bool, f64, f64)> = HashMap::new();
+            let mut seen: HashMap<OpponentView, (bool, f64, f64)> = HashMap::new();
             let (mut solved, mut threat, mut entropy) = (0.0, 0.0, 0.0);
             for deal in &deals {
                 let (hand, shown) = self.view_in_deal(j, deal, rng);
@@ -226,7 +226,7 @@ impl Position<'_> {
     /// `player`'s hand in `deal` and, per event, the card it saw shown: the
     /// one the observer saw shown to it, or else a uniformly chosen card of
     /// the deal's refuter among the suggested ones.
-    fn view_in_deal<R: Rng + ?Sized>(&self, player: Player, deal: &Deal, rng: &mut R) -> (CardSet, Vec<Option<Card>>) {
+    fn view_in_deal<R: Rng + ?Sized>(&self, player: Player, deal: &Deal, rng: &mut R) -> OpponentView {
         let hand = |p: Player| -> CardSet {
             self.game.deck().cards().filter(|c| deal[c.index()] == Some(Place::Player(p))).collect()
         };
@@ -246,6 +246,9 @@ impl Position<'_> {
         (hand(player), shown)
     }
 }
+
+/// An opponent's rebuilt view: its hand and, per event, the card it saw shown.
+type OpponentView = (CardSet, Vec<Option<Card>>);
 
 /// One rebuilt view's progress: whether it is certain, the chance it is
 /// certain after its best next question among `shortlist` (1 when certain,

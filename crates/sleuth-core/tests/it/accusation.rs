@@ -41,7 +41,11 @@ fn check_position(game: &Game, label: &str) -> bool {
     let advice = advise(game, &options()).expect("advice");
     let a = &advice.accusation;
     let mode = mode_probability(game);
-    assert!((a.probability - mode).abs() < 1e-12, "{label}: reported {} but the most likely case file has {mode}", a.probability);
+    assert!(
+        (a.probability - mode).abs() < 1e-12,
+        "{label}: reported {} but the most likely case file has {mode}",
+        a.probability
+    );
     assert!(
         !a.accuse || a.certain || a.probability >= EVEN_ODDS,
         "{label}: accuse now urged at exact probability {}",
@@ -190,5 +194,8 @@ fn the_habit_check_tells_own_card_askers_from_players_who_avoid_them() {
         }
     }
     assert_eq!(askers_flagged, 0, "an opponent who asks about its own cards is never read as avoiding them");
-    assert!(avoiders > 0 && avoiders_flagged > 0, "avoiders with much evidence are recognised ({avoiders_flagged} of {avoiders})");
+    assert!(
+        avoiders > 0 && avoiders_flagged > 0,
+        "avoiders with much evidence are recognised ({avoiders_flagged} of {avoiders})"
+    );
 }

@@ -473,8 +473,11 @@ fn told_case_files_match_the_weighted_enumeration() {
         // Fixed rates (the fitted ones are checked below): 1 is the exact
         // distribution, the others weigh each suggested card its suggester holds.
         for rate in [1.0, 0.3] {
-            let tells: Vec<Tell> =
-                game.players().filter(|&j| j != me).map(|player| Tell { player, known: 0, own: 0, rate, blind_chance: 1.0 }).collect();
+            let tells: Vec<Tell> = game
+                .players()
+                .filter(|&j| j != me)
+                .map(|player| Tell { player, known: 0, own: 0, rate, blind_chance: 1.0 })
+                .collect();
             let mut exact: BTreeMap<u64, f64> = BTreeMap::new();
             let mut sum = 0.0;
             for deal in deals(&game) {
