@@ -5,7 +5,8 @@ use crate::output::{card_ids, group_digits, json_f64, json_object, json_str, jso
 use crate::Outcome;
 use anyhow::bail;
 use sleuth_core::advice::{
-    advise, Advice, AdviceError, AdviceOptions, OpponentProgress, Position, RefutationAdvice, SuggestionEval,
+    advise, Advice, AdviceError, AdviceOptions, BehaviourHint, OpponentProgress, Position, RefutationAdvice,
+    SuggestionEval, THREAT_BASIS,
 };
 use sleuth_core::{CardSet, Game, Player};
 use std::io::Write;
@@ -28,14 +29,14 @@ pub struct Args {
     /// How many suggestions the first pass hands to the exact evaluation.
     #[arg(long, default_value_t = 12, value_name = "N")]
     shortlist: usize,
-    /// Deals sampled to estimate the opponents' progress.
+    /// Deals sampled to estimate what each opponent can know (the threat that one solves first).
     #[arg(long, default_value_t = 32, value_name = "N")]
     samples: usize,
     /// Seed of that sampling (the same seed gives the same advice).
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Deals sampled to weigh the case files by the opponents' tells (how rarely each asks about its own
-    /// cards); 0 weighs accusations by the exact probability alone.
+    /// Deals sampled for the behaviour hint (what the case file would be if the opponents avoid asking
+    /// about their own cards); 0 leaves the hint out. The hint never decides "accuse now".
     #[arg(long, default_value_t = sleuth_core::advice::TELL_SAMPLES, value_name = "N")]
     tell_samples: usize,
     /// Print JSON instead of text.
@@ -146,35 +147,8 @@ fn write_advice(out: &mut dyn Write, game: &Game, advice: &Advice, samples: usiz
     write_title(out, game, Paint::for_stdout(true), "advice")?;
     writeln!(out)?;
     writeln!(out, "{} consistent deals; case-file entropy {:.2} bits", group_digits(advice.models), advice.entropy)?;
-    let a = &advice.accusation;
     writeln!(out)?;
-    let cards = card_ids(game, a.cards, ", ");
-    let told = a.told.map(|p| format!(" ({} by the opponents' tells)", pct(p))).unwrap_or_default();
-    if a.certain {
-        writeln!(out, "accuse now: yes, the case file is certain: {cards}")?;
-    } else if a.accuse {
-        writeln!(out, "accuse now: yes, {cards} is right with probability {}{told}", pct(a.probability))?;
-        writeln!(
-            out,
-            "  an opponent may solve first ({} before your next turn); waiting is worth at most {}",
-            pct(a.threat),
-            pct((1.0 - a.threat) * a.wait_value)
-        )?;
-    } else {
-        writeln!(
-            out,
-            "accuse now: no; the most likely case file, {cards}, is right with probability {}{told}",
-            pct(a.probability)
-        )?;
-        if a.threat > 0.0 || a.wait_value < 1.0 {
-            writeln!(
-                out,
-                "  opponents solve before your next turn: {}; waiting is worth up to {}",
-                pct(a.threat),
-                pct((1.0 - a.threat) * a.wait_value)
-            )?;
-        }
-    }
+    write_accusation(out, game, advice, samples)?;
     writeln!(out, "\nbest suggestions, most likely to end the game first, then most informative")?;
     writeln!(out, "(expected information about the case file; chance the answer solves it; likeliest answers):")?;
     if advice.suggestions.is_empty() {
@@ -191,29 +165,80 @@ fn write_advice(out: &mut dyn Write, game: &Game, advice: &Advice, samples: usiz
             answers(game, s)
         )?;
     }
-    writeln!(out, "\nopponents (estimated from {samples} deals drawn from your view):")?;
+    writeln!(
+        out,
+        "\nopponents (estimated from {samples} deals drawn from your view; each opponent's knowledge counted exactly):"
+    )?;
     for o in &advice.opponents {
         write_opponent(out, game, o)?;
     }
-    if !advice.tells.is_empty() {
-        write_tells(out, game, advice)?;
+    if let Some(hint) = &advice.hint {
+        write_hint(out, game, hint)?;
     }
     Ok(())
 }
 
-/// The opponents' tells and the case files they point to.
-fn write_tells(out: &mut dyn Write, game: &Game, advice: &Advice) -> std::io::Result<()> {
+/// Whether to accuse: the exact probability first, then the rule that
+/// decided and what the threat rests on.
+fn write_accusation(out: &mut dyn Write, game: &Game, advice: &Advice, samples: usize) -> std::io::Result<()> {
+    let a = &advice.accusation;
+    let cards = card_ids(game, a.cards, ", ");
+    let deals = format!("{} of {} deals", group_digits(a.deals), group_digits(advice.models));
+    let verdict = if a.accuse { "yes" } else { "no" };
     writeln!(
         out,
-        "\ntells (players rarely ask about cards they hold; of the cards each asked about whose place you know,"
+        "accuse now: {verdict}: {cards} is the case file with exact probability {} ({deals})",
+        pct(a.probability)
     )?;
-    writeln!(out, "how many it holds, and the weight of a deal per card it asked about and holds there):")?;
-    for t in &advice.tells {
-        writeln!(out, "  {}: holds {} of {}; weight {:.2}", game.player_id(t.player), t.own, t.known, t.rate)?;
+    writeln!(out, "  why: {}", a.reason.words())?;
+    if !a.certain && a.reason != sleuth_core::advice::AccuseReason::Out {
+        if advice.opponents.iter().any(|o| o.lookahead) {
+            writeln!(
+                out,
+                "  an opponent can know the case file by the end of its next turn: {} (estimated from {samples} deals)",
+                pct(a.threat)
+            )?;
+        } else {
+            writeln!(
+                out,
+                "  an opponent knows the case file now: {} (estimated from {samples} deals; its next turn is looked at only at even odds or better)",
+                pct(a.threat)
+            )?;
+        }
+        if a.wait_value < 1.0 {
+            writeln!(
+                out,
+                "  waiting is worth at most {} (your best chance after your next question, {}, times no opponent solving first)",
+                pct((1.0 - a.threat) * a.wait_value),
+                pct(a.wait_value)
+            )?;
+        }
+        writeln!(out, "  the threat is {THREAT_BASIS}")?;
     }
-    writeln!(out, "most likely case files weighed by the tells (a model of behaviour, not a deduction):")?;
-    for (cards, p) in &advice.told {
-        writeln!(out, "  {:<12} {}", card_ids(game, *cards, ", "), pct(*p))?;
+    Ok(())
+}
+
+/// The behaviour hint: labelled as a model, never a probability of a case
+/// file.
+fn write_hint(out: &mut dyn Write, game: &Game, hint: &BehaviourHint) -> std::io::Result<()> {
+    writeln!(out, "\nbehaviour hint (a guess about how people ask, not a deduction; it never decides 'accuse now'):")?;
+    let evidence: Vec<String> =
+        hint.tells.iter().map(|t| format!("{} holds {} of {}", game.player_id(t.player), t.own, t.known)).collect();
+    writeln!(out, "  of the cards each opponent asked about whose place you know: {}", evidence.join(", "))?;
+    match &hint.case_file {
+        Some((cards, factor)) if !hint.habitual.is_empty() => {
+            let who: Vec<&str> = hint.habitual.iter().map(|&p| game.player_id(p)).collect();
+            writeln!(
+                out,
+                "  if {} avoid(s) asking about their own cards, as their questions so far suggest, {} would be the likeliest case file, about {factor:.1} times as likely as its exact probability",
+                who.join(", "),
+                card_ids(game, *cards, ", ")
+            )?;
+        }
+        _ => writeln!(
+            out,
+            "  no opponent's questions show that it avoids its own cards (too few known, or as many as a blind asker would hold): no hint"
+        )?,
     }
     Ok(())
 }
@@ -241,11 +266,15 @@ fn write_opponent(out: &mut dyn Write, game: &Game, o: &OpponentProgress) -> std
     if o.out {
         return writeln!(out, "  {id}: out (accused wrongly)");
     }
+    let next = if o.lookahead {
+        format!(", can know it by the end of its next turn {:>5}", pct(o.threat))
+    } else {
+        String::new()
+    };
     writeln!(
         out,
-        "  {id}: knows the case file {:>5}, solves before your next turn {:>5}, case-file entropy {:.2} bits (public knowledge alone: {:.2})",
+        "  {id}: knows the case file now {:>5}{next}, case-file entropy {:.2} bits (public knowledge alone: {:.2})",
         pct(o.solved),
-        pct(o.threat),
         o.entropy,
         o.public_entropy
     )
@@ -291,35 +320,13 @@ fn advice_json(game: &Game, advice: &Advice) -> String {
         ("models".to_string(), json_str(&a.deals.to_string())),
         ("certain".to_string(), a.certain.to_string()),
         ("accuse".to_string(), a.accuse.to_string()),
+        ("reason".to_string(), json_str(a.reason.id())),
+        ("rule".to_string(), json_str(a.reason.words())),
         ("threat".to_string(), json_f64(a.threat)),
+        ("threat_basis".to_string(), json_str(THREAT_BASIS)),
         ("wait_value".to_string(), json_f64(a.wait_value)),
-        ("told".to_string(), a.told.map_or("null".into(), json_f64)),
     ]);
-    let tells: Vec<String> = advice
-        .tells
-        .iter()
-        .map(|t| {
-            format!(
-                "    {}",
-                json_object([
-                    ("player".to_string(), json_str(game.player_id(t.player))),
-                    ("known".to_string(), t.known.to_string()),
-                    ("own".to_string(), t.own.to_string()),
-                    ("rate".to_string(), json_f64(t.rate)),
-                ])
-            )
-        })
-        .collect();
-    let told: Vec<String> = advice
-        .told
-        .iter()
-        .map(|(cards, p)| {
-            format!(
-                "    {}",
-                json_object([("cards".to_string(), ids(game, *cards)), ("probability".to_string(), json_f64(*p))])
-            )
-        })
-        .collect();
+    let hint = advice.hint.as_ref().map_or("null".to_string(), |h| hint_json(game, h));
     let suggestions: Vec<String> = advice
         .suggestions
         .iter()
@@ -357,6 +364,7 @@ fn advice_json(game: &Game, advice: &Advice) -> String {
                     ("out".to_string(), o.out.to_string()),
                     ("solved".to_string(), json_f64(o.solved)),
                     ("threat".to_string(), json_f64(o.threat)),
+                    ("lookahead".to_string(), o.lookahead.to_string()),
                     ("entropy".to_string(), json_f64(o.entropy)),
                     ("public_entropy".to_string(), json_f64(o.public_entropy)),
                     ("samples".to_string(), o.samples.to_string()),
@@ -372,15 +380,42 @@ fn advice_json(game: &Game, advice: &Advice) -> String {
         }
     };
     format!(
-        "{{\n  \"me\": {},\n  \"models\": {},\n  \"entropy\": {},\n  \"accusation\": {accusation},\n  \"suggestions\": {},\n  \"opponents\": {},\n  \"tells\": {},\n  \"told\": {}\n}}\n",
+        "{{\n  \"me\": {},\n  \"models\": {},\n  \"entropy\": {},\n  \"accusation\": {accusation},\n  \"suggestions\": {},\n  \"opponents\": {},\n  \"behaviour_hint\": {hint}\n}}\n",
         json_str(game.player_id(advice.me)),
         json_str(&advice.models.to_string()),
         json_f64(advice.entropy),
         list(suggestions),
-        list(opponents),
-        list(tells),
-        list(told)
+        list(opponents)
     )
+}
+
+/// The behaviour hint as JSON: every opponent's evidence, who passes the
+/// habit check, and the case file the assumption favours with its factor.
+fn hint_json(game: &Game, hint: &BehaviourHint) -> String {
+    let tells: Vec<String> = hint
+        .tells
+        .iter()
+        .map(|t| {
+            json_object([
+                ("player".to_string(), json_str(game.player_id(t.player))),
+                ("known".to_string(), t.known.to_string()),
+                ("own".to_string(), t.own.to_string()),
+                ("blind_chance".to_string(), json_f64(t.blind_chance)),
+                ("rate".to_string(), json_f64(t.rate)),
+            ])
+        })
+        .collect();
+    let (cards, factor) = match &hint.case_file {
+        Some((c, f)) => (ids(game, *c), json_f64(*f)),
+        None => ("null".to_string(), "null".to_string()),
+    };
+    json_object([
+        ("assumption".to_string(), json_str("the opponents listed in 'habitual' avoid asking about their own cards")),
+        ("habitual".to_string(), json_str_array(hint.habitual.iter().map(|&p| game.player_id(p)))),
+        ("cards".to_string(), cards),
+        ("factor".to_string(), factor),
+        ("tells".to_string(), format!("[{}]", tells.join(", "))),
+    ])
 }
 
 fn refute_json(game: &Game, suggester: Player, cards: CardSet, advice: &RefutationAdvice) -> String {

@@ -61,6 +61,28 @@ enum Command {
     Analyze(analyze::Args),
     /// Advise the player: best suggestions, whether to accuse, the opponents' progress;
     /// or, with --refute, which card to show.
+    ///
+    /// What the numbers mean:
+    ///
+    /// - EXACT: the consistent deals, the case-file entropy, the probability that the most
+    ///   likely case file is right ("accuse now: ... exact probability"), and every
+    ///   suggestion's figures (bits, chance to end the game, each answer's chance).
+    ///
+    /// - THE RULE: "accuse now" is always yes when the case file is certain, never below
+    ///   even odds (50%): a wrong accusation puts you out, while waiting keeps every later
+    ///   chance. At even odds or better it is yes when your chance beats what waiting is
+    ///   worth: the chance that no opponent can know the case file by the end of its next
+    ///   turn, times your best chance after your next question. The line "why:" says which
+    ///   part decided.
+    ///
+    /// - ESTIMATED: what each opponent knows or can know, from --samples deals drawn at
+    ///   random among those that fit what you know; in each, the opponent's knowledge (the
+    ///   public turns, its hand, the cards shown to it) is counted exactly, assuming it asks
+    ///   the question most likely to solve and accuses only when certain.
+    ///
+    /// - BEHAVIOUR HINT: "if the opponents avoid asking about their own cards, ...": a
+    ///   guess about how people play, read only for opponents whose questions show that
+    ///   habit. It never decides "accuse now" and is never a probability of a case file.
     #[command(after_help = EXIT_CODES)]
     Advise(advise::Args),
     /// Validate a game file and say whether its history is consistent.

@@ -710,14 +710,22 @@ async function refreshAdvice() {
   if (!adv.consistent) { body.append(h('p', {}, 'No advice while the turns contradict each other.')); return; }
   const a = adv.accuse;
   const cards = cardNames(a.cards);
-  const told = a.told === null || a.told === undefined ? '' : ` (${pct(a.told, 1)} by the opponents' tells)`;
+  // The exact probability first; then the rule that decided, in words.
+  const exact = `exact chance ${pct(a.probability, 1)}`;
   if (a.now && a.certain) {
     body.append(h('p', { id: 'advice-accuse', class: 'accuse' }, h('strong', {}, `Accuse now: ${cards} (certain).`)));
   } else if (a.now) {
-    body.append(h('p', { id: 'advice-accuse', class: 'accuse' }, h('strong', {}, `Accuse now: ${cards}`),
-      `, right with chance ${pct(a.probability, 1)}${told}: waiting is worse (an opponent solves first with chance ${pct(a.threat)}).`));
+    body.append(h('p', { id: 'advice-accuse', class: 'accuse' }, h('strong', {}, `Accuse now: ${cards}`), `, ${exact}.`));
   } else {
-    body.append(h('p', { id: 'advice-accuse' }, `Do not accuse yet: the most likely case file, ${cards}, is right with chance ${pct(a.probability, 1)}${told}.`));
+    body.append(h('p', { id: 'advice-accuse' }, `Do not accuse yet: the most likely case file, ${cards}, has ${exact}.`));
+  }
+  if (!a.certain && a.reason !== 'out') {
+    const threat = a.lookahead
+      ? `An opponent can know the case file by the end of its next turn with chance ${pct(a.threat)}`
+      : `An opponent knows the case file now with chance ${pct(a.threat)}`;
+    body.append(h('p', { id: 'advice-why' }, `Why: ${a.rule}. ${threat}, ${a.threat_basis}.`));
+  } else if (a.reason === 'out') {
+    body.append(h('p', { id: 'advice-why' }, `Why: ${a.rule}.`));
   }
   if (!(a.now && a.certain) && adv.suggest.length) {
     body.append(h('p', {}, 'Suggest (best first):'), h('ol', { id: 'advice-suggest' }, adv.suggest.map((s) =>
@@ -725,9 +733,18 @@ async function refreshAdvice() {
         ` — ${s.information.toFixed(2)} bits expected, ends the game with chance ${pct(s.end_probability)}`))));
   }
   if (adv.opponents.length) {
-    body.append(h('p', {}, 'Opponents (estimated from sampled deals):'), h('ul', { id: 'advice-opponents' }, adv.opponents.map((o) =>
+    body.append(h('p', {}, 'Opponents (estimated from sampled deals; what each can know, counted exactly):'), h('ul', { id: 'advice-opponents' }, adv.opponents.map((o) =>
       h('li', { 'data-player': o.player }, o.out ? `${o.player}: out (wrong accusation)`
-        : `${o.player}: knows the case file with chance ${pct(o.solved)}, ${o.entropy.toFixed(1)} bits left; may accuse before your next turn with chance ${pct(o.threat)}`))));
+        : `${o.player}: knows the case file now with chance ${pct(o.solved)}, ${o.entropy.toFixed(1)} bits left`
+          + (o.lookahead ? `; can know it by the end of its next turn with chance ${pct(o.threat)}` : '')))));
+  }
+  if (adv.hint && !(a.now && a.certain)) {
+    // A model of how people ask, never a probability of a case file.
+    const hint = adv.hint;
+    const text = hint.cards && hint.habitual.length
+      ? `If ${hint.habitual.join(', ')} avoid asking about their own cards, as their questions so far suggest, ${hint.cards.join(', ')} would be the likeliest case file (about ${hint.factor.toFixed(1)} times its exact chance).`
+      : 'No opponent\'s questions show that it avoids asking about its own cards, so there is no hint.';
+    body.append(h('p', { id: 'advice-hint' }, h('em', {}, 'Behaviour hint (a guess, not a deduction; never used for "accuse now"): '), text));
   }
 }
 

@@ -91,13 +91,20 @@ try {
     timings.server_change_ms.push(server.change);
     timings.server_total_ms.push(server.change + server.analysis);
     timings.analysis_ms.push(Number((await page.textContent('#status')).match(/analysed in ([0-9.]+) ms/)[1]));
+    // The advice after every turn: the exact chance first, and never "Accuse now" on a long shot
+    // (below even odds) nor for a case file that is not the most likely.
+    await page.waitForSelector(`#advice-body[data-version="${i + 1}"]`);
+    const accuse = await page.textContent('#advice-accuse');
+    const exact = accuse.match(/exact chance ([0-9.]+)%/);
+    const certain = accuse.endsWith('(certain).');
+    check(certain || exact, `advice without its exact chance: ${accuse}`);
+    check(!accuse.startsWith('Accuse now') || certain || Number(exact[1]) >= 50, `a long shot urged after turn ${i + 1}: ${accuse}`);
+    const guess = accuse.match(/case file, ([A-Za-z,. ]+), has exact|Accuse now: ([A-Za-z,. ]+?)(?: \(certain\)\.|, exact chance)/);
+    check(guess && !(guess[1] || guess[2]).split(', ').some((c) => sample.hand.map((id) => NAME[id]).includes(c)), `advice accuses with my own card: ${accuse}`);
+    if (!certain) check(/^Why: .+ (knows|can know) the case file .+ estimated from deals/.test(await page.textContent('#advice-why')), 'the advice says what the risk rests on');
     if (i === 11) {
-      // The advice panel mid-game: not certain yet, so suggestions and the opponents.
-      await page.waitForSelector(`#advice-body[data-version="${i + 1}"]`);
-      const accuse = await page.textContent('#advice-accuse');
-      check(accuse.includes('most likely case file') || accuse.includes('Accuse now'), `advice: ${accuse}`);
-      const guess = accuse.match(/case file, ([A-Za-z,. ]+), is right|Accuse now: ([A-Za-z,. ]+)/);
-      check(guess && !(guess[1] || guess[2]).split(', ').some((c) => sample.hand.map((id) => NAME[id]).includes(c)), `advice accuses with my own card: ${accuse}`);
+      // The advice panel mid-game: not certain, and the exact chance is far below even odds.
+      check(accuse.startsWith('Do not accuse yet'), `advice at turn 12: ${accuse}`);
       const suggestions = await page.$$eval('#advice-suggest li', (lis) => lis.map((li) => li.textContent));
       check(suggestions.length > 0 && suggestions.every((t) => /bits expected, ends the game with chance \d+%/.test(t)), `suggestions: ${suggestions}`);
       check(await page.locator('#advice-opponents li').count() === sample.players.length - 1, 'one line per opponent');

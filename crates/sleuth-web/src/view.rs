@@ -2,7 +2,7 @@
 //! advice, built by hand from sleuth-core's types (which carry no serde).
 
 use serde_json::{json, Value};
-use sleuth_core::advice::{advise, advise_refutation, AdviceError, AdviceOptions};
+use sleuth_core::advice::{advise, advise_refutation, AdviceError, AdviceOptions, THREAT_BASIS};
 use sleuth_core::analysis::ratio;
 use sleuth_core::{why, Analysis, Card, CardSet, Game, Place, Player, Why};
 use std::time::Instant;
@@ -147,10 +147,15 @@ pub fn advice_options() -> AdviceOptions {
 ///
 /// The shape: `source` (`"sleuth-core"`), `version`, `consistent`,
 /// `models` (a string), `entropy` (bits), `accuse: {cards, probability,
-/// now, certain, threat, wait_value, told}` (`told`: the probability
-/// weighed by the opponents' tells, or null), `suggest: [{cards, information,
-/// end_probability, likelihood}]` (best first), `opponents: [{player, out,
-/// solved, threat, entropy}]` and `millis`. An inconsistent history is
+/// deals, now, certain, reason, rule, threat, lookahead, threat_basis,
+/// wait_value}` (`probability`: exact; `rule`: the part of the rule that
+/// decided, in words; `threat`: the estimated chance that an opponent knows
+/// the case file now, or with `lookahead` by the end of its next turn),
+/// `suggest: [{cards, information, end_probability, likelihood}]` (best
+/// first), `opponents: [{player, out, solved, threat, lookahead, entropy}]`,
+/// `hint` (the behaviour hint, or null: `{habitual: [player], cards (or
+/// null), factor (or null), tells: [{player, known, own, blind_chance}]}`,
+/// never part of the accusation) and `millis`. An inconsistent history is
 /// `consistent: false` with no advice.
 ///
 /// # Errors
@@ -175,12 +180,18 @@ pub fn advice(game: &Game, version: u64) -> Result<Value, String> {
                    "likelihood": s.likelihood})
         })
         .collect();
+    let hint = a.hint.as_ref().map(|h| {
+        json!({"habitual": h.habitual.iter().map(|&p| game.player_id(p)).collect::<Vec<_>>(),
+               "cards": h.case_file.map(|(c, _)| ids(c)), "factor": h.case_file.map(|(_, f)| f),
+               "tells": h.tells.iter().map(|t| json!({"player": game.player_id(t.player), "known": t.known,
+                   "own": t.own, "blind_chance": t.blind_chance})).collect::<Vec<_>>()})
+    });
     let opponents: Vec<Value> = a
         .opponents
         .iter()
         .map(|o| {
             json!({"player": game.player_id(o.player), "out": o.out, "solved": o.solved, "threat": o.threat,
-                   "entropy": o.entropy})
+                   "lookahead": o.lookahead, "entropy": o.entropy})
         })
         .collect();
     Ok(json!({
@@ -189,9 +200,11 @@ pub fn advice(game: &Game, version: u64) -> Result<Value, String> {
         "consistent": true,
         "models": a.models.to_string(),
         "entropy": a.entropy,
-        "accuse": {"cards": ids(acc.cards), "probability": acc.probability, "now": acc.accuse,
-                   "certain": acc.certain, "threat": acc.threat, "wait_value": acc.wait_value,
-                   "told": acc.told},
+        "accuse": {"cards": ids(acc.cards), "probability": acc.probability, "deals": acc.deals.to_string(),
+                   "now": acc.accuse, "certain": acc.certain, "reason": acc.reason.id(), "rule": acc.reason.words(),
+                   "threat": acc.threat, "lookahead": a.opponents.iter().any(|o| o.lookahead),
+                   "threat_basis": THREAT_BASIS, "wait_value": acc.wait_value},
+        "hint": hint,
         "suggest": suggest,
         "opponents": opponents,
         "millis": start.elapsed().as_secs_f64() * 1000.0,

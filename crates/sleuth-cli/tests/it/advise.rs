@@ -20,8 +20,10 @@ fn advises_suggestions_accusation_and_opponents() {
 
         297,850 consistent deals; case-file entropy 3.63 bits
 
-        accuse now: no; the most likely case file, pl, ca, ha, is right with probability 30.5% (44.4% by the opponents' tells)
-          opponents solve before your next turn: 30.5%; waiting is worth up to 52.2%
+        accuse now: no: pl, ca, ha is the case file with exact probability 30.5% (90,720 of 297,850 deals)
+          why: below even odds the advice never says accuse: a wrong accusation puts you out of the game, while waiting keeps every later chance
+          an opponent knows the case file now: 12.5% (estimated from 32 deals; its next turn is looked at only at even odds or better)
+          the threat is estimated from deals drawn at random among those that fit what you know: in each, every opponent's knowledge (the public turns, its hand and the cards shown to it) is counted exactly, assuming it asks the question most likely to solve and accuses only when certain
 
         best suggestions, most likely to end the game first, then most informative
         (expected information about the case file; chance the answer solves it; likeliest answers):
@@ -29,26 +31,16 @@ fn advises_suggestions_accusation_and_opponents() {
           2. pl, ca, li   1.350 bits  ends 19.7%   p4 shows li 54.9%, nobody 19.7%, p4 shows ca 18.0%, p4 shows pl 7.3%
           3. wh, ca, ha   1.404 bits  ends    0%   p4 shows ha 42.9%, nobody 39.1%, p4 shows ca 18.0%
 
-        opponents (estimated from 32 deals drawn from your view):
-          p2: knows the case file    0%, solves before your next turn  1.6%, case-file entropy 3.83 bits (public knowledge alone: 5.00)
-          p3: knows the case file    0%, solves before your next turn  1.6%, case-file entropy 4.50 bits (public knowledge alone: 4.95)
-          p4: knows the case file 12.5%, solves before your next turn 25.8%, case-file entropy 1.97 bits (public knowledge alone: 4.42)
-          p5: knows the case file    0%, solves before your next turn  1.6%, case-file entropy 4.48 bits (public knowledge alone: 5.00)
-          p6: knows the case file    0%, solves before your next turn  1.6%, case-file entropy 4.60 bits (public knowledge alone: 4.94)
+        opponents (estimated from 32 deals drawn from your view; each opponent's knowledge counted exactly):
+          p2: knows the case file now    0%, case-file entropy 3.83 bits (public knowledge alone: 5.00)
+          p3: knows the case file now    0%, case-file entropy 4.50 bits (public knowledge alone: 4.95)
+          p4: knows the case file now 12.5%, case-file entropy 1.97 bits (public knowledge alone: 4.42)
+          p5: knows the case file now    0%, case-file entropy 4.48 bits (public knowledge alone: 5.00)
+          p6: knows the case file now    0%, case-file entropy 4.60 bits (public knowledge alone: 4.94)
 
-        tells (players rarely ask about cards they hold; of the cards each asked about whose place you know,
-        how many it holds, and the weight of a deal per card it asked about and holds there):
-          p2: holds 0 of 1; weight 0.20
-          p3: holds 0 of 0; weight 0.25
-          p4: holds 0 of 0; weight 0.25
-          p5: holds 0 of 1; weight 0.20
-          p6: holds 0 of 0; weight 0.25
-        most likely case files weighed by the tells (a model of behaviour, not a deduction):
-          pl, ca, ha   44.4%
-          pl, ca, li   39.5%
-          pl, re, ha   4.1%
-          pl, re, li   3.8%
-          pl, ro, li   1.3%
+        behaviour hint (a guess about how people ask, not a deduction; it never decides 'accuse now'):
+          of the cards each opponent asked about whose place you know: p2 holds 0 of 1, p3 holds 0 of 0, p4 holds 0 of 0, p5 holds 0 of 1, p6 holds 0 of 0
+          no opponent's questions show that it avoids its own cards (too few known, or as many as a blind asker would hold): no hint
     "#]].assert_eq(&run.stdout);
 }
 
@@ -61,6 +53,36 @@ fn a_certain_case_file_is_accused() {
     assert_eq!(v["accusation"]["accuse"], true);
     assert_eq!(v["accusation"]["cards"], serde_json::json!(["pe", "pi", "bi"]));
     assert_eq!(v["accusation"]["probability"], 1.0);
+}
+
+/// Issue 17: every prefix of the SAT paper's sample game (play Sleuth did
+/// not generate) through `sleuth advise --json`: never "accuse" below even
+/// odds, always when certain, and the exact probability first.
+#[test]
+fn no_prefix_of_the_sample_game_urges_a_long_shot() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/seed-sat-sample.json"))
+        .expect("the sample game");
+    let file: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let events = file["events"].as_array().expect("events").clone();
+    let scratch = Scratch::new();
+    let mut urged = Vec::new();
+    for k in 0..=events.len() {
+        let mut f = file.clone();
+        f["events"] = serde_json::Value::Array(events[..k].to_vec());
+        let name = scratch.write(&format!("p{k}.json"), &f.to_string());
+        let a = scratch.sleuth(&["advise", &name, "--json", "--suggestions", "1"]).code(0).json()["accusation"].clone();
+        let (p, accuse, certain) =
+            (a["probability"].as_f64().unwrap(), a["accuse"].as_bool().unwrap(), a["certain"].as_bool().unwrap());
+        assert!(!accuse || p >= 0.5, "after {k} events: accuse now at exact probability {p}: {a}");
+        assert_eq!(certain, p == 1.0, "after {k} events: {a}");
+        assert!(!certain || accuse, "after {k} events: a certain case file is not urged: {a}");
+        assert!(!a["rule"].as_str().unwrap().is_empty() && !a["threat_basis"].as_str().unwrap().is_empty());
+        if accuse {
+            urged.push(k);
+        }
+    }
+    assert!(!urged.contains(&12), "issue 17: 'accuse now' at 1.5 % after 12 turns");
+    assert!(urged.contains(&events.len()), "the solved game is urged");
 }
 
 #[test]

@@ -1,10 +1,33 @@
 //! Accusations: the most likely case file, exactly, and whether accusing now
 //! beats waiting.
+//!
+//! The player's rule ([`Position::player_accusation`], what `sleuth advise`
+//! and the notepad show) rests on the exact probability `p` of the most
+//! likely case file, and nothing else decides it:
+//!
+//! - a certain case file (`p = 1`): accuse now;
+//! - a player who is out (accused wrongly): never;
+//! - `p` below one half ([`EVEN_ODDS`]): never. A wrong accusation is final
+//!   (the player is out), while waiting keeps every later chance. The only
+//!   reason to accuse early is that an opponent may win first, and the
+//!   threat is an estimate (of what the opponents can know, from sampled
+//!   deals, assuming each reasons perfectly); an estimate never talks the
+//!   player into a bet it is more likely to lose than win;
+//! - otherwise accuse when `p ≥ (1 − T) · W`: `T` the estimated chance that
+//!   some opponent knows the case file by the end of its next turn
+//!   ([`Position::opponents_by_knowledge`]), `W` an upper bound on the chance
+//!   of being right at the next opportunity ([`Position::wait_value`]).
+//!   Waiting is valued at its best (`W` is an upper bound, and an opponent
+//!   who is not yet certain is assumed not to gamble), so the rule leans
+//!   towards waiting: conservative about the one move that cannot be undone.
+//!
+//! The playing agent's rule ([`Position::accusation_advice`]) may weigh a
+//! behaviour model instead; it is the agent's, never the player's.
 
 use super::entropy::{certain_case_file, in_case_file};
 use super::Position;
 use crate::analysis::ratio;
-use crate::count::{count, CountError};
+use crate::count::{case_files, count, CountError};
 use crate::model::{Card, CardSet, Event, Place};
 
 /// The best accusation and whether to make it now.
@@ -34,7 +57,72 @@ pub struct AccusationAdvice {
     /// The recommendation: accuse now. Never for a player who is out (has
     /// made a wrong accusation), even when the case file is certain.
     pub accuse: bool,
+    /// Why: which part of the rule decided.
+    pub reason: AccuseReason,
 }
+
+/// Which part of the accusation rule decided (see the module docs).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AccuseReason {
+    /// The player has accused wrongly and may not accuse again.
+    Out,
+    /// The case file is certain: accuse.
+    Certain,
+    /// The exact probability is below even odds: wait, whatever the threat.
+    BelowEvenOdds,
+    /// At least even odds, and waiting is worth more: wait.
+    WaitingIsBetter,
+    /// At least even odds, and the opponents' threat makes waiting worth
+    /// less than accusing: accuse.
+    ThreatOutweighs,
+    /// The playing agent's rule decided ([`Position::accusation_advice`]).
+    Agent,
+}
+
+impl AccuseReason {
+    /// A short name, for JSON.
+    pub fn id(self) -> &'static str {
+        match self {
+            AccuseReason::Out => "out",
+            AccuseReason::Certain => "certain",
+            AccuseReason::BelowEvenOdds => "below_even_odds",
+            AccuseReason::WaitingIsBetter => "waiting_is_better",
+            AccuseReason::ThreatOutweighs => "threat_outweighs",
+            AccuseReason::Agent => "agent",
+        }
+    }
+
+    /// The rule that decided, in a player's words.
+    pub fn words(self) -> &'static str {
+        match self {
+            AccuseReason::Out => "you accused wrongly, so you may not accuse again",
+            AccuseReason::Certain => "the case file is certain: every deal that fits the turns puts these cards there",
+            AccuseReason::BelowEvenOdds => {
+                "below even odds the advice never says accuse: a wrong accusation puts you out of the game, \
+                 while waiting keeps every later chance"
+            }
+            AccuseReason::WaitingIsBetter => {
+                "at even odds or better, but waiting is worth more: your chance now is below your best chance \
+                 after your next question, discounted by the chance that an opponent can solve first"
+            }
+            AccuseReason::ThreatOutweighs => {
+                "at even odds or better, and waiting is worth less: the chance that an opponent can solve first \
+                 takes away more than your next question could add"
+            }
+            AccuseReason::Agent => "the playing agent's rule",
+        }
+    }
+}
+
+/// How the opponents' threat is estimated, in a player's words.
+pub const THREAT_BASIS: &str = "estimated from deals drawn at random among those that fit what you know: in each, \
+    every opponent's knowledge (the public turns, its hand and the cards shown to it) is counted exactly, assuming \
+    it asks the question most likely to solve and accuses only when certain";
+
+/// The exact probability below which the player's advice never urges an
+/// accusation that is not certain.
+pub const EVEN_ODDS: f64 = 0.5;
 
 /// How many case-file candidates per category are tried for the most
 /// likely case file.
@@ -43,17 +131,37 @@ const CANDIDATES_PER_CATEGORY: usize = 3;
 impl Position<'_> {
     /// The most likely case file and its exact number of deals.
     ///
-    /// When the case file is certain, that one. Otherwise the joint mode is
-    /// searched among the combinations of each category's three most likely
-    /// case-file cards (one exact count each, at most 27 on a three-category
-    /// deck); the joint mode is almost always there, because a combination's
-    /// probability never exceeds any of its cards' marginals, but this is a
-    /// search, not a proof, and the probability reported is exact for the
-    /// combination returned.
+    /// When the case file is certain, that one. Otherwise the first of the
+    /// exact list of case files ([`case_files`]: most likely first, ties in
+    /// deck order), so the probability is that of a true joint mode. Only
+    /// when too many case files are possible to list (large custom decks)
+    /// is the joint mode searched among the combinations of each category's
+    /// three most likely case-file cards (one exact count each): almost
+    /// always the mode, but a search, not a proof; the probability reported
+    /// is exact for the combination returned.
     ///
     /// # Errors
     /// [`CountError`] from the counts.
     pub fn best_accusation(&self) -> Result<(CardSet, u128), CountError> {
+        if let Some(cards) = certain_case_file(self.game, &self.counts) {
+            return Ok((cards, self.counts.total));
+        }
+        match case_files(&self.problem, &self.counts) {
+            Ok(files) => {
+                if let Some((cards, n)) = files.first() {
+                    return Ok((cards.iter().copied().collect(), *n));
+                }
+            }
+            Err(CountError::TooManyCaseFiles(_)) => {}
+            Err(e) => return Err(e),
+        }
+        self.searched_accusation()
+    }
+
+    /// The joint mode searched among the combinations of each category's
+    /// three most likely case-file cards (see [`Position::best_accusation`]);
+    /// the playing agent's search, kept as it was measured.
+    fn searched_accusation(&self) -> Result<(CardSet, u128), CountError> {
         if let Some(cards) = certain_case_file(self.game, &self.counts) {
             return Ok((cards, self.counts.total));
         }
@@ -92,7 +200,8 @@ impl Position<'_> {
         }
     }
 
-    /// The accusation advice: certain → accuse; below `floor` → wait; else
+    /// The playing agent's accusation rule (not the player's: see
+    /// [`Position::player_accusation`]): certain → accuse; below `floor` → wait; else
     /// `weigh` gives the opponents' threat `t` (the chance one of them solves
     /// before the observer's next turn) and the value `w` of waiting (the
     /// chance of being right at the next opportunity), and the advice is to
@@ -117,16 +226,14 @@ impl Position<'_> {
         let certain_cards = certain_case_file(self.game, &self.counts);
         let (cards, deals) = match (certain_cards, told) {
             (None, Some((cards, _))) => (cards, self.deals_with_case_file(cards)?),
-            _ => self.best_accusation()?,
+            _ => self.searched_accusation()?,
         };
         let probability = ratio(deals, self.counts.total);
         let certain = deals == self.counts.total;
         let told = told.filter(|_| !certain).map(|(_, p)| p);
         let bet = told.unwrap_or(probability);
         // A player who has accused wrongly is out: it may not accuse again.
-        let out = self.game.observer().is_some_and(|(me, _)| {
-            self.game.events().iter().any(|e| matches!(e, Event::Accusation(a) if a.by == me && !a.correct))
-        });
+        let out = self.is_out();
         let (threat, wait_value, accuse) = if out {
             (0.0, 1.0, false)
         } else if certain {
@@ -137,11 +244,52 @@ impl Position<'_> {
             let (t, w) = weigh(self)?;
             (t, w, bet >= (1.0 - t) * w)
         };
-        Ok(AccusationAdvice { cards, probability, told, deals, certain, threat, wait_value, accuse })
+        let reason = AccuseReason::Agent;
+        Ok(AccusationAdvice { cards, probability, told, deals, certain, threat, wait_value, accuse, reason })
+    }
+
+    /// The player's accusation advice, on the exact probability `p` of the
+    /// most likely case file (see the module docs for the rule and why):
+    /// certain → accuse; out → never; `p` below [`EVEN_ODDS`] → wait; else
+    /// accuse when `p ≥ (1 − threat) · W`, `W` = [`Position::wait_value`] with
+    /// `shortlist`. `threat` is the chance that some opponent knows the case
+    /// file by the end of its next turn (as [`combined_threat`](super::combined_threat)
+    /// of [`Position::opponents_by_knowledge`]); it is reported whatever the
+    /// decision.
+    ///
+    /// # Errors
+    /// [`CountError`] from the counts.
+    pub fn player_accusation(&self, threat: f64, shortlist: usize) -> Result<AccusationAdvice, CountError> {
+        let (cards, deals) = self.best_accusation()?;
+        let probability = ratio(deals, self.counts.total);
+        let certain = deals == self.counts.total;
+        let (mut wait_value, mut accuse) = (1.0, false);
+        let reason = if self.is_out() {
+            AccuseReason::Out
+        } else if certain {
+            accuse = true;
+            AccuseReason::Certain
+        } else if probability < EVEN_ODDS {
+            AccuseReason::BelowEvenOdds
+        } else {
+            wait_value = self.wait_value(shortlist)?;
+            accuse = probability >= (1.0 - threat) * wait_value;
+            if accuse {
+                AccuseReason::ThreatOutweighs
+            } else {
+                AccuseReason::WaitingIsBetter
+            }
+        };
+        Ok(AccusationAdvice { cards, probability, told: None, deals, certain, threat, wait_value, accuse, reason })
+    }
+
+    /// Whether the observer has accused wrongly (and is out).
+    fn is_out(&self) -> bool {
+        self.game.events().iter().any(|e| matches!(e, Event::Accusation(a) if a.by == self.me && !a.correct))
     }
 
     /// The consistent deals with `cards` in the case file.
-    fn deals_with_case_file(&self, cards: CardSet) -> Result<u128, CountError> {
+    pub(super) fn deals_with_case_file(&self, cards: CardSet) -> Result<u128, CountError> {
         let mut q = self.problem.clone();
         for c in cards {
             q.add_fact(c, Place::CaseFile, true);

@@ -23,14 +23,18 @@
 //! - Suggestions ([`Position::evaluate`], [`Position::rank_suggestions`]):
 //!   every answer's exact probability and the expected information; a cheap
 //!   first pass over all combinations picks a shortlist to evaluate exactly.
-//! - Accusations ([`Position::accusation_advice`]): the most likely case
-//!   file with its exact probability, weighed against the opponents' threat.
+//! - Accusations ([`Position::player_accusation`]): the most likely case
+//!   file with its exact probability; accuse when certain, never below even
+//!   odds, and in between when the opponents' threat outweighs waiting.
 //! - Refutations ([`Position::refutation`]): the card that tells the
 //!   suggester least.
-//! - Opponents ([`Position::opponents`]): sampled exact views of each
-//!   opponent.
-//! - Tells ([`Position::tells`], [`Position::told_case_files`]): the case
-//!   file weighed by how rarely each opponent asks about cards it holds.
+//! - Opponents ([`Position::opponents_by_knowledge`]): sampled exact views
+//!   of each opponent, and the chance each can know the case file by the end
+//!   of its next turn.
+//! - The behaviour hint ([`Position::behaviour_hint`]): the case file
+//!   weighed by how rarely each opponent asks about cards it holds, read only
+//!   for opponents whose play shows that habit; a labelled hint, never the
+//!   basis of an accusation.
 //!
 //! Cost: a classic evaluation is one marginal count per possible (refuter,
 //! card) answer, about 5 to 80 µs each; [`advise`] with the default options
@@ -43,12 +47,14 @@ mod refute;
 mod suggest;
 mod tells;
 
-pub use accuse::AccusationAdvice;
+pub use accuse::{AccusationAdvice, AccuseReason, EVEN_ODDS, THREAT_BASIS};
 pub use entropy::{case_file_candidates, case_file_entropy, certain_case_file, in_case_file};
 pub use opponents::{combined_threat, solve_chance, OpponentProgress};
 pub use refute::{RefutationAdvice, RefutationOption};
 pub use suggest::{focused_tiers, Objective, Outcome, SuggestionEval, MAX_COMBINATIONS};
-pub use tells::{told_marginals, Tell, MIN_RATE, PRIOR_RATE, PRIOR_WEIGHT};
+pub use tells::{
+    told_marginals, BehaviourHint, Tell, HABIT_SIGNIFICANCE, HINT_PRIOR_WEIGHT, MIN_RATE, PRIOR_RATE, PRIOR_WEIGHT,
+};
 
 use crate::analysis::ratio;
 use crate::count::{count_marginals, CountError, Counts};
@@ -84,14 +90,14 @@ pub struct AdviceOptions {
     pub shortlist: usize,
     /// How many deals are sampled to estimate the opponents' progress.
     pub samples: usize,
+    /// How many questions each opponent's rebuilt view evaluates exactly to
+    /// find its best next question ([`Position::opponents_by_knowledge`]),
+    /// when the accusation rule weighs the threat.
+    pub opponent_shortlist: usize,
     /// The seed of that sampling (the same seed gives the same advice).
     pub seed: u64,
-    /// Below this probability of being right, an accusation is never
-    /// advised (and the opponents' threat is not weighed).
-    pub accuse_floor: f64,
-    /// How many deals are sampled to weigh the case files by the opponents'
-    /// tells ([`Position::told_case_files`]); 0 to weigh accusations by the
-    /// exact probability alone.
+    /// How many deals are sampled to weigh the behaviour hint
+    /// ([`Position::behaviour_hint`]); 0 for no hint.
     pub tell_samples: usize,
 }
 
@@ -101,8 +107,8 @@ impl Default for AdviceOptions {
             suggestions: 5,
             shortlist: 12,
             samples: 32,
+            opponent_shortlist: 4,
             seed: 0,
-            accuse_floor: 0.25,
             tell_samples: TELL_SAMPLES,
         }
     }
@@ -119,21 +125,19 @@ pub struct Advice {
     pub entropy: f64,
     /// The best suggestions, best first (never one the observer made before).
     pub suggestions: Vec<SuggestionEval>,
-    /// Whether to accuse, and whom.
+    /// Whether to accuse, and whom: the player's rule on the exact
+    /// probability ([`Position::player_accusation`]).
     pub accusation: AccusationAdvice,
-    /// Every opponent's estimated progress, in seat order.
+    /// Every opponent's progress from what it can know, in seat order
+    /// ([`Position::opponents_by_knowledge`]).
     pub opponents: Vec<OpponentProgress>,
-    /// Every opponent's tell, in seat order (empty when not read).
-    pub tells: Vec<Tell>,
-    /// The most likely case files weighed by the tells, with their weighed
-    /// probabilities, at most [`TOLD_CASE_FILES`] (empty when not read).
-    pub told: Vec<(CardSet, f64)>,
+    /// The behaviour hint (`None` when not read): a labelled model of how
+    /// the opponents ask, never part of the accusation advice.
+    pub hint: Option<BehaviourHint>,
 }
 
-/// How many deals [`AdviceOptions::default`] samples to read the tells.
+/// How many deals [`AdviceOptions::default`] samples to weigh the behaviour hint.
 pub const TELL_SAMPLES: usize = 2000;
-/// How many case files weighed by the tells [`Advice::told`] lists.
-pub const TOLD_CASE_FILES: usize = 5;
 
 /// The observer's position: the game and its exact counts, with what the
 /// advice needs precomputed.
@@ -257,29 +261,16 @@ pub fn advise(game: &Game, options: &AdviceOptions) -> Result<Advice, AdviceErro
     let mut suggestions = pos.rank_suggestions(options.shortlist)?;
     suggestions.truncate(options.suggestions);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(options.seed);
-    let opponents = pos.opponents(options.samples, &mut rng)?;
-    let threat = combined_threat(&opponents);
-    let (tells, mut told) = if options.tell_samples > 0 {
-        let tells = pos.tells();
-        let told = pos.told_case_files(&tells, options.tell_samples, &mut rng)?;
-        (tells, told)
-    } else {
-        (Vec::new(), Vec::new())
-    };
-    let accusation = pos.accusation_advice(options.accuse_floor, told.first().copied(), |p| {
-        Ok((threat, p.wait_value(options.shortlist)?))
-    })?;
-    told.truncate(TOLD_CASE_FILES);
-    Ok(Advice {
-        me: pos.me,
-        models: pos.counts.total,
-        entropy: pos.entropy,
-        suggestions,
-        accusation,
-        opponents,
-        tells,
-        told,
-    })
+    // Looking ahead to the opponents' next questions is costly and only
+    // matters when the accusation rule weighs the threat (even odds or
+    // better, not certain); otherwise the threat counts knowing it now.
+    let (_, deals) = pos.best_accusation()?;
+    let weighed = deals < pos.counts.total && ratio(deals, pos.counts.total) >= EVEN_ODDS;
+    let lookahead = if weighed { options.opponent_shortlist } else { 0 };
+    let opponents = pos.opponents_by_knowledge(options.samples, lookahead, &mut rng)?;
+    let accusation = pos.player_accusation(combined_threat(&opponents), options.shortlist)?;
+    let hint = if options.tell_samples > 0 { Some(pos.behaviour_hint(options.tell_samples, &mut rng)?) } else { None };
+    Ok(Advice { me: pos.me, models: pos.counts.total, entropy: pos.entropy, suggestions, accusation, opponents, hint })
 }
 
 /// Which card to show `suggester`, who suggested `suggestion`, from the

@@ -9,15 +9,30 @@
 //! the observer saw it shown, or else a uniformly chosen card of the deal's
 //! refuter among the suggested ones, as in the answer model of
 //! [`super::SuggestionEval`]). Each rebuilt view is analysed exactly.
+//!
+//! Two estimates of the threat use those views:
+//!
+//! - [`Position::opponents_by_knowledge`], the one the player's advice
+//!   uses: the chance that the opponent *can know* the case file by the end
+//!   of its next turn, from its knowledge alone. In each sampled view it is
+//!   1 when the view is already certain, and otherwise the exact chance (by
+//!   that view's own counts) that its best question (the one most likely to
+//!   end the game among a shortlist, [`Position::rank_suggestions`]) makes it
+//!   certain. It assumes an opponent who reasons perfectly and asks the
+//!   question most likely to solve, and who accuses only when certain; it
+//!   knows nothing of how Sleuth's own agents play.
+//! - [`Position::opponents`], the playing agent's cheaper estimate: the
+//!   solve rates of Sleuth's `sat` agents ([`solve_chance`]).
 
 use super::entropy::{case_file_candidates, case_file_entropy, certain_case_file};
 use super::Position;
 use crate::count::{count_marginals, CountError};
 use crate::deduce::Problem;
-use crate::model::{CardSet, Event, Place, Player};
-use crate::sample::UniformSampler;
+use crate::model::{Card, CardSet, Event, Game, Place, Player};
+use crate::sample::{Deal, UniformSampler};
 use rand::seq::IteratorRandom;
 use rand::Rng;
+use std::collections::HashMap;
 
 /// One opponent's estimated progress.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,8 +44,14 @@ pub struct OpponentProgress {
     /// The estimated probability that it knows the case file now.
     pub solved: f64,
     /// The estimated probability that it solves the case and accuses before
-    /// the observer's next turn (see [`solve_chance`]).
+    /// the observer's next turn: by [`Position::opponents_by_knowledge`],
+    /// the chance that it knows the case file now or (with `lookahead`)
+    /// by the end of its next turn; by [`Position::opponents`], from
+    /// [`solve_chance`].
     pub threat: f64,
+    /// Whether `threat` looks ahead to the opponent's next question (else
+    /// it counts only knowing the case file now).
+    pub lookahead: bool,
     /// Its mean case-file entropy, in bits, over the sampled views.
     pub entropy: f64,
     /// The case-file entropy of what it certainly knows in every deal: the
@@ -133,6 +154,7 @@ impl Position<'_> {
                 out: is_out,
                 solved: solved / n,
                 threat: if is_out { 0.0 } else { threat / n },
+                lookahead: true,
                 entropy: entropy / n,
                 public_entropy,
                 samples: deals.len(),
@@ -140,6 +162,113 @@ impl Position<'_> {
         }
         Ok(out)
     }
+}
+
+impl Position<'_> {
+    /// Every opponent's progress from what it can know (see the module
+    /// docs): `samples` deals drawn uniformly from the observer's view (at
+    /// least one), each opponent's view rebuilt in each and analysed
+    /// exactly; `threat` is the chance that the opponent is certain of the
+    /// case file by the end of its next turn, its next question chosen from
+    /// the `shortlist` most promising ones by its own view's counts; with
+    /// `shortlist` 0 (cheap), only the chance that it knows it now.
+    ///
+    /// # Errors
+    /// [`CountError`] from the counts.
+    pub fn opponents_by_knowledge<R: Rng + ?Sized>(
+        &self,
+        samples: usize,
+        shortlist: usize,
+        rng: &mut R,
+    ) -> Result<Vec<OpponentProgress>, CountError> {
+        let samples = samples.max(1);
+        let Some(sampler) = UniformSampler::new(&self.problem)? else { return Ok(Vec::new()) };
+        let deals: Vec<Deal> = (0..samples).map(|_| sampler.sample(rng)).collect();
+        let mut out = Vec::new();
+        for j in self.game.players().filter(|&j| j != self.me) {
+            let is_out =
+                self.game.events().iter().any(|e| matches!(e, Event::Accusation(a) if a.by == j && !a.correct));
+            let public_entropy = case_file_entropy(self.game, &count_marginals(&self.public_model(j))?);
+            // Many deals give the opponent the same view: analyse each view once.
+            let mut seen: HashMap<OpponentView, (bool, f64, f64)> = HashMap::new();
+            let (mut solved, mut threat, mut entropy) = (0.0, 0.0, 0.0);
+            for deal in &deals {
+                let (hand, shown) = self.view_in_deal(j, deal, rng);
+                let key = (hand, shown);
+                let (certain, next, h) = match seen.get(&key) {
+                    Some(&v) => v,
+                    None => {
+                        let game = self.game.seen_by(j, key.0, |i| key.1[i]);
+                        let v = if is_out { view_progress(&game, 0)? } else { view_progress(&game, shortlist)? };
+                        seen.insert(key, v);
+                        v
+                    }
+                };
+                solved += f64::from(u8::from(certain));
+                threat += next;
+                entropy += h;
+            }
+            let n = deals.len() as f64;
+            out.push(OpponentProgress {
+                player: j,
+                out: is_out,
+                solved: solved / n,
+                threat: if is_out { 0.0 } else { threat / n },
+                lookahead: shortlist > 0,
+                entropy: entropy / n,
+                public_entropy,
+                samples: deals.len(),
+            });
+        }
+        Ok(out)
+    }
+
+    /// `player`'s hand in `deal` and, per event, the card it saw shown: the
+    /// one the observer saw shown to it, or else a uniformly chosen card of
+    /// the deal's refuter among the suggested ones.
+    fn view_in_deal<R: Rng + ?Sized>(&self, player: Player, deal: &Deal, rng: &mut R) -> OpponentView {
+        let hand = |p: Player| -> CardSet {
+            self.game.deck().cards().filter(|c| deal[c.index()] == Some(Place::Player(p))).collect()
+        };
+        let shown = self
+            .game
+            .events()
+            .iter()
+            .map(|e| match e {
+                Event::Suggestion(s) if s.by == player => match (s.refuted_by, s.shown) {
+                    (Some(r), Some(c)) if r == self.me => Some(c),
+                    (Some(r), _) => (s.cards & hand(r)).iter().choose(rng),
+                    (None, _) => None,
+                },
+                _ => None,
+            })
+            .collect();
+        (hand(player), shown)
+    }
+}
+
+/// An opponent's rebuilt view: its hand and, per event, the card it saw shown.
+type OpponentView = (CardSet, Vec<Option<Card>>);
+
+/// One rebuilt view's progress: whether it is certain, the chance it is
+/// certain after its best next question among `shortlist` (1 when certain,
+/// 0 with an empty shortlist), and its case-file entropy.
+fn view_progress(game: &Game, shortlist: usize) -> Result<(bool, f64, f64), CountError> {
+    let problem = Problem::new(game);
+    let counts = count_marginals(&problem)?;
+    if counts.total == 0 {
+        return Ok((false, 0.0, 0.0)); // cannot happen for a deal drawn from a consistent view
+    }
+    let entropy = case_file_entropy(game, &counts);
+    if certain_case_file(game, &counts).is_some() {
+        return Ok((true, 1.0, entropy));
+    }
+    if shortlist == 0 {
+        return Ok((false, 0.0, entropy));
+    }
+    let Ok(pos) = Position::with_counts(game, problem, counts) else { return Ok((false, 0.0, entropy)) };
+    let best = pos.rank_suggestions(shortlist)?.iter().map(|e| e.end_probability).fold(0.0, f64::max);
+    Ok((false, best, entropy))
 }
 
 /// The probability that at least one opponent solves before the observer's

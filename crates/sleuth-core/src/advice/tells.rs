@@ -16,6 +16,22 @@
 //! starting from a prior of [`PRIOR_RATE`] worth [`PRIOR_WEIGHT`] cards. A
 //! player who pads its questions with its own cards drifts towards 1 (no
 //! tell), one who never does towards 0.
+//!
+//! Two uses, with different priors:
+//!
+//! - The player's advice reads the tells only as a labelled hint
+//!   ([`Position::behaviour_hint`]: "if the opponents avoid asking about
+//!   their own cards, ..."), never to decide an accusation and never as the
+//!   probability of a case file. Its prior is no habit at all (rate 1) worth
+//!   [`HINT_PRIOR_WEIGHT`] known cards, so a dozen questions move it little;
+//!   and an opponent's tell is read only when the habit is checked in its
+//!   own play: among the cards it asked about whose place the observer
+//!   knows, it holds so few that a player asking blindly would hold as few
+//!   with chance below [`HABIT_SIGNIFICANCE`]. People ask about their own
+//!   cards to steer or to mislead; such a player fails the check and is
+//!   weighed as a blind asker.
+//! - The playing agent may use its own tuned prior ([`PRIOR_RATE`],
+//!   [`PRIOR_WEIGHT`]) in play.
 
 use super::Position;
 use crate::count::CountError;
@@ -24,13 +40,21 @@ use crate::sample::UniformSampler;
 use rand::Rng;
 use std::collections::HashMap;
 
-/// The prior share of own cards in an opponent's suggestions, relative to a
-/// blind suggester's.
+/// The playing agent's prior share of own cards in an opponent's
+/// suggestions, relative to a blind suggester's (not the advice's: see
+/// [`HINT_PRIOR_WEIGHT`]).
 pub const PRIOR_RATE: f64 = 0.25;
 /// How many known suggested cards the prior is worth.
 pub const PRIOR_WEIGHT: f64 = 4.0;
 /// The smallest rate used (a tell is never proof).
 pub const MIN_RATE: f64 = 0.02;
+/// How many known suggested cards the behaviour hint's prior of no habit
+/// (rate 1) is worth.
+pub const HINT_PRIOR_WEIGHT: f64 = 12.0;
+/// The behaviour hint reads an opponent's tell only when a blind asker
+/// would hold as few of the known cards it asked about with a chance below
+/// this.
+pub const HABIT_SIGNIFICANCE: f64 = 0.05;
 
 /// One opponent's fitted tell.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,6 +67,26 @@ pub struct Tell {
     pub own: usize,
     /// The fitted relative rate of suggesting a card it holds.
     pub rate: f64,
+    /// The chance that a player asking blindly (each unseen card in its
+    /// hand with the same chance) holds at most `own` of `known` cards: the
+    /// evidence that it avoids its own cards; small is strong.
+    pub blind_chance: f64,
+}
+
+/// The behaviour hint of the player's advice: what the case file would look
+/// like if the opponents whose play shows the habit avoid asking about
+/// their own cards. A model of behaviour, not a deduction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BehaviourHint {
+    /// Every opponent's tell, fitted with the hint's prior of no habit; the
+    /// rate of an opponent that fails the habit check is 1.
+    pub tells: Vec<Tell>,
+    /// The opponents whose play passes the check (in seat order).
+    pub habitual: Vec<Player>,
+    /// With at least one such opponent: the case file the assumption makes
+    /// likeliest, and how many times its exact probability the assumption
+    /// makes it (estimated from sampled deals).
+    pub case_file: Option<(CardSet, f64)>,
 }
 
 impl Position<'_> {
@@ -74,7 +118,8 @@ impl Position<'_> {
                 }
             }
             let rate = (own as f64 + weight * prior * share) / ((known as f64 + weight) * share);
-            out.push(Tell { player: j, known, own, rate: rate.clamp(MIN_RATE, 1.0) });
+            let blind_chance = binomial_cdf(own, known, share.min(1.0));
+            out.push(Tell { player: j, known, own, rate: rate.clamp(MIN_RATE, 1.0), blind_chance });
         }
         out
     }
@@ -116,6 +161,49 @@ impl Position<'_> {
         out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0 .0.cmp(&b.0 .0)));
         Ok(out)
     }
+}
+
+impl Position<'_> {
+    /// The behaviour hint (see the module docs and [`BehaviourHint`]), its
+    /// case file weighed from `samples` deals drawn uniformly.
+    ///
+    /// # Errors
+    /// [`CountError`] from the counts.
+    pub fn behaviour_hint<R: Rng + ?Sized>(&self, samples: usize, rng: &mut R) -> Result<BehaviourHint, CountError> {
+        let mut tells = self.tells_with_prior(1.0, HINT_PRIOR_WEIGHT);
+        let mut habitual = Vec::new();
+        for t in &mut tells {
+            if t.blind_chance < HABIT_SIGNIFICANCE && t.rate < 1.0 {
+                habitual.push(t.player);
+            } else {
+                t.rate = 1.0;
+            }
+        }
+        let mut case_file = None;
+        if !habitual.is_empty() {
+            if let Some(&(cards, weighed)) = self.told_case_files(&tells, samples, rng)?.first() {
+                let exact = crate::analysis::ratio(self.deals_with_case_file(cards)?, self.counts.total);
+                if exact > 0.0 {
+                    case_file = Some((cards, weighed / exact));
+                }
+            }
+        }
+        Ok(BehaviourHint { tells, habitual, case_file })
+    }
+}
+
+/// `P(X ≤ k)` for `X` binomial with `n` trials of chance `q`.
+fn binomial_cdf(k: usize, n: usize, q: f64) -> f64 {
+    if q >= 1.0 {
+        return if k >= n { 1.0 } else { 0.0 };
+    }
+    let mut term = (1.0 - q).powi(n as i32); // P(X = 0)
+    let mut sum = 0.0;
+    for i in 0..=k.min(n) {
+        sum += term;
+        term *= (n - i) as f64 / (i + 1) as f64 * q / (1.0 - q);
+    }
+    sum.min(1.0)
 }
 
 /// Per card (by index), the probability that it is in the case file by

@@ -593,6 +593,21 @@ impl Game {
         g
     }
 
+    /// The same game as `player` holding `hand` sees it: the public part of
+    /// every event, plus the card shown in event `i` when `shown(i)` names
+    /// one (the cards `player` saw). Used to rebuild an opponent's view
+    /// from a sampled deal; not checked against the history.
+    pub fn seen_by(&self, player: Player, hand: CardSet, shown: impl Fn(usize) -> Option<Card>) -> Game {
+        let mut g = self.bystander();
+        g.observer = Some((player, hand));
+        for (i, e) in g.events.iter_mut().enumerate() {
+            if let Event::Suggestion(s) = e {
+                s.shown = shown(i);
+            }
+        }
+        g
+    }
+
     /// Whether the observer's hand is known (false for bystanders and for
     /// games restricted without the hand).
     pub fn has_hand(&self) -> bool {

@@ -473,8 +473,11 @@ fn told_case_files_match_the_weighted_enumeration() {
         // Fixed rates (the fitted ones are checked below): 1 is the exact
         // distribution, the others weigh each suggested card its suggester holds.
         for rate in [1.0, 0.3] {
-            let tells: Vec<Tell> =
-                game.players().filter(|&j| j != me).map(|player| Tell { player, known: 0, own: 0, rate }).collect();
+            let tells: Vec<Tell> = game
+                .players()
+                .filter(|&j| j != me)
+                .map(|player| Tell { player, known: 0, own: 0, rate, blind_chance: 1.0 })
+                .collect();
             let mut exact: BTreeMap<u64, f64> = BTreeMap::new();
             let mut sum = 0.0;
             for deal in deals(&game) {
@@ -531,6 +534,9 @@ fn tells_are_fitted_from_suggested_cards_whose_place_is_known() {
     // c asked about mu (mine: no evidence), pi (unknown), ba (its own) and gr (b's).
     assert_eq!((tells[1].player.index(), tells[1].known, tells[1].own), (2, 2, 1));
     assert!((tells[1].rate - fitted(1.0, 2.0)).abs() < 1e-12);
+    // The habit check: a blind asker holds at most 2 of 3 with chance 1 − 0.4³, at most 1 of 2 with 1 − 0.4².
+    assert!((tells[0].blind_chance - (1.0 - share.powi(3))).abs() < 1e-12);
+    assert!((tells[1].blind_chance - (1.0 - share.powi(2))).abs() < 1e-12);
     // Nobody asked anything yet: the prior.
     let fresh = Game::from_json(
         r#"{"version": 1, "deck": "classic", "players": ["a", "b", "c"], "me": "a",

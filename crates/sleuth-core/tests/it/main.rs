@@ -1,6 +1,7 @@
 //! Integration tests of sleuth-core: the exact engine against independent
 //! oracles (brute force, a SAT solver) and its stated properties.
 
+mod accusation;
 mod advice;
 mod brute_force;
 mod corpus;
