@@ -14,7 +14,19 @@
 //!   boxes, targeted questions, careful answers and early guesses.
 //! - [`SatAgent`] (`"sat"`): complete deduction by a SAT solver, accusing
 //!   only when certain.
+//!
+//! Opponents in the style of the published Speed Clue entrants (see
+//! [`entrants`]; they reason with a clause notebook, not Sleuth's engine):
+//!
+//! - [`MinimaxAgent`] (`"minimax"`): worst-case minimax suggestions,
+//!   re-shows cards already shown, accuses only when certain (`SpockAI`).
+//! - [`InferenceAgent`] (`"inference"`): suggestions by worst-case
+//!   information (`InferencePlayer`).
+//! - [`BlufferAgent`] (`"bluffer"`): sometimes asks about its own cards to
+//!   mislead.
 
+pub mod clauses;
+pub mod entrants;
 mod exact;
 pub mod grid;
 pub mod group4;
@@ -24,6 +36,7 @@ mod sat;
 mod sleuth;
 pub mod tactics;
 
+pub use entrants::{BlufferAgent, InferenceAgent, MinimaxAgent};
 pub use exact::ExactAgent;
 pub use group4::Group4Agent;
 pub use notepad::NotepadAgent;
@@ -40,7 +53,8 @@ use sleuth_core::{Card, CardSet, Deck};
 
 /// The names of every agent that [`agent_by_name`] can build, in the order
 /// reports list them.
-pub const AGENT_NAMES: &[&str] = &["random", "exact", "notepad", "group4", "sat", "sleuth"];
+pub const AGENT_NAMES: &[&str] =
+    &["random", "exact", "notepad", "group4", "sat", "minimax", "inference", "bluffer", "sleuth"];
 
 /// A fresh agent of the strategy called `name` (one of [`AGENT_NAMES`]), or
 /// `None` for an unknown name.
@@ -51,6 +65,9 @@ pub fn agent_by_name(name: &str) -> Option<Box<dyn Agent>> {
         "notepad" => Box::new(NotepadAgent::new()),
         "group4" => Box::new(Group4Agent::new()),
         "sat" => Box::new(SatAgent::new()),
+        "minimax" => Box::new(MinimaxAgent::new()),
+        "inference" => Box::new(InferenceAgent::new()),
+        "bluffer" => Box::new(BlufferAgent::new()),
         "sleuth" => Box::new(SleuthAgent::new()),
         _ => return None,
     };
