@@ -5,9 +5,9 @@
 //! - [`SleuthAgent`] (`"sleuth"`): the strongest; plays by the exact advice
 //!   of `sleuth_core::advice` (focused suggestions from exact counts at up
 //!   to four players, exactly ranked ones at larger tables, least revealing
-//!   refutations, accusations weighed against the opponents), reading no
-//!   tells (the opponents' habits); `"sleuth-tells"` is the same agent
-//!   with the tells behaviour model on.
+//!   refutations, accusations weighed against the opponents), reading the
+//!   opponents' tells; `"sleuth-notells"` is the same agent without that
+//!   behaviour model (exact probabilities alone).
 //! - [`RandomAgent`] (`"random"`): uniformly random legal moves, accusing
 //!   only when a notepad of eliminated cards leaves one card per category.
 //! - [`NotepadAgent`] (`"notepad"`): the X/O grid of the Cluedo strategies
@@ -56,7 +56,7 @@ use sleuth_core::{Card, CardSet, Deck};
 /// The names of every agent that [`agent_by_name`] can build, in the order
 /// reports list them.
 pub const AGENT_NAMES: &[&str] =
-    &["random", "exact", "notepad", "group4", "sat", "minimax", "inference", "bluffer", "sleuth", "sleuth-tells"];
+    &["random", "exact", "notepad", "group4", "sat", "minimax", "inference", "bluffer", "sleuth", "sleuth-notells"];
 
 /// A fresh agent of the strategy called `name` (one of [`AGENT_NAMES`]), or
 /// `None` for an unknown name.
@@ -70,11 +70,11 @@ pub fn agent_by_name(name: &str) -> Option<Box<dyn Agent>> {
         "minimax" => Box::new(MinimaxAgent::new()),
         "inference" => Box::new(InferenceAgent::new()),
         "bluffer" => Box::new(BlufferAgent::new()),
-        // Without the opponents' tells: against the contest-style
-        // opponents they did not help (TOURNAMENTS.md, "Tells"); the
-        // behaviour model stays available as `sleuth-tells`.
-        "sleuth" => Box::new(without_tells(SleuthAgent::new())),
-        "sleuth-tells" => Box::new(Named("sleuth-tells", SleuthAgent::new())),
+        "sleuth" => Box::new(SleuthAgent::new()),
+        // The same agent reading no tells (the opponents' habits, a
+        // behaviour model): kept as an option; against the contest-style
+        // opponents the tells win more (TOURNAMENTS.md, "Tells").
+        "sleuth-notells" => Box::new(Named("sleuth-notells", without_tells(SleuthAgent::new()))),
         _ => return None,
     };
     Some(agent)
