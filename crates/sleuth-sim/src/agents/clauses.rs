@@ -146,6 +146,11 @@ impl Clauses {
                 let p = &mut self.places[place];
                 let known = p.known;
                 p.clauses.retain(|c| c.len() > 1 && (*c & known).is_empty());
+                if p.known.len() > p.size {
+                    // More sure cards than the hand holds: an impossible outcome.
+                    self.contradiction = true;
+                    return;
+                }
                 if p.known.len() == p.size {
                     p.possible = p.known;
                     p.clauses.clear();

@@ -90,6 +90,8 @@ enum Plan {
     ShowWrongCard(Triple),
     /// Never answers `suggest`.
     Silent,
+    /// Suggests like `Passive`, then accuses this (wrong) combination.
+    AccuseWrongly(Triple),
     /// Answers `suggest` with nonsense.
     Garbage,
 }
@@ -152,6 +154,7 @@ impl Seat for Scripted {
             }
             Message::Accuse => match self.plan {
                 Plan::AccuseOwnCard => Reply::Accuse(self.own_combination(1)),
+                Plan::AccuseWrongly(t) => Reply::Accuse(t),
                 _ => Reply::Pass,
             },
             Message::Suggestion { .. } | Message::Accusation { .. } => Reply::Ok,
@@ -404,4 +407,24 @@ fn a_newline_terminated_reply_is_a_protocol_violation() {
         assert!(g.join().unwrap().is_ok());
     }
     lines.join().unwrap();
+}
+
+#[test]
+fn the_last_player_left_wins() {
+    let cfg = short();
+    let deck = Deck::classic();
+    let deal = cfg.deal(0, 3);
+    // A wrong accusation: the case file with one card of player 2's hand.
+    let wrong = |k: usize| {
+        let own = deal.hands[2].iter().nth(k).unwrap();
+        let cat = deck.category_cards(deck.category(own));
+        Triple::from_set(&deck, (deal.case_file - cat) | CardSet::single(own)).unwrap()
+    };
+    let (a, b) = (wrong(0), wrong(1));
+    assert_ne!(a.set(), deal.case_file);
+    assert_ne!(b.set(), deal.case_file);
+    let report = referee(&[Plan::AccuseWrongly(a), Plan::AccuseWrongly(b), Plan::Passive], cfg);
+    assert_eq!(report.disqualified, vec![None; 3], "{report:?}");
+    assert_eq!(report.games[0].wrong_accusations, vec![1, 1, 0]);
+    assert_eq!(report.games[0].winner, Some(2), "{report:?}");
 }
