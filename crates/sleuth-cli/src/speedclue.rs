@@ -1,13 +1,15 @@
 //! `sleuth speedclue IDENTIFIER PORT`: plays in a Speed Clue contest. It
 //! connects to the server on localhost:PORT, sends `IDENTIFIER alive`, and
-//! answers every line with an agent (the protocol and the rules the client
-//! enforces itself are documented in `sleuth_sim::speedclue`) until `done`.
+//! answers every message with an agent (the protocol, its framing, and the
+//! rules the client enforces itself are documented in
+//! `sleuth_sim::speedclue`) until `done`. The contest's launch-file line is
+//! `path/to/sleuth speedclue {Sleuth} %%`.
 
 use crate::Outcome;
 use anyhow::{bail, Context as _};
 use sleuth_sim::speedclue::{play_session, Client};
 use sleuth_sim::{agent_by_name, AGENT_NAMES};
-use std::io::{BufReader, Write};
+use std::io::Write;
 use std::net::TcpStream;
 
 #[derive(Debug, clap::Args)]
@@ -38,12 +40,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let Some(agent) = agent_by_name(name) else {
         bail!("unknown agent '{name}'; the agents are: {}", AGENT_NAMES.join(", "));
     };
-    let stream = TcpStream::connect(("127.0.0.1", args.port))
+    // `localhost`, as the published entrants connect (IPv4 or IPv6).
+    let mut stream = TcpStream::connect(("localhost", args.port))
         .with_context(|| format!("cannot connect to the server on localhost:{}", args.port))?;
+    // Each reply is one write; no Nagle delay behind it.
     stream.set_nodelay(true).context("cannot set up the connection")?;
-    let reader = BufReader::new(stream.try_clone().context("cannot set up the connection")?);
     let mut client = Client::new(agent, args.seed);
-    let games = play_session(&args.identifier, &mut client, reader, stream)
+    let games = play_session(&args.identifier, &mut client, &mut stream)
         .with_context(|| format!("after {} games", client.games()))?;
     writeln!(out, "{}: {games} games played by the {name} agent; the server said done", args.identifier)?;
     Ok(Outcome::Success)

@@ -1,9 +1,11 @@
-//! `sleuth speedclue`: whole matches against the in-process referee, and
-//! clear errors (exit code 2) for servers that break the protocol.
+//! `sleuth speedclue`: whole matches against the in-process referee (which
+//! speaks as the real contest server does), the binary launched from
+//! launch-file lines as the contest launches it, and clear errors (exit
+//! code 2) for servers that break the protocol.
 
 use crate::support::sleuth;
-use sleuth_sim::speedclue::server::{serve, ServerConfig};
-use std::io::{BufRead, BufReader, Write};
+use sleuth_sim::speedclue::server::{run_contest, serve, ServerConfig};
+use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::thread;
 
@@ -32,24 +34,22 @@ fn three_sleuth_processes_play_a_match_to_the_end() {
     assert_eq!(report.said_dead, vec![true; 3]);
 }
 
-/// Runs `sleuth speedclue` against a server that sends `lines` (answers
-/// ignored), then hangs up; returns the run.
-fn against(lines: &'static [&'static str]) -> crate::support::Run {
+/// Runs `sleuth speedclue` against a server that sends `messages` (each in
+/// one write, unterminated, answers read and ignored), then hangs up;
+/// returns the run.
+fn against(messages: &'static [&'static str]) -> crate::support::Run {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port().to_string();
     let server = thread::spawn(move || {
-        let (stream, _) = listener.accept().unwrap();
-        let mut reader = BufReader::new(stream.try_clone().unwrap());
-        let mut writer = stream;
-        let mut hello = String::new();
-        reader.read_line(&mut hello).unwrap();
-        assert_eq!(hello, "x alive\n");
-        for line in lines {
-            if writeln!(writer, "{line}").is_err() {
+        let (mut stream, _) = listener.accept().unwrap();
+        let mut buf = [0u8; 512];
+        let n = stream.read(&mut buf).unwrap();
+        assert_eq!(&buf[..n], b"x alive");
+        for m in messages {
+            if stream.write_all(m.as_bytes()).is_err() {
                 break;
             }
-            let mut answer = String::new();
-            if reader.read_line(&mut answer).unwrap_or(0) == 0 {
+            if stream.read(&mut buf).unwrap_or(0) == 0 {
                 break;
             }
         }
@@ -62,9 +62,8 @@ fn against(lines: &'static [&'static str]) -> crate::support::Run {
 #[test]
 fn a_bad_server_line_is_a_clear_error() {
     for (lines, says) in [
-        (&["hello"][..], "unknown message 'hello'"),
-        (&["reset 3 0 Gr Mu"][..], "invalid"),
-        (&["reset 3 0 Gr Mu Kn Ca Ba Bi", "suggestion 0 Pl Ro"][..], "takes 5 or 6 words"),
+        (&["hello"][..], "bad protocol message 'hello'"),
+        (&["reset 3 0 Gr Mu Kn Ca Ba Bi", "suggestion 0 Pl Ro 12"][..], "expected a card code"),
         (&["reset 3 0 Gr Mu Kn Ca Ba Bi", "suggest"][..], "closed the connection before 'done'"),
     ] {
         let run = against(lines);
@@ -81,4 +80,53 @@ fn no_server_is_a_clear_error() {
     let run = sleuth(&["speedclue", "x", &port]);
     run.code(2);
     assert!(run.stderr.contains("cannot connect"), "{}", run.stderr);
+}
+
+/// The launch-file line of this build's binary.
+fn launch_line(rest: &str) -> String {
+    format!("{} speedclue {rest}", env!("CARGO_BIN_EXE_sleuth"))
+}
+
+#[test]
+fn sleuth_launched_from_launch_file_lines_plays_complete_matches() {
+    for (lines, games) in [
+        (
+            vec![
+                launch_line("{Sleuth} %%"),
+                launch_line("{Exact} %% --agent exact"),
+                launch_line("{Rand} %% --agent random"),
+            ],
+            3,
+        ),
+        (
+            vec![
+                launch_line("{Sleuth} %%"),
+                launch_line("{Notepad} %% --agent notepad"),
+                launch_line("{Exact} %% --agent exact"),
+                launch_line("{Random} %% --agent random"),
+            ],
+            4,
+        ),
+    ] {
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let cfg = ServerConfig { games, seed: 11, ..ServerConfig::default() };
+        let contest = run_contest(&lines, cfg).unwrap();
+        assert_eq!(contest.failed_to_start, vec![]);
+        assert_eq!(contest.identifiers[0], "Sleuth");
+        let report = contest.report.expect("a match");
+        assert_eq!(report.disqualified, vec![None; lines.len()], "{report:?}");
+        assert_eq!(report.said_dead, vec![true; lines.len()]);
+        assert_eq!(report.games.len(), games);
+        assert!(report.games.iter().all(|g| g.winner.is_some() && !g.turn_limit), "{report:?}");
+    }
+}
+
+#[test]
+fn an_entrant_that_cannot_start_is_reported() {
+    let good = [launch_line("{A} %% --agent exact"), launch_line("{B} %% --agent exact")];
+    let lines = [good[0].as_str(), good[1].as_str(), "/nonexistent/player {C} %%"];
+    let contest = run_contest(&lines, ServerConfig { games: 1, ..ServerConfig::default() }).unwrap();
+    assert_eq!(contest.identifiers, ["A", "B"]);
+    assert_eq!(contest.failed_to_start.len(), 1);
+    assert_eq!(contest.failed_to_start[0].0, "C");
 }

@@ -5,7 +5,9 @@
 //! - [`SleuthAgent`] (`"sleuth"`): the strongest; plays by the exact advice
 //!   of `sleuth_core::advice` (focused suggestions from exact counts at up
 //!   to four players, exactly ranked ones at larger tables, least revealing
-//!   refutations, accusations weighed against the opponents).
+//!   refutations, accusations weighed against the opponents), reading no
+//!   tells (the opponents' habits); `"sleuth-tells"` is the same agent
+//!   with the tells behaviour model on.
 //! - [`RandomAgent`] (`"random"`): uniformly random legal moves, accusing
 //!   only when a notepad of eliminated cards leaves one card per category.
 //! - [`NotepadAgent`] (`"notepad"`): the X/O grid of the Cluedo strategies
@@ -14,7 +16,19 @@
 //!   boxes, targeted questions, careful answers and early guesses.
 //! - [`SatAgent`] (`"sat"`): complete deduction by a SAT solver, accusing
 //!   only when certain.
+//!
+//! Opponents in the style of the published Speed Clue entrants (see
+//! [`entrants`]; they reason with a clause notebook, not Sleuth's engine):
+//!
+//! - [`MinimaxAgent`] (`"minimax"`): worst-case minimax suggestions,
+//!   re-shows cards already shown, accuses only when certain (`SpockAI`).
+//! - [`InferenceAgent`] (`"inference"`): suggestions by worst-case
+//!   information (`InferencePlayer`).
+//! - [`BlufferAgent`] (`"bluffer"`): sometimes asks about its own cards to
+//!   mislead.
 
+pub mod clauses;
+pub mod entrants;
 mod exact;
 pub mod grid;
 pub mod group4;
@@ -24,6 +38,7 @@ mod sat;
 mod sleuth;
 pub mod tactics;
 
+pub use entrants::{BlufferAgent, InferenceAgent, MinimaxAgent};
 pub use exact::ExactAgent;
 pub use group4::Group4Agent;
 pub use notepad::NotepadAgent;
@@ -40,7 +55,8 @@ use sleuth_core::{Card, CardSet, Deck};
 
 /// The names of every agent that [`agent_by_name`] can build, in the order
 /// reports list them.
-pub const AGENT_NAMES: &[&str] = &["random", "exact", "notepad", "group4", "sat", "sleuth"];
+pub const AGENT_NAMES: &[&str] =
+    &["random", "exact", "notepad", "group4", "sat", "minimax", "inference", "bluffer", "sleuth", "sleuth-tells"];
 
 /// A fresh agent of the strategy called `name` (one of [`AGENT_NAMES`]), or
 /// `None` for an unknown name.
@@ -51,10 +67,53 @@ pub fn agent_by_name(name: &str) -> Option<Box<dyn Agent>> {
         "notepad" => Box::new(NotepadAgent::new()),
         "group4" => Box::new(Group4Agent::new()),
         "sat" => Box::new(SatAgent::new()),
-        "sleuth" => Box::new(SleuthAgent::new()),
+        "minimax" => Box::new(MinimaxAgent::new()),
+        "inference" => Box::new(InferenceAgent::new()),
+        "bluffer" => Box::new(BlufferAgent::new()),
+        // Without the opponents' tells: against the contest-style
+        // opponents they did not help (TOURNAMENTS.md, "Tells"); the
+        // behaviour model stays available as `sleuth-tells`.
+        "sleuth" => Box::new(without_tells(SleuthAgent::new())),
+        "sleuth-tells" => Box::new(Named("sleuth-tells", SleuthAgent::new())),
         _ => return None,
     };
     Some(agent)
+}
+
+/// `agent` reading no tells: exact probabilities alone for accusations and
+/// no tell-based preference among focused suggestions.
+fn without_tells(mut agent: SleuthAgent) -> SleuthAgent {
+    agent.tell_samples = 0;
+    agent.tell_suggest = false;
+    agent
+}
+
+/// An agent under another name (a variant in tournaments).
+struct Named<A>(&'static str, A);
+
+impl<A: Agent> Agent for Named<A> {
+    fn name(&self) -> &str {
+        self.0
+    }
+    fn new_game(&mut self, view: &crate::View<'_>, rng: &mut SimRng) {
+        self.1.new_game(view, rng);
+    }
+    fn accuse(&mut self, view: &crate::View<'_>, rng: &mut SimRng) -> Option<CardSet> {
+        self.1.accuse(view, rng)
+    }
+    fn suggest(&mut self, view: &crate::View<'_>, rng: &mut SimRng) -> CardSet {
+        self.1.suggest(view, rng)
+    }
+    fn choose_card_to_show(
+        &mut self,
+        view: &crate::View<'_>,
+        suggester: sleuth_core::Player,
+        suggestion: CardSet,
+        candidates: CardSet,
+        rng: &mut SimRng,
+    ) -> Card {
+        self.1.choose_card_to_show(view, suggester, suggestion, candidates, rng)
+    }
 }
 
 /// A uniformly random card of `set`.

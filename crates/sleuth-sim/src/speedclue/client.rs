@@ -90,6 +90,11 @@ impl Client {
         self.agent.name()
     }
 
+    /// This player's number in the current game (`None` before `reset`).
+    pub fn me(&self) -> Option<usize> {
+        self.table.as_ref().map(|t| t.me)
+    }
+
     /// Games started so far (`reset` messages).
     pub fn games(&self) -> usize {
         self.games

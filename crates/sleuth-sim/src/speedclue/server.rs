@@ -1,43 +1,66 @@
-//! A small Speed Clue server (referee) that enforces the contest's rules,
-//! for testing players: it deals seeded games, runs them over any [`Seat`]
-//! (a TCP connection, or a script in unit tests), and disqualifies a player
+//! A Speed Clue server (referee) faithful to the real contest server, for
+//! testing players: it deals seeded games, runs them over any [`Seat`] (a
+//! TCP connection, or a script in unit tests), and disqualifies a player
 //! that breaks a rule.
 //!
-//! # A game
+//! # Where each rule comes from
 //!
-//! Every seat gets `reset N I hand` (seats rotate one place per game, so
-//! each plays first in turn). Then players take turns in order, skipping
-//! those who are out or disqualified. On a turn the player is asked
-//! `suggest`; the first player after it in order who holds any of the three
-//! cards disproves (players who are out still disprove): with one matching
-//! card it is shown without asking, with two or more the player is asked
-//! `disprove P S W R` (a disqualified player's card is chosen by the
-//! server: its lowest). Every live player is told `suggestion P S W R D
-//! [X]`, with `X` only for the suggester and the disprover. The suggester
-//! is then asked `accuse`; an accusation is announced to every live player
-//! as `accusation P S W R +|-`. A right one wins; a wrong one puts the
-//! player out. The game ends when someone wins, nobody is left, or after
-//! [`ServerConfig::max_turns`] turns. After the last game every player still
-//! in the contest gets `done` and must answer `dead`.
+//! The real server is sadakatsu/SpeedClueContest (2014), Java, in
+//! `core/code/com/sadakatsu/`. Read there:
 //!
-//! # Disqualifications
+//! - **framing** (`clue/contestserver/Player.java`, `sendMessage`,
+//!   `getResponse`): every message is written with `PrintWriter.format`
+//!   on an autoflush writer, one write with no line terminator; the reply
+//!   is read with **one** `read()` into a 512-character buffer, trailing
+//!   NULs are stripped, and the rest is compared **exactly**, ignoring
+//!   case: `ID alive`, `ok` (to `reset`, `suggestion`, `accusation`),
+//!   `dead` (to `done`), `show Xx` (exactly 7 characters), `suggest S W R`
+//!   (exactly 16), `-` or `accuse S W R` (exactly 15). A reply with a
+//!   trailing `\n` is therefore a protocol violation. [`TcpSeat`] does the
+//!   same (one write, one read of at most 512 bytes); Java's
+//!   `BufferedReader.read` may also take bytes that are already waiting,
+//!   so this referee is, if anything, stricter about a reply written in
+//!   pieces.
+//! - **time limits** (`clue/exception/TimeoutViolation.java`, `TIMEOUT =
+//!   10000` ms, used as the socket's read timeout in `Player` and the
+//!   accept timeout in `ContestServer`): a player must connect within 10 s
+//!   of its launch and answer each message within 10 s.
+//! - **disprove** (`Player.disprove`): asked only of a player holding two
+//!   or more of the three cards; with one, the server shows it itself.
+//! - **suggestion report** (`Player.suggestion`): `suggestion P S W R D`
+//!   (`-` when nobody disproved), with ` X` only for the suggester and the
+//!   disprover; sent to every player of the game, also those out.
+//! - **disqualifications**: `DuplicateSuggestion` (the same suggestion
+//!   twice in a game), `SuicidalAccusation` (an accusation with a card the
+//!   player has seen: its hand or a card shown to it), `MissedAccusation`
+//!   (passing on `accuse` right after its own suggestion went undisproved
+//!   while it had seen none of its cards), `InvalidDisprove`,
+//!   `ProtocolViolation`, `TimeoutViolation`.
+//! - **end of a game** (`Match.handleAccusation`): a right accusation wins;
+//!   a wrong one puts the player out (it still disproves); when one player
+//!   is left, it wins.
+//! - **launch file** (`util/EntryScript.java`): each line is one entrant;
+//!   the first `{...}` gives its identifier, every `{...}` is replaced by
+//!   it and `%%` by the server's port, and the line is split on single
+//!   spaces into the command and its arguments ([`launch_command`]). The
+//!   entrant's output goes to a scratch file; a player that does not
+//!   connect or introduce itself in time is "disqualified - failed to
+//!   start".
 //!
-//! A player is out of the contest (never asked anything again) when it
-//! ([`Disqualification`]):
+//! Where this referee differs, on purpose: the real server plays every
+//! combination of 3 to 6 entrants in every seat order and drops a
+//! disqualified entrant's games; this one plays [`ServerConfig::games`]
+//! games among all its seats (seats rotate one place per game, so each
+//! plays first in turn), carries on without a disqualified player, and
+//! stops a game after [`ServerConfig::max_turns`] turns. With
+//! [`ServerConfig::strict`] it also disqualifies a player that passes
+//! whenever its own view leaves exactly one possible case file (as the
+//! exact engine decides), a test of the clients, not a contest rule.
 //!
-//! - repeats one of its own suggestions (within a game);
-//! - accuses with a card of its own hand;
-//! - passes on `accuse` when it knows the answer: its suggestion was not
-//!   disproved and it holds none of the three cards. With
-//!   [`ServerConfig::strict`], also whenever its own view (hand, every
-//!   suggestion and accusation, the cards shown to it) leaves exactly one
-//!   possible case file, as the exact engine decides;
-//! - takes longer than [`ServerConfig::timeout`] (10 s in the contest) to
-//!   answer;
-//! - answers something else than the protocol allows (a malformed line, a
-//!   shown card it was not asked for, a closed connection).
+//! After the last game every player still in the contest gets `done` and
+//! must answer `dead`.
 
-use super::message::{Message, Reply, Triple};
+use super::message::{card_of_code, Message, Reply, Triple};
 use crate::agents::certain_case_file;
 use crate::deal::Deal;
 use crate::perspective::{event_spec, Perspective};
@@ -49,8 +72,9 @@ use sleuth_core::model::{Accusation, Suggestion};
 use sleuth_core::{Card, CardSet, Deck, Event, Player, Problem};
 use std::collections::HashSet;
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 /// Why a seat gave no answer.
@@ -62,66 +86,155 @@ pub enum SeatError {
     Closed(String),
 }
 
-/// One player's connection: a question, and its one-line answer.
+/// One player's connection: a message, and the player's reply.
 pub trait Seat: Send {
-    /// Sends `line` and waits for the answer (without its newline), at most
-    /// `timeout`.
+    /// Sends `message` and returns the reply as received (trailing NULs
+    /// stripped), waiting at most `timeout`.
     ///
     /// # Errors
     /// [`SeatError`] when no answer comes.
-    fn ask(&mut self, line: &str, timeout: Duration) -> Result<String, SeatError>;
+    fn ask(&mut self, message: &str, timeout: Duration) -> Result<String, SeatError>;
 }
 
-/// A player over TCP, one line each way.
+/// The size of the server's read buffer (`Player.buffer`, 512 characters).
+pub const READ_SIZE: usize = 512;
+
+/// A player over TCP, as the real server speaks to it: each message in one
+/// write without terminator, each reply in one read.
 pub struct TcpSeat {
-    reader: BufReader<TcpStream>,
-    writer: TcpStream,
+    stream: TcpStream,
 }
 
 impl TcpSeat {
     /// Wraps a connected stream.
     ///
     /// # Errors
-    /// When the stream cannot be cloned.
+    /// When the stream cannot be configured.
     pub fn new(stream: TcpStream) -> std::io::Result<TcpSeat> {
-        // One short line each way: without this, Nagle's algorithm and
-        // delayed acknowledgements hold each line back for tens of ms.
+        // Short messages each way: without this, Nagle's algorithm and
+        // delayed acknowledgements hold each one back for tens of ms.
         stream.set_nodelay(true)?;
-        let writer = stream.try_clone()?;
-        Ok(TcpSeat { reader: BufReader::new(stream), writer })
+        Ok(TcpSeat { stream })
     }
 
-    /// Reads one line within `timeout`.
-    fn read_line(&mut self, timeout: Duration) -> Result<String, SeatError> {
-        let deadline = Instant::now() + timeout;
-        let mut line = String::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return Err(SeatError::Timeout);
-            }
-            self.reader.get_ref().set_read_timeout(Some(left)).map_err(|e| SeatError::Closed(e.to_string()))?;
-            match self.reader.read_line(&mut line) {
+    /// One `read()` of at most [`READ_SIZE`] bytes within `timeout`, with
+    /// trailing NULs stripped (`Player.getResponse`).
+    pub fn read_reply(&mut self, timeout: Duration) -> Result<String, SeatError> {
+        let closed = |e: std::io::Error| SeatError::Closed(e.to_string());
+        self.stream.set_read_timeout(Some(timeout.max(Duration::from_millis(1)))).map_err(closed)?;
+        let mut buf = [0u8; READ_SIZE];
+        let n = loop {
+            match self.stream.read(&mut buf) {
                 Ok(0) => return Err(SeatError::Closed("connection closed".into())),
-                Ok(_) if line.ends_with('\n') => {
-                    return Ok(line.trim_end_matches(['\n', '\r']).to_string());
-                }
-                Ok(_) => continue,
-                Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {
+                Ok(n) => break n,
+                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
                     return Err(SeatError::Timeout)
                 }
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(SeatError::Closed(e.to_string())),
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => return Err(closed(e)),
             }
-        }
+        };
+        let text = &buf[..n];
+        let end = text.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+        Ok(String::from_utf8_lossy(&text[..end]).into_owned())
     }
 }
 
 impl Seat for TcpSeat {
-    fn ask(&mut self, line: &str, timeout: Duration) -> Result<String, SeatError> {
-        self.writer.write_all(format!("{line}\n").as_bytes()).map_err(|e| SeatError::Closed(e.to_string()))?;
-        self.writer.flush().map_err(|e| SeatError::Closed(e.to_string()))?;
-        self.read_line(timeout)
+    fn ask(&mut self, message: &str, timeout: Duration) -> Result<String, SeatError> {
+        // One write, no terminator (`PrintWriter.format` with autoflush).
+        self.stream.write_all(message.as_bytes()).map_err(|e| SeatError::Closed(e.to_string()))?;
+        self.stream.flush().map_err(|e| SeatError::Closed(e.to_string()))?;
+        self.read_reply(timeout)
+    }
+}
+
+/// The reply a message expects.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Expect {
+    /// `ok`.
+    Ok,
+    /// `dead`.
+    Dead,
+    /// `show Xx`.
+    Show,
+    /// `suggest S W R`.
+    Suggest,
+    /// `-` or `accuse S W R`.
+    Accuse,
+}
+
+impl Expect {
+    /// The reply `message` expects.
+    pub fn of(message: &Message) -> Expect {
+        match message {
+            Message::Reset { .. } | Message::Suggestion { .. } | Message::Accusation { .. } => Expect::Ok,
+            Message::Done => Expect::Dead,
+            Message::Disprove { .. } => Expect::Show,
+            Message::Suggest => Expect::Suggest,
+            Message::Accuse => Expect::Accuse,
+        }
+    }
+}
+
+/// A card from its two-letter code, any case (`Card.from`).
+fn card_any_case(deck: &Deck, code: &str) -> Option<Card> {
+    if code.len() != 2 || !code.is_ascii() {
+        return None;
+    }
+    let mut canonical = code[..1].to_ascii_uppercase();
+    canonical.push_str(&code[1..].to_ascii_lowercase());
+    card_of_code(deck, &canonical)
+}
+
+/// `S W R` as the server reads it (`new Suggestion(String)`): split on
+/// single whitespace characters into three two-letter codes, any case, of
+/// a suspect, a weapon and a room.
+fn triple_exact(deck: &Deck, text: &str) -> Option<Triple> {
+    let mut words: Vec<&str> = text.split([' ', '\t', '\n', '\u{b}', '\u{c}', '\r']).collect();
+    // Java's split drops trailing empty strings.
+    while words.last() == Some(&"") {
+        words.pop();
+    }
+    if words.len() != 3 {
+        return None;
+    }
+    let mut cards = [Card::new(0); 3];
+    for (k, (cat, word)) in deck.categories().zip(&words).enumerate() {
+        let card = card_any_case(deck, word)?;
+        if deck.category(card) != cat {
+            return None;
+        }
+        cards[k] = card;
+    }
+    Some(Triple(cards))
+}
+
+/// Judges a reply exactly as the real server does (`Player.java`): the
+/// whole text, case ignored, with the exact length; anything else is a
+/// protocol violation (`Err` says what was expected).
+pub fn judge(deck: &Deck, expect: Expect, reply: &str) -> Result<Reply, String> {
+    let starts =
+        |p: &str| reply.len() >= p.len() && reply.is_char_boundary(p.len()) && reply[..p.len()].eq_ignore_ascii_case(p);
+    let wrong = |what: &str| Err(format!("expected {what}, got {reply:?}"));
+    match expect {
+        Expect::Ok if reply.eq_ignore_ascii_case("ok") => Ok(Reply::Ok),
+        Expect::Ok => wrong("'ok'"),
+        Expect::Dead if reply.eq_ignore_ascii_case("dead") => Ok(Reply::Dead),
+        Expect::Dead => wrong("'dead'"),
+        Expect::Show => match (reply.len() == 7 && starts("show ")).then(|| card_any_case(deck, &reply[5..])) {
+            Some(Some(card)) => Ok(Reply::Show(card)),
+            _ => wrong("'show Xx' (7 characters)"),
+        },
+        Expect::Suggest => match (reply.len() == 16 && starts("suggest ")).then(|| triple_exact(deck, &reply[8..])) {
+            Some(Some(t)) => Ok(Reply::Suggest(t)),
+            _ => wrong("'suggest S W R' (16 characters)"),
+        },
+        Expect::Accuse if reply == "-" => Ok(Reply::Pass),
+        Expect::Accuse => match (reply.len() == 15 && starts("accuse ")).then(|| triple_exact(deck, &reply[7..])) {
+            Some(Some(t)) => Ok(Reply::Accuse(t)),
+            _ => wrong("'-' or 'accuse S W R' (15 characters)"),
+        },
     }
 }
 
@@ -130,13 +243,15 @@ impl Seat for TcpSeat {
 pub enum Disqualification {
     /// It made the same suggestion twice in one game.
     RepeatedSuggestion(String),
-    /// It accused with a card of its own hand.
-    AccusedOwnCard(String),
+    /// It accused with a card it has seen: of its own hand, or shown to it
+    /// (`SuicidalAccusation`).
+    AccusedSeenCard(String),
     /// It passed on `accuse` when it knew the answer.
     FailedToAccuse(String),
     /// It took longer than the time limit.
     Timeout(String),
-    /// It answered something the protocol does not allow there, or hung up.
+    /// It answered something the protocol does not allow there (not the
+    /// exact text expected), or hung up.
     BadAnswer(String),
 }
 
@@ -144,7 +259,7 @@ impl fmt::Display for Disqualification {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Disqualification::RepeatedSuggestion(s) => write!(f, "repeated its suggestion {s}"),
-            Disqualification::AccusedOwnCard(s) => write!(f, "accused with a card of its own hand: {s}"),
+            Disqualification::AccusedSeenCard(s) => write!(f, "accused with a card it has seen: {s}"),
             Disqualification::FailedToAccuse(s) => write!(f, "did not accuse though it knew the answer: {s}"),
             Disqualification::Timeout(s) => write!(f, "took too long to answer '{s}'"),
             Disqualification::BadAnswer(s) => write!(f, "answered against the protocol: {s}"),
@@ -253,14 +368,16 @@ impl<'a> Referee<'a> {
         MatchReport { games, disqualified: self.disqualified, said_dead }
     }
 
-    /// Asks seat `s` and parses its reply; a timeout, a hang-up or an
-    /// unparseable reply is a disqualification.
+    /// Asks seat `s` and judges its reply exactly; a timeout, a hang-up or
+    /// a reply that is not exactly what the message expects is a
+    /// disqualification.
     fn ask(&mut self, s: usize, message: &Message) -> Asked<Reply> {
         let line = message.display(&self.deck).to_string();
         let start = Instant::now();
         match self.seats[s].ask(&line, self.cfg.timeout) {
             Ok(_) if start.elapsed() > self.cfg.timeout => Err(Disqualification::Timeout(line)),
-            Ok(answer) => Reply::parse(&self.deck, &answer).map_err(|e| Disqualification::BadAnswer(e.to_string())),
+            Ok(answer) => judge(&self.deck, Expect::of(message), &answer)
+                .map_err(|e| Disqualification::BadAnswer(format!("to '{line}': {e}"))),
             Err(SeatError::Timeout) => Err(Disqualification::Timeout(line)),
             Err(SeatError::Closed(why)) => Err(Disqualification::BadAnswer(format!("no answer to '{line}': {why}"))),
         }
@@ -349,6 +466,8 @@ impl<'a> Referee<'a> {
             }
         }
         let mut out = vec![false; n];
+        // The cards each player has seen: its hand, and those shown to it.
+        let mut seen: Vec<CardSet> = deal.hands.clone();
         let mut suggested: Vec<HashSet<CardSet>> = vec![HashSet::new(); n];
         let mut p = 0;
         while report.turns < self.cfg.max_turns {
@@ -402,6 +521,7 @@ impl<'a> Referee<'a> {
                     },
                 };
                 disproof = Some((q, shown));
+                seen[p].insert(shown);
                 break;
             }
             let public = Message::Suggestion { by: p, cards, disprover: disproof.map(|d| d.0), shown: None };
@@ -421,7 +541,9 @@ impl<'a> Referee<'a> {
                 continue;
             }
             // Accuse.
-            let knows = (disproof.is_none() && (cards.set() & deal.hands[p]).is_empty())
+            // `MissedAccusation`: nobody disproved, and it has seen none of
+            // the three cards.
+            let knows = (disproof.is_none() && (cards.set() & seen[p]).is_empty())
                 || (self.cfg.strict && determined(&mut views[p]));
             let accusation = match self.ask_or_dq(s, &Message::Accuse) {
                 None => continue,
@@ -433,8 +555,8 @@ impl<'a> Referee<'a> {
                     continue;
                 }
                 Some(Reply::Pass) => None,
-                Some(Reply::Accuse(t)) if !(t.set() & deal.hands[p]).is_empty() => {
-                    self.disqualified[s] = Some(Disqualification::AccusedOwnCard(self.combo(t)));
+                Some(Reply::Accuse(t)) if !(t.set() & seen[p]).is_empty() => {
+                    self.disqualified[s] = Some(Disqualification::AccusedSeenCard(self.combo(t)));
                     continue;
                 }
                 Some(Reply::Accuse(t)) => Some(t),
@@ -457,6 +579,12 @@ impl<'a> Referee<'a> {
                 }
                 report.wrong_accusations[s] += 1;
                 out[p] = true;
+                // The last player left wins (`Match.handleAccusation`).
+                let left: Vec<usize> = (0..n).filter(|&q| !out[q] && self.disqualified[seats[q]].is_none()).collect();
+                if let [last] = left[..] {
+                    report.winner = Some(seats[last]);
+                    return report;
+                }
             }
             p = (p + 1) % n;
         }
@@ -471,27 +599,215 @@ fn determined(view: &mut Perspective) -> bool {
     count_marginals(&Problem::new(game)).ok().is_some_and(|c| certain_case_file(game, &c).is_some())
 }
 
+/// The identifier of an `ID alive` greeting read in one read, exactly
+/// (a trailing newline makes it something else).
+fn greeting(text: &str) -> Option<&str> {
+    let id = text.strip_suffix(" alive").or_else(|| {
+        let cut = text.len().checked_sub(" alive".len())?;
+        (text.is_char_boundary(cut) && text[cut..].eq_ignore_ascii_case(" alive")).then(|| &text[..cut])
+    })?;
+    (!id.is_empty() && !id.contains(char::is_whitespace)).then_some(id)
+}
+
 /// Accepts `players` connections on `listener`, reads each one's
-/// `IDENTIFIER alive` (within the time limit), seats them in order of
-/// their identifiers, and referees the match. Returns the identifiers in
-/// seat order and the report.
+/// `IDENTIFIER alive` (one read, within the time limit), seats them in
+/// order of their identifiers, and referees the match. Returns the
+/// identifiers in seat order and the report.
 ///
 /// # Errors
 /// When a connection cannot be accepted or does not introduce itself.
 pub fn serve(listener: &TcpListener, players: usize, cfg: ServerConfig) -> Result<(Vec<String>, MatchReport), String> {
-    let deck = Deck::classic();
     let mut joined: Vec<(String, Box<dyn Seat>)> = Vec::new();
     for _ in 0..players {
         let (stream, _) = listener.accept().map_err(|e| format!("cannot accept a player: {e}"))?;
         let mut seat = TcpSeat::new(stream).map_err(|e| format!("cannot use a connection: {e}"))?;
-        let line = seat.read_line(cfg.timeout).map_err(|e| format!("a player did not introduce itself: {e:?}"))?;
-        match Reply::parse(&deck, &line) {
-            Ok(Reply::Alive(id)) => joined.push((id, Box::new(seat))),
-            _ => return Err(format!("a player introduced itself with '{line}', not 'IDENTIFIER alive'")),
+        let text = seat.read_reply(cfg.timeout).map_err(|e| format!("a player did not introduce itself: {e:?}"))?;
+        match greeting(&text) {
+            Some(id) => joined.push((id.to_string(), Box::new(seat))),
+            None => return Err(format!("a player introduced itself with {text:?}, not 'IDENTIFIER alive'")),
         }
     }
     joined.sort_by(|a, b| a.0.cmp(&b.0));
     let (ids, mut seats): (Vec<String>, Vec<Box<dyn Seat>>) = joined.into_iter().unzip();
     let report = Referee::new(cfg, &mut seats).run();
     Ok((ids, report))
+}
+
+/// The identifier and the command of a launch-file line, as the contest
+/// server reads it (`EntryScript.process`): the first `{...}` (at least one
+/// character, up to the first `}`) is the identifier; every `{...}` is
+/// replaced by it, every `%%` by `port`; then the line is split on single
+/// spaces (so two spaces make an empty argument; trailing empty words are
+/// dropped, as Java's `String.split` does).
+///
+/// # Errors
+/// A line without `{identifier}`.
+pub fn launch_command(line: &str, port: u16) -> Result<(String, Vec<String>), String> {
+    // The `{...}` spans, left to right, not overlapping (`\{([^}]+)\}`).
+    let mut spans = Vec::new();
+    let mut from = 0;
+    while let Some(open) = line[from..].find('{').map(|i| from + i) {
+        match line[open + 1..].find('}').map(|i| open + 1 + i) {
+            Some(close) if close > open + 1 => {
+                spans.push((open, close));
+                from = close + 1;
+            }
+            Some(_) => from = open + 1,
+            None => break,
+        }
+    }
+    let Some(&(open, close)) = spans.first() else {
+        return Err(format!("the identifier must be wrapped with curly braces: '{line}'"));
+    };
+    let id = line[open + 1..close].to_string();
+    let mut replaced = String::new();
+    let mut last = 0;
+    for (open, close) in spans {
+        replaced.push_str(&line[last..open]);
+        replaced.push_str(&id);
+        last = close + 1;
+    }
+    replaced.push_str(&line[last..]);
+    let replaced = replaced.replace("%%", &port.to_string());
+    let mut words: Vec<String> = replaced.split(' ').map(str::to_string).collect();
+    while words.last().is_some_and(String::is_empty) {
+        words.pop();
+    }
+    Ok((id, words))
+}
+
+/// A contest run from launch-file lines.
+#[derive(Debug)]
+pub struct Contest {
+    /// The identifiers of the entrants that started, in seat order.
+    pub identifiers: Vec<String>,
+    /// Entrants that did not start ("disqualified - failed to start"), with
+    /// the reason.
+    pub failed_to_start: Vec<(String, String)>,
+    /// The match among those that started (`None` with fewer than two).
+    pub report: Option<MatchReport>,
+}
+
+/// Waits up to `timeout` for a connection (`ServerSocket.setSoTimeout`).
+fn accept_within(listener: &TcpListener, timeout: Duration) -> Result<TcpStream, String> {
+    listener.set_nonblocking(true).map_err(|e| e.to_string())?;
+    let deadline = Instant::now() + timeout;
+    let accepted = loop {
+        match listener.accept() {
+            Ok((stream, _)) => break Ok(stream),
+            Err(e) if e.kind() == ErrorKind::WouldBlock && Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Err(e) if e.kind() == ErrorKind::WouldBlock => break Err("no connection within the time limit".into()),
+            Err(e) => break Err(e.to_string()),
+        }
+    };
+    listener.set_nonblocking(false).map_err(|e| e.to_string())?;
+    let stream = accepted?;
+    stream.set_nonblocking(false).map_err(|e| e.to_string())?;
+    Ok(stream)
+}
+
+/// Runs a contest as the real server does: for each launch-file line in
+/// turn, starts the command (output discarded), waits [`ServerConfig::timeout`]
+/// for its connection and its exact `ID alive`; then referees the match
+/// among those that started, says `done`, and reaps the processes (killing
+/// any still running 10 s later).
+///
+/// # Errors
+/// When no local port can be opened, or a line has no `{identifier}`.
+pub fn run_contest(lines: &[&str], cfg: ServerConfig) -> Result<Contest, String> {
+    let listener = TcpListener::bind("127.0.0.1:0").map_err(|e| format!("cannot open a local port: {e}"))?;
+    let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+    let mut children = Vec::new();
+    let mut joined: Vec<(String, Box<dyn Seat>)> = Vec::new();
+    let mut failed_to_start = Vec::new();
+    for line in lines {
+        let (id, words) = launch_command(line, port)?;
+        let started = std::process::Command::new(&words[0])
+            .args(&words[1..])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn();
+        let child = match started {
+            Ok(c) => c,
+            Err(e) => {
+                failed_to_start.push((id, format!("cannot run '{}': {e}", words[0])));
+                continue;
+            }
+        };
+        children.push(child);
+        let seat = accept_within(&listener, cfg.timeout).and_then(|stream| {
+            let mut seat = TcpSeat::new(stream).map_err(|e| e.to_string())?;
+            let text = seat.read_reply(cfg.timeout).map_err(|e| format!("no greeting: {e:?}"))?;
+            if text.eq_ignore_ascii_case(&format!("{id} alive")) {
+                Ok(seat)
+            } else {
+                Err(format!("greeted with {text:?}, not '{id} alive'"))
+            }
+        });
+        match seat {
+            Ok(seat) => joined.push((id, Box::new(seat))),
+            Err(why) => failed_to_start.push((id, why)),
+        }
+    }
+    let (identifiers, mut seats): (Vec<String>, Vec<Box<dyn Seat>>) = joined.into_iter().unzip();
+    let report = (seats.len() >= 2).then(|| Referee::new(cfg, &mut seats).run());
+    drop(seats);
+    for mut child in children {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while matches!(child.try_wait(), Ok(None)) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        if matches!(child.try_wait(), Ok(None)) {
+            let _ = child.kill();
+        }
+        let _ = child.wait();
+    }
+    Ok(Contest { identifiers, failed_to_start, report })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn launch_lines_are_read_as_the_contest_server_reads_them() {
+        let (id, words) = launch_command("target/release/sleuth speedclue {Sleuth} %%", 4242).unwrap();
+        assert_eq!(id, "Sleuth");
+        assert_eq!(words, ["target/release/sleuth", "speedclue", "Sleuth", "4242"]);
+        let (id, words) = launch_command("java -cp {a}.jar Main {b} %%  x  ", 7).unwrap();
+        assert_eq!(id, "a");
+        assert_eq!(words, ["java", "-cp", "a.jar", "Main", "a", "7", "", "x"]);
+        let (id, _) = launch_command("run {} {x}", 1).unwrap();
+        assert_eq!(id, "x");
+        assert!(launch_command("run x 50%%", 1).unwrap_err().contains("curly braces"));
+    }
+
+    #[test]
+    fn replies_are_judged_exactly_as_the_contest_server_does() {
+        let d = Deck::classic();
+        assert_eq!(judge(&d, Expect::Ok, "OK"), Ok(Reply::Ok));
+        assert!(judge(&d, Expect::Ok, "ok\n").is_err());
+        assert!(judge(&d, Expect::Ok, "ok\r\n").is_err());
+        assert!(judge(&d, Expect::Ok, " ok").is_err());
+        assert_eq!(judge(&d, Expect::Dead, "Dead"), Ok(Reply::Dead));
+        let kn = card_of_code(&d, "Kn").unwrap();
+        assert_eq!(judge(&d, Expect::Show, "SHOW kn"), Ok(Reply::Show(kn)));
+        assert!(judge(&d, Expect::Show, "show Kn\n").is_err());
+        assert!(judge(&d, Expect::Show, "show Xx").is_err());
+        let t = Triple::from_set(&d, ["gr", "kn", "ba"].iter().map(|c| d.card(c).unwrap()).collect()).unwrap();
+        assert_eq!(judge(&d, Expect::Suggest, "suggest gr KN Ba"), Ok(Reply::Suggest(t)));
+        assert!(judge(&d, Expect::Suggest, "suggest Gr Kn Ba\n").is_err());
+        assert!(judge(&d, Expect::Suggest, "suggest Kn Gr Ba").is_err());
+        assert!(judge(&d, Expect::Suggest, "suggest Gr  Kn Ba").is_err());
+        assert_eq!(judge(&d, Expect::Accuse, "accuse Gr Kn Ba"), Ok(Reply::Accuse(t)));
+        assert_eq!(judge(&d, Expect::Accuse, "-"), Ok(Reply::Pass));
+        assert!(judge(&d, Expect::Accuse, "-\n").is_err());
+        assert!(judge(&d, Expect::Accuse, "accuse Gr Kn Ba\r\n").is_err());
+        assert_eq!(greeting("bot7 alive"), Some("bot7"));
+        assert_eq!(greeting("bot7 ALIVE"), Some("bot7"));
+        assert_eq!(greeting("bot7 alive\n"), None);
+    }
 }

@@ -103,6 +103,12 @@ impl FromStr for DeckName {
     }
 }
 
+/// The agents of a tournament when none are named: the project's own
+/// (every seating of 9 agents at 6 players would be 60,480 seatings; name
+/// the contest-style opponents, `minimax`, `inference`, `bluffer`, to
+/// play them).
+pub const DEFAULT_AGENTS: &[&str] = &["random", "exact", "notepad", "group4", "sat", "sleuth"];
+
 /// The size and seed of a tournament.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TournamentConfig {
@@ -126,11 +132,11 @@ pub struct TournamentConfig {
 }
 
 impl TournamentConfig {
-    /// Every registered agent, 3 to 6 players, one game per seating, the
+    /// The [`DEFAULT_AGENTS`], 3 to 6 players, one game per seating, the
     /// classic deck, 200 rounds, seed 0.
     pub fn new() -> TournamentConfig {
         TournamentConfig {
-            agents: AGENT_NAMES.iter().map(|s| s.to_string()).collect(),
+            agents: DEFAULT_AGENTS.iter().map(|s| s.to_string()).collect(),
             players: vec![3, 4, 5, 6],
             games: 1,
             deck: DeckName::Classic,

@@ -2,6 +2,7 @@
 
 mod agents;
 mod determinism;
+mod entrants;
 mod exact;
 mod experiment;
 mod rules;

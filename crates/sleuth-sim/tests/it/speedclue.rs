@@ -6,7 +6,7 @@ use sleuth_core::{Card, CardSet, Deck};
 use sleuth_sim::speedclue::server::{serve, Disqualification, MatchReport, Referee, Seat, SeatError, ServerConfig};
 use sleuth_sim::speedclue::{play_session, Client, Message, Reply, Triple};
 use sleuth_sim::{agent_by_name, AGENT_NAMES};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::thread;
 use std::time::Duration;
@@ -25,11 +25,10 @@ fn tcp_match(agents: &[&str], cfg: ServerConfig) -> (Vec<String>, MatchReport, V
             let agent = agent_by_name(name).unwrap_or_else(|| panic!("agent {name}"));
             let id = format!("c{i}-{name}");
             thread::spawn(move || {
-                let stream = TcpStream::connect(addr).expect("connect");
+                let mut stream = TcpStream::connect(addr).expect("connect");
                 stream.set_nodelay(true).unwrap();
-                let reader = BufReader::new(stream.try_clone().unwrap());
                 let mut client = Client::new(agent, 100 + i as u64);
-                play_session(&id, &mut client, reader, stream)
+                play_session(&id, &mut client, &mut stream)
             })
         })
         .collect();
@@ -194,7 +193,7 @@ fn a_repeated_suggestion_disqualifies() {
 #[test]
 fn accusing_with_an_own_card_disqualifies() {
     let report = referee(&[Plan::Passive, Plan::AccuseOwnCard, Plan::Passive], short());
-    assert!(matches!(report.disqualified[1], Some(Disqualification::AccusedOwnCard(_))), "{report:?}");
+    assert!(matches!(report.disqualified[1], Some(Disqualification::AccusedSeenCard(_))), "{report:?}");
     assert_eq!(report.games[0].wrong_accusations, vec![0; 3]);
 }
 
@@ -255,19 +254,15 @@ fn a_tcp_client_that_does_not_answer_in_time_is_disqualified() {
     let server = thread::spawn(move || serve(&listener, 2, cfg));
     // A good client and one that introduces itself, then reads without answering.
     let good = thread::spawn(move || {
-        let stream = TcpStream::connect(addr).unwrap();
-        let reader = BufReader::new(stream.try_clone().unwrap());
-        play_session("a-good", &mut Client::new(agent_by_name("exact").unwrap(), 1), reader, stream)
+        let mut stream = TcpStream::connect(addr).unwrap();
+        play_session("a-good", &mut Client::new(agent_by_name("exact").unwrap(), 1), &mut stream)
     });
     let mute = thread::spawn(move || {
         let mut stream = TcpStream::connect(addr).unwrap();
-        writeln!(stream, "b-mute alive").unwrap();
-        let mut reader = BufReader::new(stream.try_clone().unwrap());
-        let mut line = String::new();
+        stream.write_all(b"b-mute alive").unwrap();
+        let mut buf = [0u8; 512];
         // Reads until the server gives up on it and the match ends.
-        while reader.read_line(&mut line).map(|n| n > 0).unwrap_or(false) {
-            line.clear();
-        }
+        while stream.read(&mut buf).map(|n| n > 0).unwrap_or(false) {}
     });
     let (ids, report) = server.join().unwrap().unwrap();
     assert_eq!(ids, vec!["a-good", "b-mute"]);
@@ -326,4 +321,87 @@ fn the_client_never_repeats_and_accuses_when_certain() {
     assert_eq!(client.answer_line("accuse").unwrap(), Reply::Pass, "player 1 may hold them");
     client.answer_line("suggestion 0 Pl Ro Ki -").unwrap();
     assert_eq!(client.answer_line("accuse").unwrap().display(&deck).to_string(), "accuse Pl Ro Ki");
+}
+
+/// Reads one reply as the contest server does: one read, trailing NULs off.
+fn one_read(stream: &mut TcpStream) -> String {
+    let mut buf = [0u8; 512];
+    let n = stream.read(&mut buf).expect("a reply");
+    String::from_utf8_lossy(&buf[..n]).trim_end_matches('\0').to_string()
+}
+
+#[test]
+fn the_client_replies_without_terminator_however_messages_arrive() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = thread::spawn(move || {
+        let (mut s, _) = listener.accept().unwrap();
+        s.set_nodelay(true).unwrap();
+        let mut replies = vec![one_read(&mut s)];
+        let mut say = |s: &mut TcpStream, pieces: &[&[u8]], gap: u64| {
+            for p in pieces {
+                s.write_all(p).unwrap();
+                thread::sleep(Duration::from_millis(gap));
+            }
+            replies.push(one_read(s));
+        };
+        // Split in the middle of a card code.
+        say(&mut s, &[b"reset 3 0 Gr Mu Kn C", b"a Ba Bi"], 30);
+        // Upper case, a newline and NULs.
+        say(&mut s, &[b"SUGGESTION 1 pl ro ki -\r\n\0\0"], 0);
+        // A `suggestion` in two writes right after `suggest` (two TCP
+        // segments; the client waits briefly when the bytes end there).
+        say(&mut s, &[b"suggest", b"ion 2 Pl Ro Ki 1"], 0);
+        // A lone `suggest`.
+        say(&mut s, &[b"suggest"], 0);
+        say(&mut s, &[b"done"], 0);
+        replies
+    });
+    let mut stream = TcpStream::connect(addr).unwrap();
+    let mut client = Client::new(agent_by_name("exact").unwrap(), 0);
+    assert_eq!(play_session("x", &mut client, &mut stream).unwrap(), 1);
+    let replies = server.join().unwrap();
+    assert_eq!(replies[..4], ["x alive", "ok", "ok", "ok"]);
+    assert!(replies[4].starts_with("suggest ") && replies[4].len() == 16, "{:?}", replies[4]);
+    assert_eq!(replies[5], "dead");
+}
+
+#[test]
+fn a_newline_terminated_reply_is_a_protocol_violation() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = thread::spawn(move || serve(&listener, 3, short()));
+    let good: Vec<_> = ["a-good", "b-good"]
+        .into_iter()
+        .map(|id| {
+            thread::spawn(move || {
+                let mut stream = TcpStream::connect(addr).unwrap();
+                play_session(id, &mut Client::new(agent_by_name("exact").unwrap(), 1), &mut stream)
+            })
+        })
+        .collect();
+    // Greets correctly, then ends every reply with a newline, as the
+    // project's first client did.
+    let lines = thread::spawn(move || {
+        let mut stream = TcpStream::connect(addr).unwrap();
+        stream.write_all(b"c-lines alive").unwrap();
+        let mut buf = [0u8; 512];
+        while let Ok(n @ 1..) = stream.read(&mut buf) {
+            let reply = if buf[..n].starts_with(b"done") { "dead\n" } else { "ok\n" };
+            if stream.write_all(reply.as_bytes()).is_err() {
+                break;
+            }
+        }
+    });
+    let (ids, report) = server.join().unwrap().unwrap();
+    assert_eq!(ids, ["a-good", "b-good", "c-lines"]);
+    assert!(
+        matches!(&report.disqualified[2], Some(Disqualification::BadAnswer(m)) if m.contains("expected 'ok'")),
+        "{report:?}"
+    );
+    assert_eq!(report.disqualified[..2], [None, None]);
+    for g in good {
+        assert!(g.join().unwrap().is_ok());
+    }
+    lines.join().unwrap();
 }
