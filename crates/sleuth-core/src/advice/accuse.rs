@@ -27,7 +27,7 @@
 use super::entropy::{certain_case_file, in_case_file};
 use super::Position;
 use crate::analysis::ratio;
-use crate::count::{count, CountError};
+use crate::count::{case_files, count, CountError};
 use crate::model::{Card, CardSet, Event, Place};
 
 /// The best accusation and whether to make it now.
@@ -131,19 +131,29 @@ const CANDIDATES_PER_CATEGORY: usize = 3;
 impl Position<'_> {
     /// The most likely case file and its exact number of deals.
     ///
-    /// When the case file is certain, that one. Otherwise the joint mode is
-    /// searched among the combinations of each category's three most likely
-    /// case-file cards (one exact count each, at most 27 on a three-category
-    /// deck); the joint mode is almost always there, because a combination's
-    /// probability never exceeds any of its cards' marginals, but this is a
-    /// search, not a proof, and the probability reported is exact for the
-    /// combination returned.
+    /// When the case file is certain, that one. Otherwise the first of the
+    /// exact list of case files ([`case_files`]: most likely first, ties in
+    /// deck order), so the probability is that of a true joint mode. Only
+    /// when too many case files are possible to list (large custom decks)
+    /// is the joint mode searched among the combinations of each category's
+    /// three most likely case-file cards (one exact count each): almost
+    /// always the mode, but a search, not a proof; the probability reported
+    /// is exact for the combination returned.
     ///
     /// # Errors
     /// [`CountError`] from the counts.
     pub fn best_accusation(&self) -> Result<(CardSet, u128), CountError> {
         if let Some(cards) = certain_case_file(self.game, &self.counts) {
             return Ok((cards, self.counts.total));
+        }
+        match case_files(&self.problem, &self.counts) {
+            Ok(files) => {
+                if let Some((cards, n)) = files.first() {
+                    return Ok((cards.iter().copied().collect(), *n));
+                }
+            }
+            Err(CountError::TooManyCaseFiles(_)) => {}
+            Err(e) => return Err(e),
         }
         let deck = self.game.deck();
         let mut lists: Vec<Vec<Card>> = Vec::new();
