@@ -155,6 +155,16 @@ impl Position<'_> {
             Err(CountError::TooManyCaseFiles(_)) => {}
             Err(e) => return Err(e),
         }
+        self.searched_accusation()
+    }
+
+    /// The joint mode searched among the combinations of each category's
+    /// three most likely case-file cards (see [`Position::best_accusation`]);
+    /// the playing agent's search, kept as it was measured.
+    fn searched_accusation(&self) -> Result<(CardSet, u128), CountError> {
+        if let Some(cards) = certain_case_file(self.game, &self.counts) {
+            return Ok((cards, self.counts.total));
+        }
         let deck = self.game.deck();
         let mut lists: Vec<Vec<Card>> = Vec::new();
         for cat in deck.categories() {
@@ -216,7 +226,7 @@ impl Position<'_> {
         let certain_cards = certain_case_file(self.game, &self.counts);
         let (cards, deals) = match (certain_cards, told) {
             (None, Some((cards, _))) => (cards, self.deals_with_case_file(cards)?),
-            _ => self.best_accusation()?,
+            _ => self.searched_accusation()?,
         };
         let probability = ratio(deals, self.counts.total);
         let certain = deals == self.counts.total;
