@@ -1,5 +1,6 @@
 //! Integration tests of the simulator: one binary, one module per topic.
 
+mod advice;
 mod agents;
 mod determinism;
 mod entrants;
