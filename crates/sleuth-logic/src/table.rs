@@ -4,8 +4,6 @@
 //! Rows are ordered as in the seed's tables: all atoms false first, the first atom
 //! changing slowest. Evaluation is bit-parallel, 64 rows at a time.
 
-use std::fmt::Write as _;
-
 use crate::sentence::Sentence;
 use crate::symbols::Notation;
 
@@ -113,10 +111,7 @@ fn for_each_block(atoms: &[String], sentences: &[&Sentence], mut f: impl FnMut(u
 /// The atoms of several sentences in order of first appearance, checked against
 /// the limit.
 fn atoms_of(sentences: &[&Sentence]) -> Result<Vec<String>, TooManyAtoms> {
-    let mut atoms: Vec<&str> = Vec::new();
-    for s in sentences {
-        s.collect_atoms(&mut atoms);
-    }
+    let atoms = crate::sentence::atoms_of_all(sentences.iter().copied());
     if atoms.len() > MAX_ENUM_ATOMS {
         return Err(TooManyAtoms { atoms: atoms.len(), limit: MAX_ENUM_ATOMS });
     }
@@ -222,7 +217,9 @@ impl TruthTable {
                 } else if i > split {
                     line.push(' ');
                 }
-                let _ = write!(line, "{cell:<w$} ");
+                // Padded by hand: `{:<w$}` panics on widths past 65,535.
+                line.push_str(cell);
+                line.extend(std::iter::repeat_n(' ', w.saturating_sub(cell.chars().count()) + 1));
             }
             out.push_str(line.trim_end());
             out.push('\n');
