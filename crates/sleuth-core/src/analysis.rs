@@ -410,6 +410,32 @@ mod tests {
         assert_eq!((s, min), (vec![], true));
     }
 
+    /// Issue 19: a minimal set of 2 among 20,000 items takes a few dozen
+    /// tests (QuickXplain), not one per item.
+    #[test]
+    fn smallest_subset_tests_logarithmically_many_sets() {
+        let mut tests = 0usize;
+        let (s, _) = smallest_subset(20_000, |s| {
+            tests += 1;
+            Ok(s.contains(&1234) && s.contains(&17_001))
+        })
+        .unwrap();
+        assert_eq!(s, vec![1234, 17_001]);
+        // QuickXplain: at most 2 k log2(n/k) + 2 k tests for a set of k; then
+        // the exhaustive search for a smaller set (every set of at most one
+        // item) within the budget.
+        assert!(tests <= 2 * 2 * 14 + 4 + 1 + SEARCH_BUDGET, "{tests} tests");
+        let mut quick = 0usize;
+        let all: Vec<usize> = (0..20_000).collect();
+        let set = quick_xplain(&mut Vec::new(), false, &all, &mut |s: &[usize]| {
+            quick += 1;
+            Ok(s.contains(&1234) && s.contains(&17_001))
+        })
+        .unwrap();
+        assert_eq!(set.len(), 2);
+        assert!(quick <= 2 * 2 * 14 + 4, "{quick} tests");
+    }
+
     #[test]
     fn why_tells_open_facts_from_inconsistent_games() {
         let game = Game::from_json(

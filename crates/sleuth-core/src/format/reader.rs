@@ -157,7 +157,7 @@ impl Reader {
         let mut out = Vec::with_capacity(items.len());
         let mut ok = true;
         for (i, item) in items.iter().enumerate() {
-            match self.string(item, &format!("{at}: entry {i}"), what) {
+            match self.string(item, &format!("{at}: entry {i}"), &format!("a {what}")) {
                 Some(s) => out.push(s),
                 None => ok = false,
             }
