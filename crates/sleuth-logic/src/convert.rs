@@ -541,4 +541,36 @@ mod tests {
         let err = to_cnf(&[parse("x").unwrap(), s]).unwrap_err();
         assert_eq!(err.sentence, 2);
     }
+
+    /// Issue 19: a chain of biconditionals doubles at every step 1; it is
+    /// refused from its size, before any step is built.
+    #[test]
+    fn r19_biconditional_chains_are_refused_before_step_one() {
+        let chain: Vec<String> = (0..24).map(|i| format!("Z{i}")).collect();
+        let s = parse(&chain.join(" <=> ")).unwrap();
+        assert!(size_without_iff(&s) > MAX_STEP_SYMBOLS);
+        assert_eq!(CnfSteps::new(&[s.clone()]).unwrap_err().sentence, 1);
+        assert!(distribute(&s).is_err());
+        // A short chain still converts (the four steps keep redundant
+        // clauses, so there are more than the parity's 2^4).
+        let short = parse(&chain[..5].join(" <=> ")).unwrap();
+        assert!(CnfSteps::new(&[short]).unwrap().cnf().len() >= 16);
+    }
+
+    /// Issue 19: one disjunction of many atoms converts in linear time and
+    /// memory (its one clause grows in place), repeats kept once.
+    #[test]
+    fn r19_long_disjunctions_are_linear() {
+        let atoms: Vec<String> = (0..100_000).map(|i| format!("A{}", i % 50_000)).collect();
+        let steps = CnfSteps::new(&[parse(&atoms.join(" | ")).unwrap()]).unwrap();
+        assert_eq!(steps.cnf().len(), 1);
+        assert_eq!(steps.cnf().clauses()[0].len(), 50_000);
+        // Long clauses times many clauses pass the literal limit: refused.
+        let wide = format!(
+            "({}) | {}",
+            atoms.join(" | "),
+            (0..16).map(|i| format!("(P{i} & Q{i})")).collect::<Vec<_>>().join(" | ")
+        );
+        assert!(CnfSteps::new(&[parse(&wide).unwrap()]).is_err());
+    }
 }

@@ -389,6 +389,17 @@ mod tests {
         parse(s).unwrap()
     }
 
+    /// Issue 19: a column wider than 65,535 characters renders (a `{:w$}`
+    /// width that large panics).
+    #[test]
+    fn r19_very_wide_columns_render() {
+        let atom = "a".repeat(70_000);
+        let text = TruthTable::new(&[p(&atom)]).unwrap().render(Notation::Ascii);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(lines[1].starts_with("F ") && lines[1].len() > 70_000, "{}", &lines[1][..10]);
+    }
+
     #[test]
     fn bit_parallel_matches_direct_evaluation() {
         let s = p("(A ∨ ¬B) ⇔ C ∧ (D ⇒ E ∨ F) ∨ G");
