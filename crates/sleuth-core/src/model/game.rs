@@ -243,14 +243,24 @@ impl<'a> Checker<'a> {
     /// unknown or repeated id.
     fn card_set(&mut self, at: &Location, ids: &[String]) -> Cards {
         let mut cards = Cards { set: CardSet::EMPTY, all_known: true, distinct: true };
+        let mut times = [0usize; MAX_CARDS];
         for id in ids {
             match self.card(at, id) {
-                Some(c) if !cards.set.insert(c) => {
-                    self.report(at.clone(), format!("card '{}' is listed twice", quote(id)));
-                    cards.distinct = false;
+                Some(c) => {
+                    cards.set.insert(c);
+                    times[c.index()] += 1;
                 }
-                Some(_) => {}
                 None => cards.all_known = false,
+            }
+        }
+        // One problem per repeated card, however often it is repeated.
+        for c in cards.set {
+            let n = times[c.index()];
+            if n > 1 {
+                let id = self.deck.map_or("", |d| d.id(c));
+                let how = if n == 2 { "twice".to_string() } else { format!("{n} times") };
+                self.report(at.clone(), format!("card '{}' is listed {how}", quote(id)));
+                cards.distinct = false;
             }
         }
         cards
@@ -827,7 +837,7 @@ fn check_hand_sizes(
             hand_sizes[p.index()] = Some(size as usize);
         }
     }
-    for id in chk.players.iter().take(MAX_PLAYERS) {
+    for id in chk.players.iter() {
         if !sizes.contains_key(id) {
             chk.report(Location::HandSizes, format!("no hand size for '{}'", quote(id)));
             ok = false;
