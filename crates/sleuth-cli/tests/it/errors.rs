@@ -244,7 +244,9 @@ fn r19_control_characters_and_long_problem_lists() {
         "#]],
     );
     let events = vec![r#"{"accusation": {"by": "zz", "cards": ["mu", "kn", "ha"], "correct": false}}"#; 5_000];
-    check_bad(&classic_game(&events.join(",")), expect![[r#"
+    check_bad(
+        &classic_game(&events.join(",")),
+        expect![[r#"
         error: 'game.json': the game file has 5000 problems
           event 0: unknown player 'zz' (players are sc, mu, wh, gr, pe, pl)
           event 1: unknown player 'zz' (players are sc, mu, wh, gr, pe, pl)
@@ -267,7 +269,8 @@ fn r19_control_characters_and_long_problem_lists() {
           event 18: unknown player 'zz' (players are sc, mu, wh, gr, pe, pl)
           event 19: unknown player 'zz' (players are sc, mu, wh, gr, pe, pl)
           ... and 4980 more
-    "#]]);
+    "#]],
+    );
     check_bad(
         &classic_game(
             r#"{"suggestion": {"by": "\u001b]0;owned\u0007", "cards": ["mu", "kn", "ha"], "refuted_by": null}}"#,

@@ -74,7 +74,13 @@ fn runner(kind: u8) -> TestRunner {
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
     bytes[8] = kind;
-    let config = Config { cases: cases(), failure_persistence: None, max_shrink_iters: 200, ..Config::default() };
+    let config = Config {
+        cases: cases(),
+        failure_persistence: None,
+        max_shrink_iters: 64,
+        max_shrink_time: 60_000,
+        ..Config::default()
+    };
     TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &bytes))
 }
 
@@ -364,10 +370,23 @@ fn run_bounded(dir: &Path, args: &[&str]) -> Result<(i32, String, String), TestC
         .stderr(Stdio::piped())
         .spawn()
         .expect("the sleuth binary runs");
+    // Both pipes are drained while the child runs: a child blocked on a
+    // full pipe would otherwise look like a hang.
+    let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let out_reader = drain(child.stdout.take().map(|p| Box::new(p) as Box<dyn std::io::Read + Send>));
+    let err_reader = drain(child.stderr.take().map(|p| Box::new(p) as Box<dyn std::io::Read + Send>));
     let start = Instant::now();
-    loop {
-        if child.try_wait().expect("wait").is_some() {
-            break;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
         }
         if start.elapsed() > CASE_LIMIT {
             let _ = child.kill();
@@ -375,11 +394,10 @@ fn run_bounded(dir: &Path, args: &[&str]) -> Result<(i32, String, String), TestC
             return Err(TestCaseError::fail(format!("sleuth {args:?} ran past {CASE_LIMIT:?}")));
         }
         std::thread::sleep(Duration::from_millis(2));
-    }
-    let out = child.wait_with_output().expect("output");
-    let code = out.status.code().unwrap_or(-1);
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    };
+    let code = status.code().unwrap_or(-1);
+    let stdout = String::from_utf8_lossy(&out_reader.join().expect("stdout reader")).into_owned();
+    let stderr = String::from_utf8_lossy(&err_reader.join().expect("stderr reader")).into_owned();
     prop_assert!(code != 101 && code != -1, "sleuth {args:?} panicked or was killed:\n{stderr}");
     prop_assert!(stderr.len() < MAX_STDERR, "sleuth {args:?}: {} bytes on stderr", stderr.len());
     check_message(&format!("sleuth {args:?} stderr"), &stderr)?;
