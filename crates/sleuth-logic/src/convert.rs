@@ -549,7 +549,7 @@ mod tests {
         let chain: Vec<String> = (0..24).map(|i| format!("Z{i}")).collect();
         let s = parse(&chain.join(" <=> ")).unwrap();
         assert!(size_without_iff(&s) > MAX_STEP_SYMBOLS);
-        assert_eq!(CnfSteps::new(&[s.clone()]).unwrap_err().sentence, 1);
+        assert_eq!(CnfSteps::new(std::slice::from_ref(&s)).unwrap_err().sentence, 1);
         assert!(distribute(&s).is_err());
         // A short chain still converts (the four steps keep redundant
         // clauses, so there are more than the parity's 2^4).

@@ -274,9 +274,7 @@ fn read_deck(r: &mut Reader, node: &Node) -> Option<DeckSpec> {
         Node::String(s) => Some(DeckSpec::Named(s.clone())),
         Node::Object(_) => {
             r.check_keys(node, DECK_KEYS, "the deck");
-            let Some(cats) = r.required(node, "categories", "deck", &format!("a deck is {DECK_SHAPE}")) else {
-                return None;
-            };
+            let cats = r.required(node, "categories", "deck", &format!("a deck is {DECK_SHAPE}"))?;
             let Node::List(cats) = cats else {
                 r.report(format!("deck: 'categories' must be a list of categories, found {}", cats.kind()));
                 return None;
