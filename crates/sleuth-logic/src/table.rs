@@ -209,7 +209,7 @@ impl TruthTable {
         headers.extend(self.sentences.iter().map(|s| s.to_string_with(notation)));
         let widths: Vec<usize> = headers.iter().map(|h| h.chars().count().max(1)).collect();
         let mut out = String::new();
-        let write_row = |out: &mut String, cells: &[String]| {
+        let write_row = |out: &mut String, cells: &[&str]| {
             let mut line = String::new();
             for (i, (cell, w)) in cells.iter().zip(&widths).enumerate() {
                 if i == split && i > 0 {
@@ -224,10 +224,12 @@ impl TruthTable {
             out.push_str(line.trim_end());
             out.push('\n');
         };
-        write_row(&mut out, &headers);
-        let tf = |b: bool| if b { "T" } else { "F" }.to_owned();
+        write_row(&mut out, &headers.iter().map(String::as_str).collect::<Vec<_>>());
+        let tf = |b: bool| if b { "T" } else { "F" };
+        let mut cells: Vec<&str> = Vec::with_capacity(widths.len());
         for row in 0..self.rows() {
-            let mut cells: Vec<String> = (0..split).map(|a| tf(self.atom_value(row, a))).collect();
+            cells.clear();
+            cells.extend((0..split).map(|a| tf(self.atom_value(row, a))));
             cells.extend((0..self.sentences.len()).map(|k| tf(self.value(row, k))));
             write_row(&mut out, &cells);
         }

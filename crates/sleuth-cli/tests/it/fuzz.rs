@@ -557,15 +557,20 @@ fn sentence_case(text: &str, binary: bool) -> Result<(), TestCaseError> {
         Ok(s) => {
             let sentences = [s];
             match sleuth_logic::TruthTable::new(&sentences) {
-                Ok(t) => check_output("truth table", &t.render(sleuth_logic::Notation::Ascii), usize::MAX)?,
+                // Tables up to the documented 20 atoms print a million rows;
+                // rendering is checked on the smaller ones.
+                Ok(t) if t.rows() <= 1 << 14 => {
+                    check_output("truth table", &t.render(sleuth_logic::Notation::Ascii), usize::MAX)?
+                }
+                Ok(_) => {}
                 Err(e) => check_message("table refusal", &e.to_string())?,
             }
             match sleuth_logic::CnfSteps::new(&sentences) {
                 Ok(steps) => {
                     // The four steps agree with the truth table where both run.
-                    if let Ok(n) = sleuth_logic::count_sentence_models(&sentences) {
-                        let cnf = steps.cnf();
-                        if cnf.num_vars() <= 16 {
+                    let cnf = steps.cnf();
+                    if cnf.num_vars() <= 16 {
+                        if let Ok(n) = sleuth_logic::count_sentence_models(&sentences) {
                             let counted = sleuth_logic::brute_force_count(cnf).expect("few variables");
                             prop_assert_eq!(counted, n, "CNF has the sentence's models");
                         }
