@@ -105,14 +105,17 @@ fn parse_refute(game: &Game, list: &str, by: Option<&str>) -> anyhow::Result<(Pl
     }
     let per_category = deck.categories().all(|k| (cards & deck.category_cards(k)).len() == 1);
     if !per_category || list.split(',').count() != deck.num_categories() {
-        bail!("--refute takes one card of each category ({}), e.g. 'mu,kn,ha'", category_names(game));
+        // The example uses this deck's own cards: the first of each category.
+        let example: Vec<&str> =
+            deck.categories().filter_map(|k| deck.category_cards(k).iter().next()).map(|c| deck.id(c)).collect();
+        bail!("--refute takes one card of each category ({}), e.g. '{}'", category_names(game), example.join(","));
     }
     let suggester = match by {
         Some(id) => match game.player(id) {
             Some(p) => p,
             None => {
                 let ids: Vec<&str> = game.players().map(|p| game.player_id(p)).collect();
-                bail!("unknown player '{id}'; the players are {}", ids.join(", "))
+                bail!("unknown player '{}'; the players are {}", sleuth_core::text::quote(id), ids.join(", "))
             }
         },
         None => {

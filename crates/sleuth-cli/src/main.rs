@@ -31,6 +31,9 @@ use clap::{Parser, Subcommand};
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
+/// The longest error message printed, in characters: a screenful or so.
+const MAX_ERROR_CHARS: usize = 8000;
+
 const EXIT_CODES: &str = "\
 Exit codes:
   0  success
@@ -188,7 +191,11 @@ fn main() -> ExitCode {
         Err(e) => {
             // Flush what was printed before the error, ignoring a closed pipe.
             let _ = out.flush();
-            let _ = writeln!(io::stderr().lock(), "error: {e:#}");
+            // Messages echo input; no control character reaches the
+            // terminal, and no message fills it.
+            let message = sleuth_core::text::escape_message(&format!("{e:#}"));
+            let message = sleuth_core::text::elide(&message, MAX_ERROR_CHARS);
+            let _ = writeln!(io::stderr().lock(), "error: {message}");
             ExitCode::from(2)
         }
     }

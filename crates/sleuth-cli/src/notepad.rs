@@ -1,7 +1,9 @@
 //! `sleuth notepad`: the detective notepad.
 
 use crate::input::{in_file, load_game};
-use crate::output::{cell_percent, fine_percent, group_digits, places, write_conflict, write_title, Paint};
+use crate::output::{
+    cell_percent, fine_percent, group_digits, places, table_id, write_conflict, write_title, Paint, TABLE_NAME_CHARS,
+};
 use crate::Outcome;
 use sleuth_core::{Analysis, Card, Game, Place, Status};
 use std::io::Write;
@@ -110,12 +112,12 @@ pub(crate) fn write_grid(
 ) -> std::io::Result<()> {
     let deck = game.deck();
     let places = places(game);
-    let headers: Vec<&str> =
-        places.iter().map(|&(p, id)| if p == Place::CaseFile { "case file" } else { id }).collect();
+    let headers: Vec<std::borrow::Cow<'_, str>> =
+        places.iter().map(|&(p, id)| if p == Place::CaseFile { "case file".into() } else { table_id(id) }).collect();
     let widths: Vec<usize> = headers.iter().map(|h| h.chars().count().max(4)).collect();
     let face_up = game.face_up();
     let label = |c: Card| {
-        let (id, name) = (deck.id(c), deck.name(c));
+        let (id, name) = (table_id(deck.id(c)), sleuth_core::text::elide(deck.name(c), TABLE_NAME_CHARS));
         let mut s = if id == name { id.to_string() } else { format!("{id:<id_w$}  {name}", id_w = id_width(game)) };
         if face_up.contains(c) {
             s.push_str(" (face up)");
@@ -147,5 +149,5 @@ pub(crate) fn write_grid(
 }
 
 fn id_width(game: &Game) -> usize {
-    game.deck().cards().map(|c| game.deck().id(c).chars().count()).max().unwrap_or(0)
+    game.deck().cards().map(|c| table_id(game.deck().id(c)).chars().count()).max().unwrap_or(0)
 }

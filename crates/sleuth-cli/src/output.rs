@@ -160,6 +160,18 @@ pub fn places(game: &Game) -> Vec<(Place, &str)> {
     game.places().map(|p| (p, game.place_id(p))).collect()
 }
 
+/// The most characters of an id a table column or row label shows; JSON
+/// output always has the full id.
+pub const TABLE_ID_CHARS: usize = 16;
+
+/// The most characters of a card's display name a row label shows.
+pub const TABLE_NAME_CHARS: usize = 32;
+
+/// An id as a table shows it: elided to [`TABLE_ID_CHARS`] with `…`.
+pub fn table_id(id: &str) -> std::borrow::Cow<'_, str> {
+    sleuth_core::text::elide(id, TABLE_ID_CHARS)
+}
+
 /// A JSON string literal.
 pub fn json_str(s: &str) -> String {
     serde_json::Value::String(s.to_string()).to_string()

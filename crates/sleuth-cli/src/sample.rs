@@ -283,10 +283,13 @@ fn write_text(
 
     let deck = game.deck();
     let places = places(game);
-    let headers: Vec<&str> =
-        places.iter().map(|&(p, id)| if p == Place::CaseFile { "case file" } else { id }).collect();
+    let headers: Vec<std::borrow::Cow<'_, str>> = places
+        .iter()
+        .map(|&(p, id)| if p == Place::CaseFile { "case file".into() } else { crate::output::table_id(id) })
+        .collect();
     let widths: Vec<usize> = headers.iter().map(|h| h.chars().count().max(11)).collect();
-    let label_w = deck.cards().map(|c| deck.id(c).chars().count() + 2).max().unwrap_or(0).max(4);
+    let label_w =
+        deck.cards().map(|c| crate::output::table_id(deck.id(c)).chars().count() + 2).max().unwrap_or(0).max(4);
     let mut line = " ".repeat(label_w);
     for (h, w) in headers.iter().zip(&widths) {
         line.push_str("  ");
@@ -296,7 +299,7 @@ fn write_text(
     for cat in deck.categories() {
         writeln!(out, "{}", paint.bold(deck.category_name(cat)))?;
         for c in deck.category_cards(cat) {
-            let mut line = format!("  {:<w$}", deck.id(c), w = label_w - 2);
+            let mut line = format!("  {:<w$}", crate::output::table_id(deck.id(c)), w = label_w - 2);
             for (&(place, _), &w) in places.iter().zip(&widths) {
                 line.push_str("  ");
                 let cell = match analysis.status(c, place) {

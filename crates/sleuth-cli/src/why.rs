@@ -96,7 +96,7 @@ pub(crate) fn find_card(game: &Game, id: &str) -> anyhow::Result<Card> {
     }
     let hint = deck.suggest_id(id).map(|s| format!(" (did you mean '{s}'?)")).unwrap_or_default();
     let ids: Vec<&str> = deck.cards().map(|c| deck.id(c)).collect();
-    bail!("unknown card '{id}'{hint}; the cards are {}", ids.join(", "))
+    bail!("unknown card '{}'{hint}; the cards are {}", sleuth_core::text::quote(id), ids.join(", "))
 }
 
 fn find_place(game: &Game, id: &str) -> anyhow::Result<Place> {
@@ -104,5 +104,5 @@ fn find_place(game: &Game, id: &str) -> anyhow::Result<Place> {
         return Ok(p);
     }
     let ids: Vec<&str> = game.places().map(|p| game.place_id(p)).collect();
-    bail!("unknown place '{id}'; the places are {}", ids.join(", "))
+    bail!("unknown place '{}'; the places are {}", sleuth_core::text::quote(id), ids.join(", "))
 }

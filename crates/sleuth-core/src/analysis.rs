@@ -158,27 +158,34 @@ pub fn ratio(num: u128, den: u128) -> f64 {
     ((num >> shift) as f64) / ((den >> shift) as f64)
 }
 
-/// Items of an explanation: events `0..n`, then the hand if the game has one.
+/// Items of an explanation: the distinct events (an event repeated in the
+/// history says nothing new, so only its first occurrence is an item), then
+/// the hand if the game has one.
 struct Items {
-    events: usize,
+    /// The event index of each event item, ascending.
+    events: Vec<usize>,
     hand: bool,
 }
 
 impl Items {
     fn of(game: &Game) -> Items {
-        Items { events: game.events().len(), hand: game.has_hand() }
+        let mut seen = std::collections::HashSet::new();
+        let events = (0..game.events().len()).filter(|&i| seen.insert(&game.events()[i])).collect();
+        Items { events, hand: game.has_hand() }
     }
     fn len(&self) -> usize {
-        self.events + usize::from(self.hand)
+        self.events.len() + usize::from(self.hand)
     }
     fn game(&self, game: &Game, subset: &[usize]) -> Game {
-        let events: Vec<usize> = subset.iter().copied().filter(|&i| i < self.events).collect();
-        let hand = self.hand && subset.contains(&self.events);
+        let events: Vec<usize> = subset.iter().filter_map(|&i| self.events.get(i).copied()).collect();
+        let hand = self.hand && subset.contains(&self.events.len());
         game.restricted(&events, hand)
     }
     fn explain(&self, subset: Vec<usize>, minimum: bool) -> Explanation {
-        let hand = self.hand && subset.contains(&self.events);
-        Explanation { events: subset.into_iter().filter(|&i| i < self.events).collect(), hand, minimum }
+        let hand = self.hand && subset.contains(&self.events.len());
+        let mut events: Vec<usize> = subset.iter().filter_map(|&i| self.events.get(i).copied()).collect();
+        events.sort_unstable();
+        Explanation { events, hand, minimum }
     }
 }
 
@@ -194,18 +201,14 @@ fn smallest_subset(
     n: usize,
     mut holds: impl FnMut(&[usize]) -> Result<bool, CountError>,
 ) -> Result<(Vec<usize>, bool), CountError> {
-    // Deletion: a minimal set.
-    let mut set: Vec<usize> = (0..n).collect();
-    let mut i = 0;
-    while i < set.len() {
-        let mut without = set.clone();
-        without.remove(i);
-        if holds(&without)? {
-            set = without;
-        } else {
-            i += 1;
-        }
+    // A minimal set, by QuickXplain: O(k log(n/k)) tests for a set of k,
+    // where deleting one item at a time would take n tests.
+    if holds(&[])? {
+        return Ok((Vec::new(), true));
     }
+    let all: Vec<usize> = (0..n).collect();
+    let mut set = quick_xplain(&mut Vec::new(), false, &all, &mut holds)?;
+    set.sort_unstable();
     // Exhaustive search for anything smaller, within a budget.
     let mut tested = 0usize;
     for k in 0..set.len() {
@@ -224,6 +227,33 @@ fn smallest_subset(
         }
     }
     Ok((set, true))
+}
+
+/// QuickXplain (Junker, AAAI 2004) for a monotone `holds` that is false of
+/// `base` and true of `base` with all of `items`: a minimal subset `S` of
+/// `items` with `holds(base + S)`. `added` says whether the last call added
+/// something to `base` (if not, `holds(base)` is known to be false).
+fn quick_xplain(
+    base: &mut Vec<usize>,
+    added: bool,
+    items: &[usize],
+    holds: &mut impl FnMut(&[usize]) -> Result<bool, CountError>,
+) -> Result<Vec<usize>, CountError> {
+    if added && holds(base)? {
+        return Ok(Vec::new());
+    }
+    if items.len() <= 1 {
+        return Ok(items.to_vec());
+    }
+    let (first, second) = items.split_at(items.len() / 2);
+    let len = base.len();
+    base.extend_from_slice(first);
+    let from_second = quick_xplain(base, !first.is_empty(), second, holds)?;
+    base.truncate(len);
+    base.extend_from_slice(&from_second);
+    let from_first = quick_xplain(base, !from_second.is_empty(), first, holds)?;
+    base.truncate(len);
+    Ok(from_first.into_iter().chain(from_second).collect())
 }
 
 /// Whether no deal fits. A count too large for `u128` is certainly not
@@ -257,7 +287,8 @@ fn next_combination(idx: &mut [usize], n: usize) -> bool {
 ///
 /// # Cost
 /// One exact count to test consistency; if the game is inconsistent, then
-/// one count per event (and one for the hand) to delete what is not needed,
+/// O(k log(n/k)) counts (QuickXplain) to find a minimal set of k among the n
+/// distinct events (a repeated event counts once),
 /// and at most [`SEARCH_BUDGET`] more to look for a smaller set. Each count
 /// takes about as long as [`Analysis::new`]'s, so this can take thousands
 /// of times longer. [`Explanation::minimum`] is `false` when the budget ran
@@ -323,8 +354,8 @@ pub enum Why {
 /// ```
 ///
 /// # Cost
-/// Two exact counts to find the status; for a certain fact, then one count
-/// per event (and one for the hand) to delete what is not needed, and at
+/// Two exact counts to find the status; for a certain fact, then
+/// O(k log(n/k)) counts (QuickXplain) to find a minimal set of k items, and at
 /// most [`SEARCH_BUDGET`] more to look for a smaller set. Each count takes
 /// about as long as [`Analysis::new`]'s, so this can take thousands of
 /// times longer. [`Explanation::minimum`] is `false` when the budget ran out
@@ -377,6 +408,32 @@ mod tests {
         assert_eq!(s, vec![0, 1]);
         let (s, min) = smallest_subset(4, |_| Ok(true)).unwrap();
         assert_eq!((s, min), (vec![], true));
+    }
+
+    /// Issue 19: a minimal set of 2 among 20,000 items takes a few dozen
+    /// tests (QuickXplain), not one per item.
+    #[test]
+    fn smallest_subset_tests_logarithmically_many_sets() {
+        let mut tests = 0usize;
+        let (s, _) = smallest_subset(20_000, |s| {
+            tests += 1;
+            Ok(s.contains(&1234) && s.contains(&17_001))
+        })
+        .unwrap();
+        assert_eq!(s, vec![1234, 17_001]);
+        // QuickXplain: at most 2 k log2(n/k) + 2 k tests for a set of k; then
+        // the exhaustive search for a smaller set (every set of at most one
+        // item) within the budget.
+        assert!(tests <= 2 * 2 * 14 + 4 + 1 + SEARCH_BUDGET, "{tests} tests");
+        let mut quick = 0usize;
+        let all: Vec<usize> = (0..20_000).collect();
+        let set = quick_xplain(&mut Vec::new(), false, &all, &mut |s: &[usize]| {
+            quick += 1;
+            Ok(s.contains(&1234) && s.contains(&17_001))
+        })
+        .unwrap();
+        assert_eq!(set.len(), 2);
+        assert!(quick <= 2 * 2 * 14 + 4, "{quick} tests");
     }
 
     #[test]

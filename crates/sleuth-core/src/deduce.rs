@@ -234,6 +234,9 @@ pub(crate) fn propagate(p: &Problem) -> Option<Reduced> {
         // Clauses: drop satisfied ones and false literals; apply units.
         let mut clauses = std::mem::take(&mut r.clauses);
         let mut kept = Vec::with_capacity(clauses.len());
+        // Clauses that became equal (or were equal) are kept once: each
+        // clause in flight costs the counter a bit of state.
+        let mut seen = std::collections::HashSet::with_capacity(clauses.len());
         for mut cl in clauses.drain(..) {
             if cl.iter().any(|&l| r.truth(l) == Some(true)) {
                 changed = true;
@@ -252,7 +255,15 @@ pub(crate) fn propagate(p: &Problem) -> Option<Reduced> {
                         r.allowed[l.card as usize] &= !(1 << l.place);
                     }
                 }
-                _ => kept.push(cl),
+                _ => {
+                    let mut key: Vec<(u8, u8, bool)> = cl.iter().map(|l| (l.card, l.place, l.positive)).collect();
+                    key.sort_unstable();
+                    if seen.insert(key) {
+                        kept.push(cl);
+                    } else {
+                        changed = true;
+                    }
+                }
             }
         }
         r.clauses = kept;

@@ -14,6 +14,12 @@
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
 
+mod reader;
+
+/// The most events a game file may hold. Real games have a few hundred at
+/// most; the limit keeps the work of reading and explaining a file bounded.
+pub const MAX_EVENTS: usize = 100_000;
+
 /// A game file, exactly as read from or written to JSON.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameFile {
@@ -158,24 +164,19 @@ pub struct FormatError {
 impl GameFile {
     /// Parses a game file from JSON text.
     ///
+    /// A leading UTF-8 byte order mark is skipped. Keys may not repeat within
+    /// an object. At most [`MAX_EVENTS`] events are read.
+    ///
     /// # Errors
-    /// [`FormatError`] when the text is not JSON or does not have the shape of
-    /// a game file; the message names the line and column.
+    /// [`FormatError`] when the text is not JSON (the message names the line
+    /// and column) or does not have the shape of a game file (the message
+    /// names the field or event and what was expected there, in the format's
+    /// own terms).
     pub fn from_json(text: &str) -> Result<GameFile, FormatError> {
-        let typed = serde_json::from_str(text);
-        let misspelt = serde_json::from_str::<serde_json::Value>(text).map(|v| misspelt_keys(&v)).unwrap_or_default();
-        match typed {
-            Ok(file) if misspelt.is_empty() => Ok(file),
-            Ok(_) => Err(FormatError { message: format!("not a valid game file: {}", misspelt.join("; ")) }),
-            Err(e) => {
-                let mut message = describe_json_error(&e, text);
-                for m in misspelt {
-                    message.push_str("; ");
-                    message.push_str(&m);
-                }
-                Err(FormatError { message })
-            }
-        }
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let node: reader::Node =
+            serde_json::from_str(text).map_err(|e| FormatError { message: describe_json_error(&e) })?;
+        reader::game_file(&node).map_err(|message| FormatError { message })
     }
 
     /// Writes the file as pretty JSON with one event per line.
@@ -228,79 +229,29 @@ const ACCUSATION_KEYS: &[&str] = &["by", "cards", "correct"];
 const DECK_KEYS: &[&str] = &["categories"];
 const CATEGORY_KEYS: &[&str] = &["name", "cards"];
 
-/// Unknown keys that look like misspellings of the keys known at their place.
-fn misspelt_keys(value: &serde_json::Value) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut check = |obj: &serde_json::Value, known: &[&str], place: &str| {
-        let Some(map) = obj.as_object() else { return };
-        for key in map.keys().filter(|k| !known.contains(&k.as_str())) {
-            if let Some(like) = known.iter().find(|k| looks_like(key, k)) {
-                out.push(format!("unknown key '{key}' in {place} (did you mean '{like}'?)"));
-            }
-        }
-    };
-    check(value, TOP_KEYS, "the file");
-    if let Some(deck) = value.get("deck") {
-        check(deck, DECK_KEYS, "the deck");
-        for cat in deck.get("categories").and_then(|c| c.as_array()).into_iter().flatten() {
-            check(cat, CATEGORY_KEYS, "a category");
-        }
-    }
-    for (i, event) in value.get("events").and_then(|e| e.as_array()).into_iter().flatten().enumerate() {
-        out.extend(event_key_problems(event, &format!("event {i}"), false));
-    }
-    out
-}
-
-/// Unknown keys of one event that look like misspellings; with
-/// `every_key`, every unknown key.
-fn event_key_problems(event: &serde_json::Value, place: &str, every_key: bool) -> Vec<String> {
-    let mut out = Vec::new();
-    for (kind, known) in [("suggestion", SUGGESTION_KEYS), ("accusation", ACCUSATION_KEYS)] {
-        let Some(map) = event.get(kind).and_then(|o| o.as_object()) else { continue };
-        for key in map.keys().filter(|k| !known.contains(&k.as_str())) {
-            match known.iter().find(|k| looks_like(key, k)) {
-                Some(like) => out.push(format!("unknown key '{key}' in {place} (did you mean '{like}'?)")),
-                None if every_key => out.push(format!(
-                    "unknown key '{key}' in {place} (a {kind} has only {})",
-                    known.iter().map(|k| format!("'{k}'")).collect::<Vec<_>>().join(", ")
-                )),
-                None => {}
-            }
-        }
-    }
-    out
-}
-
 impl EventSpec {
     /// Parses one event as an event of a game file is parsed: the same
-    /// shape checks and the same refusal of misspelt keys, with `place`
-    /// ("the event") naming it in messages. With `every_key`, any key
-    /// Sleuth does not know is refused too: for a caller that stores the
-    /// parsed event, where an ignored key would be silently lost.
+    /// reader and the same messages, with `place` ("the event") naming it.
+    /// With `every_key`, any key Sleuth does not know is refused too: for a
+    /// caller that stores the parsed event, where an ignored key would be
+    /// silently lost.
     ///
     /// # Errors
     /// [`FormatError`] saying what is wrong.
     pub fn from_value(value: &serde_json::Value, place: &str, every_key: bool) -> Result<EventSpec, FormatError> {
-        let problems = event_key_problems(value, place, every_key);
-        match EventSpec::deserialize(value) {
-            Ok(event) if problems.is_empty() => Ok(event),
-            Ok(_) => Err(FormatError { message: format!("not a valid event: {}", problems.join("; ")) }),
-            Err(e) => {
-                let mut message = format!("not a valid event: {e}");
-                for m in problems {
-                    message.push_str("; ");
-                    message.push_str(&m);
-                }
-                Err(FormatError { message })
-            }
-        }
+        let node = reader::Node::deserialize(value).map_err(|e| FormatError { message: e.to_string() })?;
+        reader::event(&node, place, every_key).map_err(|message| FormatError { message })
     }
 }
 
 /// Whether `key` is probably a misspelling of `known`: equal once case,
 /// `_` and `-` are ignored, or within a small edit distance.
 fn looks_like(key: &str, known: &str) -> bool {
+    // A key much longer than any known one is no misspelling (and the edit
+    // distance below is quadratic).
+    if key.len() > 4 * known.len() + 8 {
+        return false;
+    }
     let norm = |s: &str| s.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect::<Vec<_>>();
     let (a, b) = (norm(key), norm(known));
     if a == b {
@@ -326,26 +277,16 @@ fn edit_distance(a: &[char], b: &[char]) -> usize {
     prev[b.len()]
 }
 
-/// A reader's message for a failed typed parse of `text`.
-fn describe_json_error(e: &serde_json::Error, text: &str) -> String {
+/// A reader's message for text that could not be read as JSON at all.
+fn describe_json_error(e: &serde_json::Error) -> String {
     use serde_json::error::Category;
-    // serde reports some shape errors (an empty event object) as syntax
-    // errors; if the text is JSON at all, the file is what is wrong.
-    let is_json = serde_json::from_str::<serde_json::Value>(text).is_ok();
     let what = match e.classify() {
-        Category::Syntax | Category::Eof if !is_json => "not valid JSON",
         Category::Io => "could not be read",
-        _ => "not a valid game file",
+        Category::Data => "not a valid game file",
+        _ => "not valid JSON",
     };
     // serde_json's own message already ends with "at line L column C".
-    let detail = e.to_string();
-    let detail = match detail.strip_prefix("data did not match any variant of untagged enum DeckSpec") {
-        Some(at) => format!(
-            "the deck must be \"classic\", \"master\" or {{\"categories\": [{{\"name\": ..., \"cards\": [ids, or {{\"id\": ..., \"name\": ...}}]}}]}}{at}"
-        ),
-        None => detail,
-    };
-    format!("{what}: {detail}")
+    format!("{what}: {}", crate::text::escape_message(&e.to_string()))
 }
 
 #[cfg(test)]

@@ -74,7 +74,20 @@ impl Knowledge {
         let in_play: Vec<Card> = deck.cards().filter(|c| !face_up.contains(*c)).collect();
         let places: Vec<Place> = game.places().collect();
         let mut cs = Vec::new();
+        // Evidence said twice is one constraint (the first one said): a
+        // repeated event adds nothing, and must not cost the counter more.
+        let np = game.num_players();
+        let mut said = std::collections::HashSet::new();
         let mut push = |lits: Vec<Lit>, at_least: usize, origin: Origin| {
+            if matches!(origin, Origin::Hand | Origin::Event(_)) {
+                let mut key: Vec<(usize, usize, bool)> =
+                    lits.iter().map(|l| (l.card.index(), l.place.index(np), l.positive)).collect();
+                key.sort_unstable();
+                key.dedup();
+                if !said.insert((key, at_least)) {
+                    return;
+                }
+            }
             cs.push(Constraint { lits, at_least, origin });
         };
 

@@ -22,9 +22,12 @@
 //!
 //! Costs: [`Analysis::new`] counts every marginal exactly with a dynamic
 //! program (well under a millisecond for classic games; see BENCHMARKS.md);
-//! explanations ([`why`], [`conflict`]) run one count per event plus up to
-//! [`analysis::SEARCH_BUDGET`] more, so they can take thousands of times
-//! longer; [`Explanation::minimum`] says whether that budget ran out.
+//! explanations ([`why`], [`conflict`]) find a minimal set of k among n
+//! distinct events with O(k log(n/k)) counts (QuickXplain), then look for a
+//! smaller one with up to [`analysis::SEARCH_BUDGET`] more, so they can take
+//! thousands of times longer; [`Explanation::minimum`] says whether that
+//! budget ran out. Input limits (ids, events, deck) and how text is made safe
+//! to print are in [`format`] and [`text`].
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -38,6 +41,7 @@ pub mod generate;
 pub mod knowledge;
 pub mod model;
 pub mod sample;
+pub mod text;
 
 pub use analysis::{conflict, why, Analysis, Explanation, Status, Why};
 pub use count::{CountError, Counts};

@@ -89,13 +89,8 @@ impl Clause {
 
     /// The clause without repeated literals, first occurrence kept.
     pub fn dedup(&self) -> Clause {
-        let mut lits: Vec<Lit> = Vec::with_capacity(self.lits.len());
-        for &l in &self.lits {
-            if !lits.contains(&l) {
-                lits.push(l);
-            }
-        }
-        Clause { lits }
+        let mut seen = std::collections::HashSet::with_capacity(self.lits.len());
+        Clause { lits: self.lits.iter().copied().filter(|&l| seen.insert(l)).collect() }
     }
 
     /// True if every literal of `self` is in `other` (the clause `self` then

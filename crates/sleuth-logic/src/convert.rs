@@ -23,9 +23,22 @@ use crate::symbols::{Notation, Symbols};
 /// The most clauses step 4 produces for one sentence.
 pub const MAX_CNF_CLAUSES: usize = 100_000;
 
+/// The most literals step 4 produces for one sentence, counted over all its
+/// clauses (so that long clauses times many clauses cannot exhaust memory).
+pub const MAX_CNF_LITERALS: usize = 10_000_000;
+
+/// The most symbols (atoms, constants and connectives) a sentence may grow to
+/// in step 1: each `⇔` doubles its operands, so a chain of `⇔` grows
+/// exponentially before step 4 even starts.
+pub const MAX_STEP_SYMBOLS: u64 = 1_000_000;
+
 /// Refusal to distribute a sentence whose CNF is too large.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("sentence {sentence} needs more than {limit} clauses in CNF (the Tseitin conversion stays linear)")]
+#[error(
+    "sentence {sentence} is too large for the four-step conversion: its CNF needs more than {limit} clauses \
+     (or its steps more than {MAX_CNF_LITERALS} literals or {MAX_STEP_SYMBOLS} symbols); the Tseitin conversion \
+     stays linear"
+)]
 pub struct CnfTooLarge {
     /// The 1-based position of the sentence in the input.
     pub sentence: usize,
@@ -143,11 +156,49 @@ fn nnf(s: &Sentence, positive: bool) -> Sentence {
     }
 }
 
+/// The number of symbols of `s` after step 1, without building it (each
+/// `a ⇔ b` becomes `(a ⇒ b) ∧ (b ⇒ a)`), saturating.
+fn size_without_iff(s: &Sentence) -> u64 {
+    match s {
+        Sentence::True | Sentence::False | Sentence::Atom(_) => 1,
+        Sentence::Not(x) => 1 + size_without_iff(x),
+        Sentence::And(v) | Sentence::Or(v) => v.iter().fold(1u64, |n, x| n.saturating_add(size_without_iff(x))),
+        Sentence::Implies(a, b) => 1u64.saturating_add(size_without_iff(a)).saturating_add(size_without_iff(b)),
+        Sentence::Iff(a, b) => {
+            3u64.saturating_add(size_without_iff(a).saturating_add(size_without_iff(b)).saturating_mul(2))
+        }
+    }
+}
+
+/// Whether the steps of `s` stay within [`MAX_STEP_SYMBOLS`].
+fn steps_fit(s: &Sentence) -> bool {
+    size_without_iff(s) <= MAX_STEP_SYMBOLS
+}
+
 /// A literal of a clause under construction: atom name and polarity.
 type NamedLit<'a> = (&'a str, bool);
 
-/// The clauses of a sentence in negation normal form, by distribution.
+/// The clauses of a sentence in negation normal form, by distribution,
+/// each literal once (first occurrence kept); `None` if the sentence is
+/// not in negation normal form or its CNF passes `limit` clauses or
+/// [`MAX_CNF_LITERALS`] literals. The limits are checked before each
+/// product is built, so the work done is bounded by them.
 fn clauses_of<'a>(s: &'a Sentence, limit: usize) -> Option<Vec<Vec<NamedLit<'a>>>> {
+    let mut clauses = clauses_with_repeats(s, limit)?;
+    for c in &mut clauses {
+        if c.len() > 1 {
+            let mut seen = std::collections::HashSet::with_capacity(c.len());
+            c.retain(|l| seen.insert(*l));
+        }
+    }
+    Some(clauses)
+}
+
+fn literals(clauses: &[Vec<NamedLit<'_>>]) -> usize {
+    clauses.iter().map(Vec::len).sum()
+}
+
+fn clauses_with_repeats<'a>(s: &'a Sentence, limit: usize) -> Option<Vec<Vec<NamedLit<'a>>>> {
     match s {
         Sentence::True => Some(Vec::new()),
         Sentence::False => Some(vec![Vec::new()]),
@@ -158,10 +209,12 @@ fn clauses_of<'a>(s: &'a Sentence, limit: usize) -> Option<Vec<Vec<NamedLit<'a>>
             _ => None,
         },
         Sentence::And(v) => {
-            let mut out = Vec::new();
+            let (mut out, mut lits) = (Vec::new(), 0usize);
             for x in v {
-                out.extend(clauses_of(x, limit)?);
-                if out.len() > limit {
+                let cx = clauses_with_repeats(x, limit)?;
+                lits += literals(&cx);
+                out.extend(cx);
+                if out.len() > limit || lits > MAX_CNF_LITERALS {
                     return None;
                 }
             }
@@ -170,19 +223,26 @@ fn clauses_of<'a>(s: &'a Sentence, limit: usize) -> Option<Vec<Vec<NamedLit<'a>>
         Sentence::Or(v) => {
             let mut acc: Vec<Vec<NamedLit<'a>>> = vec![Vec::new()];
             for x in v {
-                let cx = clauses_of(x, limit)?;
-                if acc.len().saturating_mul(cx.len()) > limit {
+                let cx = clauses_with_repeats(x, limit)?;
+                let (acc_lits, cx_lits) = (literals(&acc), literals(&cx));
+                let lits = acc_lits.saturating_mul(cx.len()).saturating_add(cx_lits.saturating_mul(acc.len()));
+                if acc.len().saturating_mul(cx.len()) > limit || lits > MAX_CNF_LITERALS {
                     return None;
+                }
+                if let [only] = cx.as_slice() {
+                    // One clause: extend in place (a disjunction of n atoms
+                    // stays linear instead of copying its clause n times).
+                    for a in &mut acc {
+                        a.extend_from_slice(only);
+                    }
+                    continue;
                 }
                 let mut next = Vec::with_capacity(acc.len() * cx.len());
                 for a in &acc {
                     for b in &cx {
-                        let mut c = a.clone();
-                        for l in b {
-                            if !c.contains(l) {
-                                c.push(*l);
-                            }
-                        }
+                        let mut c = Vec::with_capacity(a.len() + b.len());
+                        c.extend_from_slice(a);
+                        c.extend_from_slice(b);
                         next.push(c);
                     }
                 }
@@ -220,6 +280,9 @@ fn clauses_to_sentence(clauses: &[Vec<NamedLit<'_>>]) -> Sentence {
 /// ```
 pub fn distribute(s: &Sentence) -> Result<Sentence, CnfTooLarge> {
     let too_large = CnfTooLarge { sentence: 1, limit: MAX_CNF_CLAUSES };
+    if !steps_fit(s) {
+        return Err(too_large);
+    }
     match clauses_of(s, MAX_CNF_CLAUSES) {
         Some(c) => Ok(clauses_to_sentence(&c)),
         None => {
@@ -269,10 +332,12 @@ impl CnfSteps {
     ///
     /// Refuses a sentence whose CNF has more than [`MAX_CNF_CLAUSES`] clauses.
     pub fn with_symbols(sentences: &[Sentence], mut symbols: Symbols) -> Result<CnfSteps, CnfTooLarge> {
-        for s in sentences {
-            for a in s.atoms() {
-                symbols.intern(a);
-            }
+        // Refused before any step is built: step 1 alone can be exponential.
+        if let Some(i) = sentences.iter().position(|s| !steps_fit(s)) {
+            return Err(CnfTooLarge { sentence: i + 1, limit: MAX_CNF_CLAUSES });
+        }
+        for a in crate::sentence::atoms_of_all(sentences) {
+            symbols.intern(a);
         }
         let no_iff: Vec<Sentence> = sentences.iter().map(eliminate_iff).collect();
         let no_implies: Vec<Sentence> = no_iff.iter().map(eliminate_implies).collect();
@@ -475,5 +540,37 @@ mod tests {
         let s = parse(&terms.join(" | ")).unwrap();
         let err = to_cnf(&[parse("x").unwrap(), s]).unwrap_err();
         assert_eq!(err.sentence, 2);
+    }
+
+    /// Issue 19: a chain of biconditionals doubles at every step 1; it is
+    /// refused from its size, before any step is built.
+    #[test]
+    fn r19_biconditional_chains_are_refused_before_step_one() {
+        let chain: Vec<String> = (0..24).map(|i| format!("Z{i}")).collect();
+        let s = parse(&chain.join(" <=> ")).unwrap();
+        assert!(size_without_iff(&s) > MAX_STEP_SYMBOLS);
+        assert_eq!(CnfSteps::new(std::slice::from_ref(&s)).unwrap_err().sentence, 1);
+        assert!(distribute(&s).is_err());
+        // A short chain still converts (the four steps keep redundant
+        // clauses, so there are more than the parity's 2^4).
+        let short = parse(&chain[..5].join(" <=> ")).unwrap();
+        assert!(CnfSteps::new(&[short]).unwrap().cnf().len() >= 16);
+    }
+
+    /// Issue 19: one disjunction of many atoms converts in linear time and
+    /// memory (its one clause grows in place), repeats kept once.
+    #[test]
+    fn r19_long_disjunctions_are_linear() {
+        let atoms: Vec<String> = (0..100_000).map(|i| format!("A{}", i % 50_000)).collect();
+        let steps = CnfSteps::new(&[parse(&atoms.join(" | ")).unwrap()]).unwrap();
+        assert_eq!(steps.cnf().len(), 1);
+        assert_eq!(steps.cnf().clauses()[0].len(), 50_000);
+        // Long clauses times many clauses pass the literal limit: refused.
+        let wide = format!(
+            "({}) | {}",
+            atoms.join(" | "),
+            (0..16).map(|i| format!("(P{i} & Q{i})")).collect::<Vec<_>>().join(" | ")
+        );
+        assert!(CnfSteps::new(&[parse(&wide).unwrap()]).is_err());
     }
 }

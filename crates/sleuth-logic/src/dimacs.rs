@@ -80,12 +80,12 @@ impl fmt::Display for DimacsErrorKind {
                 write!(f, "second header (the first is on line {first_line})")
             }
             DimacsErrorKind::BadHeader(line) => {
-                write!(f, "malformed header `{line}`: expected `p cnf VARIABLES CLAUSES`")
+                write!(f, "malformed header `{}`: expected `p cnf VARIABLES CLAUSES`", crate::parse::shown(line))
             }
             DimacsErrorKind::TooManyVars { declared } => {
                 write!(f, "the header declares {declared} variables, more than the {MAX_DIMACS_VARS} supported")
             }
-            DimacsErrorKind::BadLiteral(tok) => write!(f, "`{tok}` is not an integer literal"),
+            DimacsErrorKind::BadLiteral(tok) => write!(f, "`{}` is not an integer literal", crate::parse::shown(tok)),
             DimacsErrorKind::VarOutOfRange { lit, num_vars } => {
                 write!(f, "literal {lit} is outside the {num_vars} variables declared in the header")
             }

@@ -731,10 +731,7 @@ pub fn count_models(cnf: &Cnf) -> Result<u128, CountOverflow> {
 pub fn sat_countermodel(kb: &[Sentence], goal: &Sentence) -> Option<Vec<(String, bool)>> {
     let mut all: Vec<Sentence> = kb.to_vec();
     all.push(Sentence::negate(goal.clone()));
-    let mut atoms: Vec<&str> = Vec::new();
-    for s in &all {
-        s.collect_atoms(&mut atoms);
-    }
+    let atoms = crate::sentence::atoms_of_all(&all);
     let n = atoms.len();
     let mut symbols = Symbols::new();
     let cnf = tseitin(&all, &mut symbols);

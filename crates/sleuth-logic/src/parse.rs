@@ -60,7 +60,7 @@ pub enum ParseErrorKind {
 impl fmt::Display for ParseErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ParseErrorKind::UnexpectedChar(c) => write!(f, "unexpected character `{c}`"),
+            ParseErrorKind::UnexpectedChar(c) => write!(f, "unexpected character `{}`", c.escape_debug()),
             ParseErrorKind::Expected { expected, found } => {
                 write!(f, "expected {expected}, found {found}")
             }
@@ -109,8 +109,8 @@ impl ParseError {
     ///
     /// `input` must be the text that was parsed.
     pub fn render(&self, input: &str) -> String {
-        let line = input.lines().next().unwrap_or("");
-        format!("{line}\n{}^ {}", " ".repeat(self.column.saturating_sub(1)), self.kind)
+        let (line, column) = excerpt(input.lines().next().unwrap_or(""), self.column);
+        format!("{line}\n{}^ {}", " ".repeat(column.saturating_sub(1)), self.kind)
     }
 
     /// The same error for input that was preceded by `bytes` bytes and `chars`
@@ -152,9 +152,49 @@ impl Token {
     fn describe(&self) -> String {
         match self.tok {
             Tok::End => "end of input".to_owned(),
-            _ => format!("`{}`", self.text),
+            _ => format!("`{}`", shown(&self.text)),
         }
     }
+}
+
+/// How many characters of an input line an error shows on each side of
+/// the error's column.
+const EXCERPT_SIDE: usize = 30;
+
+/// Foreign text as a message shows it: at most 40 characters, control and
+/// other non-printable characters escaped (`\u{1b}`).
+pub(crate) fn shown(s: &str) -> String {
+    let mut out: String = s.chars().take(40).flat_map(char::escape_debug).collect();
+    if s.chars().nth(40).is_some() {
+        out.push('…');
+    }
+    out
+}
+
+/// The part of `line` around 1-based character `column` that an error
+/// shows, and the column there: at most [`EXCERPT_SIDE`] characters on
+/// either side, cuts marked `…`, and every control or other non-printable
+/// character shown as `?` so that the caret still lines up.
+pub fn excerpt(line: &str, column: usize) -> (String, usize) {
+    let chars: Vec<char> = line.chars().collect();
+    let at = column.saturating_sub(1).min(chars.len());
+    let start = at.saturating_sub(EXCERPT_SIDE);
+    let end = (at + EXCERPT_SIDE).min(chars.len());
+    let mut out = String::new();
+    if start > 0 {
+        out.push('…');
+    }
+    out.extend(chars[start..end].iter().map(|&c| {
+        if c.escape_debug().count() > 1 && c != '\\' && c != '\'' && c != '"' {
+            '?'
+        } else {
+            c
+        }
+    }));
+    if end < chars.len() {
+        out.push('…');
+    }
+    (out, at - start + 1 + usize::from(start > 0))
 }
 
 fn keyword(word: &str) -> Option<Tok> {
@@ -456,6 +496,27 @@ mod tests {
         let e = parse("A ∧ ∧ B").unwrap_err();
         assert_eq!(e.offset, 6);
         assert_eq!(e.render("A ∧ ∧ B"), "A ∧ ∧ B\n    ^ expected a sentence, found `∧`");
+    }
+
+    /// Issue 19: errors show a window of a long line, with control and bidi
+    /// characters escaped in the message and masked in the excerpt.
+    #[test]
+    fn r19_errors_are_bounded_and_printable() {
+        let long = format!("{} & )", "A".repeat(100_000));
+        let e = parse(&long).unwrap_err();
+        let shown = e.render(&long);
+        assert!(shown.len() < 200, "{shown}");
+        let lines: Vec<&str> = shown.lines().collect();
+        let caret = lines[1].find('^').unwrap();
+        assert!(lines[0].starts_with("…AAAA") && lines[0].chars().nth(caret) == Some(')'), "{shown}");
+        let e = parse("A & \u{1b}[2J").unwrap_err();
+        assert_eq!(e.to_string(), "column 5: unexpected character `\\u{1b}`");
+        assert_eq!(e.render("A & \u{1b}[2J"), "A & ?[2J\n    ^ unexpected character `\\u{1b}`");
+        assert_eq!(shown_of("\u{202e}x"), "\\u{202e}x");
+    }
+
+    fn shown_of(s: &str) -> String {
+        shown(s)
     }
 
     #[test]

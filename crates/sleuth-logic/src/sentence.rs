@@ -106,24 +106,23 @@ impl Sentence {
 
     /// The atoms of the sentence, each once, in order of first appearance.
     pub fn atoms(&self) -> Vec<&str> {
-        let mut out = Vec::new();
-        self.collect_atoms(&mut out);
-        out
+        atoms_of_all([self])
     }
 
-    pub(crate) fn collect_atoms<'a>(&'a self, out: &mut Vec<&'a str>) {
+    /// Adds the atoms not yet in `seen` to `out`, in order of appearance.
+    fn collect_atoms<'a>(&'a self, out: &mut Vec<&'a str>, seen: &mut std::collections::HashSet<&'a str>) {
         match self {
             Sentence::True | Sentence::False => {}
             Sentence::Atom(a) => {
-                if !out.contains(&a.as_str()) {
+                if seen.insert(a) {
                     out.push(a);
                 }
             }
-            Sentence::Not(s) => s.collect_atoms(out),
-            Sentence::And(v) | Sentence::Or(v) => v.iter().for_each(|s| s.collect_atoms(out)),
+            Sentence::Not(s) => s.collect_atoms(out, seen),
+            Sentence::And(v) | Sentence::Or(v) => v.iter().for_each(|s| s.collect_atoms(out, seen)),
             Sentence::Implies(a, b) | Sentence::Iff(a, b) => {
-                a.collect_atoms(out);
-                b.collect_atoms(out);
+                a.collect_atoms(out, seen);
+                b.collect_atoms(out, seen);
             }
         }
     }
@@ -280,6 +279,16 @@ impl fmt::Display for Sentence {
 pub fn sentences_to_string(sentences: &[Sentence], notation: Notation) -> String {
     let parts: Vec<String> = sentences.iter().map(|s| s.to_string_with(notation)).collect();
     format!("{{{}}}", parts.join(", "))
+}
+
+/// The atoms of several sentences, each once, in order of first appearance
+/// (linear in their size: a set remembers the atoms seen).
+pub(crate) fn atoms_of_all<'a>(sentences: impl IntoIterator<Item = &'a Sentence>) -> Vec<&'a str> {
+    let (mut out, mut seen) = (Vec::new(), std::collections::HashSet::new());
+    for s in sentences {
+        s.collect_atoms(&mut out, &mut seen);
+    }
+    out
 }
 
 #[cfg(test)]

@@ -4,8 +4,6 @@
 //! Rows are ordered as in the seed's tables: all atoms false first, the first atom
 //! changing slowest. Evaluation is bit-parallel, 64 rows at a time.
 
-use std::fmt::Write as _;
-
 use crate::sentence::Sentence;
 use crate::symbols::Notation;
 
@@ -113,10 +111,7 @@ fn for_each_block(atoms: &[String], sentences: &[&Sentence], mut f: impl FnMut(u
 /// The atoms of several sentences in order of first appearance, checked against
 /// the limit.
 fn atoms_of(sentences: &[&Sentence]) -> Result<Vec<String>, TooManyAtoms> {
-    let mut atoms: Vec<&str> = Vec::new();
-    for s in sentences {
-        s.collect_atoms(&mut atoms);
-    }
+    let atoms = crate::sentence::atoms_of_all(sentences.iter().copied());
     if atoms.len() > MAX_ENUM_ATOMS {
         return Err(TooManyAtoms { atoms: atoms.len(), limit: MAX_ENUM_ATOMS });
     }
@@ -214,7 +209,7 @@ impl TruthTable {
         headers.extend(self.sentences.iter().map(|s| s.to_string_with(notation)));
         let widths: Vec<usize> = headers.iter().map(|h| h.chars().count().max(1)).collect();
         let mut out = String::new();
-        let write_row = |out: &mut String, cells: &[String]| {
+        let write_row = |out: &mut String, cells: &[&str]| {
             let mut line = String::new();
             for (i, (cell, w)) in cells.iter().zip(&widths).enumerate() {
                 if i == split && i > 0 {
@@ -222,15 +217,19 @@ impl TruthTable {
                 } else if i > split {
                     line.push(' ');
                 }
-                let _ = write!(line, "{cell:<w$} ");
+                // Padded by hand: `{:<w$}` panics on widths past 65,535.
+                line.push_str(cell);
+                line.extend(std::iter::repeat_n(' ', w.saturating_sub(cell.chars().count()) + 1));
             }
             out.push_str(line.trim_end());
             out.push('\n');
         };
-        write_row(&mut out, &headers);
-        let tf = |b: bool| if b { "T" } else { "F" }.to_owned();
+        write_row(&mut out, &headers.iter().map(String::as_str).collect::<Vec<_>>());
+        let tf = |b: bool| if b { "T" } else { "F" };
+        let mut cells: Vec<&str> = Vec::with_capacity(widths.len());
         for row in 0..self.rows() {
-            let mut cells: Vec<String> = (0..split).map(|a| tf(self.atom_value(row, a))).collect();
+            cells.clear();
+            cells.extend((0..split).map(|a| tf(self.atom_value(row, a))));
             cells.extend((0..self.sentences.len()).map(|k| tf(self.value(row, k))));
             write_row(&mut out, &cells);
         }
@@ -390,6 +389,17 @@ mod tests {
 
     fn p(s: &str) -> Sentence {
         parse(s).unwrap()
+    }
+
+    /// Issue 19: a column wider than 65,535 characters renders (a `{:w$}`
+    /// width that large panics).
+    #[test]
+    fn r19_very_wide_columns_render() {
+        let atom = "a".repeat(70_000);
+        let text = TruthTable::new(&[p(&atom)]).unwrap().render(Notation::Ascii);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(lines[1].starts_with("F ") && lines[1].len() > 70_000, "{}", &lines[1][..10]);
     }
 
     #[test]

@@ -160,8 +160,8 @@ pub fn parse_arg(text: &str, what: &str) -> anyhow::Result<Sentence> {
 
 /// The offending line, indented, with a caret under the error's column.
 fn caret(line: &str, e: &ParseError) -> String {
-    let line = line.lines().next().unwrap_or("");
-    format!("  {line}\n  {}^", " ".repeat(e.column.saturating_sub(1)))
+    let (line, column) = sleuth_logic::parse::excerpt(line.lines().next().unwrap_or(""), e.column);
+    format!("  {line}\n  {}^", " ".repeat(column.saturating_sub(1)))
 }
 
 /// Reads a text file, or standard input for `-`.

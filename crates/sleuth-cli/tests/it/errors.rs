@@ -76,19 +76,19 @@ fn wrong_types() {
     check_bad(
         r#"{"version": "1", "deck": "classic", "players": ["a", "b", "c"]}"#,
         expect![[r#"
-            error: 'game.json': not a valid game file: invalid type: string "1", expected u32 at line 1 column 15
+            error: 'game.json': not a valid game file: version: expected the number 1, found the text "1"
         "#]],
     );
     check_bad(
         r#"{"version": 1, "deck": "classic", "players": "a b c"}"#,
         expect![[r#"
-            error: 'game.json': not a valid game file: invalid type: string "a b c", expected a sequence at line 1 column 52
+            error: 'game.json': not a valid game file: players: expected a list of player ids such as ["a", "b"], found the text "a b c"
         "#]],
     );
     check_bad(
         r#"{"version": 1, "deck": "classic", "players": ["a", "b", "c"], "events": [{"rumour": {}}]}"#,
         expect![[r#"
-            error: 'game.json': not a valid game file: unknown variant `rumour`, expected `suggestion` or `accusation` at line 1 column 82
+            error: 'game.json': not a valid game file: event 0: unknown event 'rumour'; expected {"suggestion": {...}} or {"accusation": {...}}
         "#]],
     );
 }
@@ -98,13 +98,13 @@ fn missing_and_misspelt_keys() {
     check_bad(
         &classic_game(r#"{"suggestion": {"by": "sc", "cards": ["mu", "kn", "ha"]}}"#),
         expect![[r#"
-            error: 'game.json': not a valid game file: missing field `refuted_by` at line 2 column 109
+            error: 'game.json': not a valid game file: event 0: 'refuted_by' is missing (give the refuter's id, or null when nobody refuted)
         "#]],
     );
     check_bad(
         &classic_game(r#"{"suggestion": {"by": "sc", "cards": ["mu", "kn", "ha"], "refuted": null}}"#),
         expect![[r#"
-            error: 'game.json': not a valid game file: missing field `refuted_by` at line 2 column 126; unknown key 'refuted' in event 0 (did you mean 'refuted_by'?)
+            error: 'game.json': not a valid game file: unknown key 'refuted' in event 0 (did you mean 'refuted_by'?); event 0: 'refuted_by' is missing (give the refuter's id, or null when nobody refuted)
         "#]],
     );
 }
@@ -185,13 +185,13 @@ fn absurd_sizes() {
     check_bad(
         r#"{"version": 99999999999, "deck": "classic", "players": ["a", "b", "c"]}"#,
         expect![[r#"
-            error: 'game.json': not a valid game file: invalid value: integer `99999999999`, expected u32 at line 1 column 23
+            error: 'game.json': not a valid game file: version: unsupported version 99999999999 (only version 1 exists)
         "#]],
     );
     check_bad(
         r#"{"version": 1, "deck": "classic", "players": ["a", "b", "c"], "hand_sizes": {"a": 1e300, "b": 6, "c": 6}}"#,
         expect![[r#"
-            error: 'game.json': not a valid game file: invalid type: floating point `1e+300`, expected i64 at line 1 column 87
+            error: 'game.json': not a valid game file: hand_sizes: 'a': expected a whole number of cards, found 1e+300
         "#]],
     );
 }
@@ -220,4 +220,126 @@ fn counts_too_large_for_u128() {
         other.code(2);
         assert_eq!(other.stderr, run.stderr, "{cmd}");
     }
+}
+
+/// Issue 19: control characters are refused with their position and never
+/// echoed raw; a repeated card is reported a screenful of times at most.
+#[test]
+fn r19_control_characters_and_long_problem_lists() {
+    check_bad(
+        r#"{"version": 1, "deck": "classic", "players": ["a\u001b[31m", "b\u0007", "c\u202e"]}"#,
+        expect![[r#"
+            error: 'game.json': the game file has 3 problems
+              players: player 0 ('a\u{1b}[31m'): the id holds a control or bidi character (U+001B) at character 1; ids and names must be printable text
+              players: player 1 ('b\u{7}'): the id holds a control or bidi character (U+0007) at character 1; ids and names must be printable text
+              players: player 2 ('c\u{202e}'): the id holds a control or bidi character (U+202E) at character 1; ids and names must be printable text
+        "#]],
+    );
+    let face_up = vec!["\"mu\""; 50_000].join(", ");
+    check_bad(
+        &format!(r#"{{"version": 1, "deck": "classic", "players": ["a", "b", "c"], "face_up": [{face_up}]}}"#),
+        expect![[r#"
+            error: 'game.json': the game file has 1 problem
+              face_up: card 'mu' is listed 50000 times
+        "#]],
+    );
+    let events = vec![r#"{"accusation": {"by": "zz", "cards": ["mu", "kn", "ha"], "correct": false}}"#; 5_000];
+    check_bad(
+        &classic_game(&events.join(",")),
+        expect![[r#"
+        error: 'game.json': the game file has 5000 problems
+          event 0: unknown player 'zz' (players are sc, mu, wh, gr, pe, pl)
+          event 1: unknown player 'zz' (players are sc, mu, wh, gr, pe, pl)
+          event 2: unknown player 'zz' (players are sc, mu, wh, gr, pe, pl)
+          event 3: unknown player 'zz' (players are sc, mu, wh, gr, pe, pl)
+          event 4: unknown player 'zz' (players are sc, mu, wh, gr, pe, pl)
+          event 5: unknown player 'zz' (players are sc, mu, wh, gr, pe, pl)
+          event 6: unknown player 'zz' (players are sc, mu, wh, gr, pe, pl)
+          event 7: unknown player 'zz' (players are sc, mu, wh, gr, pe, pl)
+          event 8: unknown player 'zz' (players are sc, mu, wh, gr, pe, pl)
+          event 9: unknown player 'zz' (players are sc, mu, wh, gr, pe, pl)
+          event 10: unknown player 'zz' (players are sc, mu, wh, gr, pe, pl)
+          event 11: unknown player 'zz' (players are sc, mu, wh, gr, pe, pl)
+          event 12: unknown player 'zz' (players are sc, mu, wh, gr, pe, pl)
+          event 13: unknown player 'zz' (players are sc, mu, wh, gr, pe, pl)
+          event 14: unknown player 'zz' (players are sc, mu, wh, gr, pe, pl)
+          event 15: unknown player 'zz' (players are sc, mu, wh, gr, pe, pl)
+          event 16: unknown player 'zz' (players are sc, mu, wh, gr, pe, pl)
+          event 17: unknown player 'zz' (players are sc, mu, wh, gr, pe, pl)
+          event 18: unknown player 'zz' (players are sc, mu, wh, gr, pe, pl)
+          event 19: unknown player 'zz' (players are sc, mu, wh, gr, pe, pl)
+          ... and 4980 more
+    "#]],
+    );
+    check_bad(
+        &classic_game(
+            r#"{"suggestion": {"by": "\u001b]0;owned\u0007", "cards": ["mu", "kn", "ha"], "refuted_by": null}}"#,
+        ),
+        expect![[r#"
+            error: 'game.json': the game file has 1 problem
+              event 0: unknown player '\u{1b}]0;owned\u{7}' (players are sc, mu, wh, gr, pe, pl)
+        "#]],
+    );
+}
+
+/// Issue 19: shapes are described in the format's terms; a BOM is skipped.
+#[test]
+fn r19_shapes_in_the_formats_terms() {
+    check_bad(
+        r#"{"version": 1, "deck": "classic", "players": ["a", "b", "c"], "events": [[]]}"#,
+        expect![[r#"
+        error: 'game.json': not a valid game file: event 0: expected an object such as {"suggestion": {...}} or {"accusation": {...}}, found a list
+    "#]],
+    );
+    check_bad(
+        r#"{"version": 1, "deck": "classic", "players": ["a", "b", "c"], "events": [{"suggestion": null}]}"#,
+        expect![[r#"
+            error: 'game.json': not a valid game file: event 0: expected a suggestion such as {"by": "a", "cards": [...], "refuted_by": "b"}, found null
+        "#]],
+    );
+    check_bad(
+        r#"{"version": 1, "deck": {"categories": [{"name": "s", "cards": ["x", 2]}, {"name": "t", "cards": "y"}]}, "players": ["a", "b"]}"#,
+        expect![[r#"
+            error: 'game.json': not a valid game file: deck: category 0 ('s'): card 1: expected an id (a string) or {"id": ..., "name": ...}, found 2; deck: category 1 ('t'): 'cards' must be a list of card ids, found the text "y"
+        "#]],
+    );
+    let scratch = Scratch::new();
+    let name = scratch
+        .write("bom.json", "\u{feff}{\"version\": 1, \"deck\": \"classic\", \"players\": [\"a\", \"b\", \"c\"]}");
+    scratch.sleuth(&["check", &name]).code(0);
+}
+
+/// Issue 19: ids up to the limit print in tables elided, and in JSON whole.
+#[test]
+fn r19_long_ids_are_elided_in_tables_only() {
+    let long = format!("{}z", "p".repeat(99));
+    let scratch = Scratch::new();
+    let name = scratch.write(
+        "game.json",
+        &format!(r#"{{"version": 1, "deck": "classic", "players": ["{long}", "b", "c"], "events": []}}"#),
+    );
+    let run = scratch.sleuth(&["notepad", "--no-color", &name]);
+    run.code(0);
+    let header = run.stdout.lines().nth(2).expect("a header row");
+    expect!["                       ppppppppppppppp…   b     c    case file"].assert_eq(header);
+    let json = scratch.sleuth(&["analyze", "--json", &name]);
+    json.code(0);
+    assert_eq!(json.json()["places"][0], long.as_str());
+}
+
+/// Issue 19: the `--refute` example uses the game's own deck.
+#[test]
+fn r19_refute_example_uses_the_deck() {
+    let scratch = Scratch::new();
+    let name = scratch.write(
+        "game.json",
+        r#"{"version": 1, "deck": {"categories": [{"name": "x", "cards": ["x1", "x2", "x3"]}, {"name": "y", "cards": ["y1", "y2", "y3"]}]},
+            "players": ["a", "b"], "me": "a", "hand": ["x1", "y1"], "events": []}"#,
+    );
+    let run = scratch.sleuth(&["advise", "--refute", "x1", &name]);
+    run.code(2);
+    expect![[r#"
+        error: --refute takes one card of each category (x, y), e.g. 'x1,y1'
+    "#]]
+    .assert_eq(&run.stderr);
 }

@@ -10,6 +10,7 @@ mod cli;
 mod constraints;
 mod errors;
 mod experiment;
+mod fuzz;
 mod generate;
 mod logic;
 mod notepad;

@@ -111,7 +111,7 @@ fn sat_notepad_of_the_seed_sample() {
     run.code(0);
     expect![[r#"
         Sleuth notepad: sc's view (hand: wh, li, st), 27 events, classic deck (21 cards: 6+6+9)
-        engine: sat (testLiteral by DPLL on the game's CNF: 3808 variables, 14846 clauses; 148 SAT questions)
+        engine: sat (testLiteral by DPLL on the game's CNF: 3808 variables, 14780 clauses; 148 SAT questions)
 
                                 sc    mu    wh    gr    pe    pl   case file
         suspect

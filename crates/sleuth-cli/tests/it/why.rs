@@ -10,8 +10,8 @@ fn explains_a_certain_fact() {
     expect![[r#"
         yes: pi is in the case file (Lead Pipe)
         forced by 2 items (a smallest set, proven: no smaller set forces it):
-          event 23: wh suggested pe, pi, st; sc refuted and showed st
-          event 26: pl suggested pe, pi, ki; gr refuted (card not seen)
+          event 15: gr suggested wh, pi, co; pl refuted (card not seen)
+          event 20: pe suggested pe, pi, ha; nobody refuted
         your hand is not needed
     "#]]
     .assert_eq(&run.stdout);
@@ -24,7 +24,8 @@ fn explains_a_negative_fact_and_the_hand() {
     expect![[r#"
         no: wh is not in the case file (Mrs. White)
         forced by 1 item (a smallest set, proven: no smaller set forces it):
-          your hand: wh, li, st
+          event 5: pl suggested wh, wr, st; sc refuted and showed wh
+        your hand is not needed
     "#]]
     .assert_eq(&run.stdout);
 }

@@ -1,6 +1,7 @@
 //! Decks: categories of cards, one of each in the case file.
 
 use super::card::{Card, CardSet, MAX_CARDS};
+use crate::text::quote;
 
 /// A category of cards (suspect, weapon, room, ...), as an index into its deck.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -151,9 +152,9 @@ impl std::fmt::Display for DeckProblem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             DeckProblem::NoCategories => write!(f, "the deck has no categories"),
-            DeckProblem::EmptyCategory(c) => write!(f, "category '{c}' has no cards"),
-            DeckProblem::EmptyCardId(c) => write!(f, "a card id is empty (in category '{c}')"),
-            DeckProblem::BadCardId(id) => write!(f, "card id '{id}' is used more than once"),
+            DeckProblem::EmptyCategory(c) => write!(f, "category '{}' has no cards", quote(c)),
+            DeckProblem::EmptyCardId(c) => write!(f, "a card id is empty (in category '{}')", quote(c)),
+            DeckProblem::BadCardId(id) => write!(f, "card id '{}' is used more than once", quote(id)),
             DeckProblem::TooManyCards(n) => {
                 write!(f, "the deck has {n} cards; at most {MAX_CARDS} are supported")
             }

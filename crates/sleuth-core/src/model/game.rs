@@ -4,11 +4,12 @@ use super::card::{Card, CardSet, MAX_CARDS};
 use super::deck::{Deck, DeckProblem};
 use super::player::{Place, Player, MAX_PLAYERS};
 use crate::format::{AccusationSpec, CardSpec, DeckSpec, EventSpec, GameFile, SuggestionSpec};
-use std::collections::BTreeMap;
+use crate::text::{first_unsafe_char, quote, MAX_ID_CHARS};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 
 /// An event of the game, checked against the deck and the seats.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Event {
     /// A suggestion and how it was refuted.
     Suggestion(Suggestion),
@@ -18,7 +19,7 @@ pub enum Event {
 
 /// A suggestion: one card per category, refuted by the first player clockwise
 /// who holds any of them.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Suggestion {
     /// Who suggested.
     pub by: Player,
@@ -31,7 +32,7 @@ pub struct Suggestion {
 }
 
 /// An accusation: one card per category.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Accusation {
     /// Who accused.
     pub by: Player,
@@ -94,16 +95,40 @@ impl fmt::Display for Problem {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub struct GameError {
-    /// The problems, in file order.
+    /// The problems, in file order: the first [`MAX_PROBLEMS`] found.
     pub problems: Vec<Problem>,
+    /// How many more problems were found but not kept.
+    pub omitted: usize,
+}
+
+/// The most problems a [`GameError`] keeps (a file can hold millions).
+pub const MAX_PROBLEMS: usize = 100;
+
+/// The most problems [`GameError`]'s `Display` lists (a screenful), before
+/// "... and N more".
+pub const LISTED_PROBLEMS: usize = 20;
+
+impl GameError {
+    /// How many problems were found in all.
+    pub fn len(&self) -> usize {
+        self.problems.len() + self.omitted
+    }
+
+    /// Whether no problem was found (never true of a returned error).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = self.problems.len();
+        let n = self.len();
         write!(f, "the game file has {n} problem{}", if n == 1 { "" } else { "s" })?;
-        for p in &self.problems {
+        for p in self.problems.iter().take(LISTED_PROBLEMS) {
             write!(f, "\n  {p}")?;
+        }
+        if n > LISTED_PROBLEMS {
+            write!(f, "\n  ... and {} more", n - LISTED_PROBLEMS)?;
         }
         Ok(())
     }
@@ -157,20 +182,43 @@ enum Viewer {
 struct Checker<'a> {
     deck: Option<&'a Deck>,
     players: &'a [String],
+    /// Each player id's first seat, for lookups in constant time.
+    seats: HashMap<&'a str, usize>,
     problems: Vec<Problem>,
+    omitted: usize,
 }
 
-impl Checker<'_> {
+impl<'a> Checker<'a> {
+    fn new(deck: Option<&'a Deck>, players: &'a [String]) -> Checker<'a> {
+        let mut seats = HashMap::with_capacity(players.len());
+        for (i, p) in players.iter().enumerate() {
+            seats.entry(p.as_str()).or_insert(i);
+        }
+        Checker { deck, players, seats, problems: Vec::new(), omitted: 0 }
+    }
+
     fn report(&mut self, location: Location, message: impl Into<String>) {
-        self.problems.push(Problem { location, message: message.into() });
+        if self.problems.len() < MAX_PROBLEMS {
+            self.problems.push(Problem { location, message: message.into() });
+        } else {
+            self.omitted += 1;
+        }
+    }
+
+    fn error(self) -> GameError {
+        GameError { problems: self.problems, omitted: self.omitted }
     }
 
     fn player(&mut self, at: &Location, id: &str) -> Option<Player> {
-        match self.players.iter().position(|p| p == id) {
-            Some(i) => Some(Player(i as u8)),
+        match self.seats.get(id) {
+            Some(&i) if i < MAX_PLAYERS => Some(Player(i as u8)),
+            Some(_) => None, // too many players: reported once, under `players`
             None => {
-                let known = self.players.join(", ");
-                self.report(at.clone(), format!("unknown player '{id}' (players are {known})"));
+                let mut known: Vec<String> = self.players.iter().take(MAX_PLAYERS).map(|p| quote(p)).collect();
+                if self.players.len() > MAX_PLAYERS {
+                    known.push("...".into());
+                }
+                self.report(at.clone(), format!("unknown player '{}' (players are {})", quote(id), known.join(", ")));
                 None
             }
         }
@@ -182,10 +230,10 @@ impl Checker<'_> {
             Some(c) => Some(c),
             None => {
                 let hint = match deck.suggest_id(id) {
-                    Some(s) => format!(" (did you mean '{s}'?)"),
+                    Some(s) => format!(" (did you mean '{}'?)", quote(s)),
                     None => String::new(),
                 };
-                self.report(at.clone(), format!("unknown card '{id}'{hint}"));
+                self.report(at.clone(), format!("unknown card '{}'{hint}", quote(id)));
                 None
             }
         }
@@ -195,14 +243,24 @@ impl Checker<'_> {
     /// unknown or repeated id.
     fn card_set(&mut self, at: &Location, ids: &[String]) -> Cards {
         let mut cards = Cards { set: CardSet::EMPTY, all_known: true, distinct: true };
+        let mut times = [0usize; MAX_CARDS];
         for id in ids {
             match self.card(at, id) {
-                Some(c) if !cards.set.insert(c) => {
-                    self.report(at.clone(), format!("card '{id}' is listed twice"));
-                    cards.distinct = false;
+                Some(c) => {
+                    cards.set.insert(c);
+                    times[c.index()] += 1;
                 }
-                Some(_) => {}
                 None => cards.all_known = false,
+            }
+        }
+        // One problem per repeated card, however often it is repeated.
+        for c in cards.set {
+            let n = times[c.index()];
+            if n > 1 {
+                let id = self.deck.map_or("", |d| d.id(c));
+                let how = if n == 2 { "twice".to_string() } else { format!("{n} times") };
+                self.report(at.clone(), format!("card '{}' is listed {how}", quote(id)));
+                cards.distinct = false;
             }
         }
         cards
@@ -236,11 +294,16 @@ fn deck_from_spec(spec: &DeckSpec) -> Result<Deck, Vec<String>> {
         DeckSpec::Named(name) => match name.as_str() {
             "classic" => Ok(Deck::classic()),
             "master" => Ok(Deck::master()),
-            other => {
-                Err(vec![format!("unknown deck '{other}' (use \"classic\", \"master\" or {{\"categories\": [...]}})")])
-            }
+            other => Err(vec![format!(
+                "unknown deck '{}' (use \"classic\", \"master\" or {{\"categories\": [...]}})",
+                quote(other)
+            )]),
         },
         DeckSpec::Custom(custom) => {
+            let problems = custom_deck_text_problems(custom);
+            if !problems.is_empty() {
+                return Err(problems);
+            }
             let cats = custom
                 .categories
                 .iter()
@@ -261,6 +324,49 @@ fn deck_from_spec(spec: &DeckSpec) -> Result<Deck, Vec<String>> {
     }
 }
 
+/// What is wrong with an id or name as text: too long, or holding a
+/// character that must not reach a terminal raw (see [`crate::text`]).
+fn text_problem(s: &str) -> Option<String> {
+    let n = s.chars().count();
+    if n > MAX_ID_CHARS {
+        return Some(format!("is {n} characters long; at most {MAX_ID_CHARS} are allowed"));
+    }
+    first_unsafe_char(s).map(|(i, c)| {
+        format!(
+            "holds a control or bidi character (U+{:04X}) at character {i}; ids and names must be printable text",
+            c as u32
+        )
+    })
+}
+
+/// Problems with the text of a custom deck's names and ids, each naming
+/// the category and card.
+fn custom_deck_text_problems(custom: &crate::format::CustomDeck) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, cat) in custom.categories.iter().enumerate() {
+        let at = format!("category {i} ('{}')", quote(&cat.name));
+        if let Some(p) = text_problem(&cat.name) {
+            out.push(format!("{at}: the name {p}"));
+        }
+        for (j, card) in cat.cards.iter().enumerate() {
+            let (id, name) = match card {
+                CardSpec::Id(id) => (id, None),
+                CardSpec::Named { id, name } => (id, Some(name)),
+            };
+            if let Some(p) = text_problem(id) {
+                out.push(format!("{at}, card {j} ('{}'): the id {p}", quote(id)));
+            }
+            if let Some(p) = name.and_then(|n| text_problem(n)) {
+                out.push(format!("{at}, card {j} ('{}'): the name {p}", quote(id)));
+            }
+            if out.len() >= MAX_PROBLEMS {
+                return out;
+            }
+        }
+    }
+    out
+}
+
 /// The default dealing rule: cards dealt one at a time clockwise from the
 /// first player, so earlier seats get the extra cards.
 pub fn default_hand_sizes(num_cards_dealt: usize, num_players: usize) -> Vec<usize> {
@@ -277,7 +383,7 @@ impl Game {
     /// # Errors
     /// [`GameError`] listing each problem with its location.
     pub fn new(file: &GameFile) -> Result<Game, GameError> {
-        let mut chk = Checker { deck: None, players: &file.players, problems: Vec::new() };
+        let mut chk = Checker::new(None, &file.players);
         if file.version != 1 {
             chk.report(Location::File, format!("unsupported version {} (only version 1 exists)", file.version));
         }
@@ -300,13 +406,16 @@ impl Game {
                 format!("{n} {}; between 2 and {MAX_PLAYERS} are supported", plural(n, "player", "players")),
             );
         }
+        let mut seen = HashSet::with_capacity(n);
         for (i, p) in file.players.iter().enumerate() {
             if p.is_empty() {
                 chk.report(Location::Players, format!("player {i} has an empty id"));
             } else if p == "case_file" {
                 chk.report(Location::Players, "'case_file' is reserved for the case file and cannot be a player id");
-            } else if file.players[..i].contains(p) {
-                chk.report(Location::Players, format!("player '{p}' is listed twice"));
+            } else if !seen.insert(p.as_str()) {
+                chk.report(Location::Players, format!("player '{}' is listed twice", quote(p)));
+            } else if let Some(problem) = text_problem(p) {
+                chk.report(Location::Players, format!("player {i} ('{}'): the id {problem}", quote(p)));
             }
         }
 
@@ -371,8 +480,9 @@ impl Game {
                             chk.report(
                                 Location::Hand,
                                 format!(
-                                    "{held} {} in hand but {me}'s hand size is {size}",
-                                    plural(held, "card", "cards")
+                                    "{held} {} in hand but {}'s hand size is {size}",
+                                    plural(held, "card", "cards"),
+                                    quote(me)
                                 ),
                             );
                         }
@@ -400,7 +510,7 @@ impl Game {
         }
 
         if !chk.problems.is_empty() {
-            return Err(GameError { problems: chk.problems });
+            return Err(chk.error());
         }
         Ok(Game {
             deck: deck.expect("no problems means the deck is valid"),
@@ -534,14 +644,19 @@ impl Game {
     /// observer's hand (the observer still sees what it saw). Used to find
     /// which events force a fact or conflict.
     pub fn restricted(&self, keep_events: &[usize], keep_hand: bool) -> Game {
-        let mut g = self.clone();
-        g.events = keep_events.iter().map(|&i| self.events[i].clone()).collect();
-        if !keep_hand {
-            if let Some((p, _)) = g.observer {
-                g.observer = Some((p, CardSet::EMPTY));
-            }
+        // Built field by field: cloning `self` would copy every event first.
+        Game {
+            deck: self.deck.clone(),
+            players: self.players.clone(),
+            hand_sizes: self.hand_sizes.clone(),
+            face_up: self.face_up,
+            observer: match self.observer {
+                Some((p, _)) if !keep_hand => Some((p, CardSet::EMPTY)),
+                other => other,
+            },
+            events: keep_events.iter().map(|&i| self.events[i].clone()).collect(),
+            explicit_hand_sizes: self.explicit_hand_sizes,
         }
-        g
     }
 
     /// The same game with one more event appended, checked as
@@ -561,7 +676,7 @@ impl Game {
     /// # Errors
     /// [`GameError`] listing the event's problems, located at its index.
     pub fn push_event(&mut self, event: &EventSpec) -> Result<(), GameError> {
-        let mut chk = Checker { deck: Some(&self.deck), players: &self.players, problems: Vec::new() };
+        let mut chk = Checker::new(Some(&self.deck), &self.players);
         let at = Location::Event(self.events.len());
         let viewer = match self.observer {
             Some((p, _)) => Viewer::Observer(p),
@@ -576,7 +691,7 @@ impl Game {
                 self.events.push(e);
                 Ok(())
             }
-            _ => Err(GameError { problems: chk.problems }),
+            _ => Err(chk.error()),
         }
     }
 
@@ -700,7 +815,7 @@ fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
 
 /// Card ids quoted and joined: `'mu', 'kn'`.
 fn quoted(deck: &Deck, cards: CardSet) -> String {
-    cards.iter().map(|c| format!("'{}'", deck.id(c))).collect::<Vec<_>>().join(", ")
+    cards.iter().map(|c| format!("'{}'", quote(deck.id(c)))).collect::<Vec<_>>().join(", ")
 }
 
 /// Reports face-up cards listed in the observer's hand.
@@ -728,7 +843,10 @@ fn check_hand_sizes(
             continue;
         };
         if !(0..=MAX_CARDS as i64).contains(&size) {
-            chk.report(Location::HandSizes, format!("hand size {size} for '{id}' is out of range (0 to {MAX_CARDS})"));
+            chk.report(
+                Location::HandSizes,
+                format!("hand size {size} for '{}' is out of range (0 to {MAX_CARDS})", quote(id)),
+            );
             ok = false;
         } else {
             hand_sizes[p.index()] = Some(size as usize);
@@ -736,7 +854,7 @@ fn check_hand_sizes(
     }
     for id in chk.players.iter() {
         if !sizes.contains_key(id) {
-            chk.problems.push(Problem { location: Location::HandSizes, message: format!("no hand size for '{id}'") });
+            chk.report(Location::HandSizes, format!("no hand size for '{}'", quote(id)));
             ok = false;
         }
     }
@@ -765,7 +883,7 @@ fn check_suggestion(chk: &mut Checker<'_>, at: &Location, s: &SuggestionSpec, vi
     };
     if let (Some(b), Some(Some(r))) = (by, refuted_by) {
         if b == r {
-            chk.report(at.clone(), format!("'{}' cannot refute their own suggestion", s.by));
+            chk.report(at.clone(), format!("'{}' cannot refute their own suggestion", quote(&s.by)));
         }
     }
     let shown = match &s.shown {
@@ -774,19 +892,19 @@ fn check_suggestion(chk: &mut Checker<'_>, at: &Location, s: &SuggestionSpec, vi
             let card = chk.card(at, id);
             if let (Some(c), Some(set)) = (card, cards) {
                 if !set.contains(c) {
-                    chk.report(at.clone(), format!("shown card '{id}' was not suggested"));
+                    chk.report(at.clone(), format!("shown card '{}' was not suggested", quote(id)));
                 }
             }
             // Who could have seen it; skipped where a player is unknown, as
             // the unknown id is reported already.
             match (refuted_by, viewer) {
-                (Some(None), _) => chk.report(at.clone(), format!("card '{id}' is shown but nobody refuted")),
+                (Some(None), _) => chk.report(at.clone(), format!("card '{}' is shown but nobody refuted", quote(id))),
                 (Some(Some(_)), Viewer::Bystander) => chk.report(
                     at.clone(),
-                    format!("a bystander cannot see the shown card '{id}'; remove 'shown' or give 'me'"),
+                    format!("a bystander cannot see the shown card '{}'; remove 'shown' or give 'me'", quote(id)),
                 ),
                 (Some(Some(r)), Viewer::Observer(me)) if me != r && by.is_some_and(|b| b != me) => {
-                    let me = &chk.players[me.index()];
+                    let (me, id) = (quote(&chk.players[me.index()]), quote(id));
                     let msg = format!(
                         "the observer neither suggested nor refuted, so '{me}' cannot have seen the shown card '{id}'"
                     );

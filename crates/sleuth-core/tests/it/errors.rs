@@ -45,44 +45,75 @@ fn classic(extra: &str) -> String {
 
 #[test]
 fn malformed_json_names_line_and_column() {
-    for text in ["", "{", "{\"version\": 1,", "{\"version\": 1 \"deck\": 2}", "nul", "\u{feff}{}"] {
+    for text in ["", "{", "{\"version\": 1,", "{\"version\": 1 \"deck\": 2}", "nul", "\u{feff}{", "\u{feff}\u{feff}{}"]
+    {
         let m = format_error(text);
         assert!(m.starts_with("not valid JSON"), "{text:?}: {m}");
         assert!(m.contains("line") && m.contains("column"), "{text:?}: {m}");
     }
 }
 
+/// A UTF-8 byte order mark (as some editors write) is skipped (issue 19).
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let game = Game::from_json(&format!("\u{feff}{}", classic(""))).expect("a BOM is skipped");
+    assert_eq!(game.num_players(), 3);
+}
+
 #[test]
 fn wrong_shapes_and_types_say_what_was_expected() {
+    // Each message names the field or event and what the format expects
+    // there, never a Rust type (issue 19).
     let cases: &[(&str, &str)] = &[
-        ("[]", "expected struct GameFile"),
-        ("null", "expected struct GameFile"),
-        ("{}", "missing field `version`"),
-        (r#"{"version": 1}"#, "missing field `deck`"),
-        (r#"{"version": 1, "deck": "classic"}"#, "missing field `players`"),
-        (r#"{"version": "1", "deck": "classic", "players": ["a", "b"]}"#, "invalid type: string \"1\""),
-        (r#"{"version": -1, "deck": "classic", "players": ["a", "b"]}"#, "invalid value"),
-        (r#"{"version": 1, "deck": "classic", "players": "ab"}"#, "expected a sequence"),
-        (r#"{"version": 1, "deck": "classic", "players": [1, 2]}"#, "invalid type: integer"),
-        (&classic(r#""hand_sizes": {"a": 9.5, "b": 9, "c": 0}"#), "expected i64"),
-        (&classic(r#""hand_sizes": {"a": 99999999999999999999, "b": 9, "c": 0}"#), "expected i64"),
-        (&classic(r#""hand_sizes": [6, 6, 6]"#), "expected a map"),
-        (&classic(r#""face_up": "mu""#), "expected a sequence"),
-        (&classic(r#""me": 1, "hand": []"#), "expected a string"),
-        (&classic(r#""events": {}"#), "expected a sequence"),
-        (&classic(r#""events": [{"guess": {}}]"#), "unknown variant `guess`"),
-        (&classic(r#""events": [{"suggestion": {"by": "a", "cards": ["mu", "kn", "ha"]}}]"#), "refuted_by"),
+        ("[]", "expected an object such as {\"version\": 1, \"deck\": \"classic\""),
+        ("null", "expected an object such as {\"version\": 1"),
+        ("{}", "the file: 'version' is missing (give \"version\": 1)"),
+        (r#"{"version": 1}"#, "the file: 'deck' is missing"),
+        (r#"{"version": 1, "deck": "classic"}"#, "the file: 'players' is missing"),
+        (
+            r#"{"version": "1", "deck": "classic", "players": ["a", "b"]}"#,
+            "version: expected the number 1, found the text \"1\"",
+        ),
+        (r#"{"version": -1, "deck": "classic", "players": ["a", "b"]}"#, "version: unsupported version -1"),
+        (r#"{"version": 1, "deck": "classic", "players": "ab"}"#, "players: expected a list of player ids"),
+        (
+            r#"{"version": 1, "deck": "classic", "players": [1, 2]}"#,
+            "players: entry 0: expected a player id (a string), found 1",
+        ),
+        (
+            &classic(r#""hand_sizes": {"a": 9.5, "b": 9, "c": 0}"#),
+            "hand_sizes: 'a': expected a whole number of cards, found 9.5",
+        ),
+        (
+            &classic(r#""hand_sizes": {"a": 99999999999999999999, "b": 9, "c": 0}"#),
+            "hand_sizes: 'a': expected a whole number",
+        ),
+        (
+            &classic(r#""hand_sizes": [6, 6, 6]"#),
+            "hand_sizes: expected an object such as {\"a\": 9, \"b\": 9}, found a list",
+        ),
+        (&classic(r#""face_up": "mu""#), "face_up: expected a list of card ids"),
+        (&classic(r#""me": 1, "hand": []"#), "me: expected the observer's player id (a string), found 1"),
+        (&classic(r#""events": {}"#), "events: expected a list of events, found an object"),
+        (&classic(r#""events": [{"guess": {}}]"#), "event 0: unknown event 'guess'; expected {\"suggestion\": {...}}"),
+        (&classic(r#""events": [[]]"#), "event 0: expected an object such as {\"suggestion\": {...}}"),
+        (&classic(r#""events": [{"suggestion": null}]"#), "event 0: expected a suggestion such as {\"by\""),
+        (&classic(r#""events": [{"sugestion": {}}]"#), "unknown event 'sugestion' (did you mean 'suggestion'?)"),
+        (
+            &classic(r#""events": [{"suggestion": {"by": "a", "cards": ["mu", "kn", "ha"]}}]"#),
+            "event 0: 'refuted_by' is missing",
+        ),
         (
             &classic(r#""events": [{"suggestion": {"by": "a", "cards": "mu", "refuted_by": null}}]"#),
-            "expected a sequence",
+            "event 0: 'cards': expected a list of card ids",
         ),
         (
             &classic(r#""events": [{"accusation": {"by": "a", "cards": ["mu", "kn", "ha"], "correct": "yes"}}]"#),
-            "expected a boolean",
+            "event 0: 'correct': expected true or false, found the text \"yes\"",
         ),
         (
             &classic(r#""events": [{"accusation": {"by": "a", "cards": ["mu", "kn", "ha"]}}]"#),
-            "missing field `correct`",
+            "event 0: 'correct' is missing",
         ),
         (
             &classic(r#""events": [{"suggestion": {"by": "a", "cards": ["mu", "kn", "ha"], "refuted": null}}]"#),
@@ -96,18 +127,35 @@ fn wrong_shapes_and_types_say_what_was_expected() {
         let m = format_error(text);
         assert!(m.starts_with("not a valid game file"), "{text}: {m}");
         assert!(m.contains(fragment), "{text}: '{m}' should contain '{fragment}'");
-        assert!(m.contains("line") && m.contains("column"), "{text}: {m}");
+        for rust in ["struct", "i64", "u32", "sequence", "a map", "variant", "Spec", "GameFile"] {
+            assert!(!m.contains(rust), "{text}: '{m}' speaks Rust ('{rust}')");
+        }
     }
 }
 
 /// A malformed deck says what a deck must look like, and where.
 #[test]
 fn malformed_decks_are_errors() {
-    for deck in ["5", "null", r#"{"categories": [{"name": "x", "cards": [{"id": "q"}]}]}"#, r#"{"cards": []}"#] {
+    let shape = "deck: expected \"classic\", \"master\" or {\"categories\": [{\"name\": ...";
+    for (deck, fragment) in [
+        ("5", shape),
+        ("null", shape),
+        (
+            r#"{"categories": [{"name": "x", "cards": [{"id": "q"}]}]}"#,
+            "deck: category 0 ('x'): card 0: 'name' is missing",
+        ),
+        (
+            r#"{"categories": [{"name": "x", "cards": [1]}]}"#,
+            "deck: category 0 ('x'): card 0: expected an id (a string)",
+        ),
+        (r#"{"categories": [{"cards": ["q"]}]}"#, "deck: category 0: 'name' is missing"),
+        (r#"{"categories": [{"name": "x", "cards": "q"}]}"#, "deck: category 0 ('x'): 'cards' must be a list"),
+        (r#"{"cards": []}"#, "deck: 'categories' is missing (a deck is \"classic\", \"master\" or"),
+    ] {
         let text = format!(r#"{{"version": 1, "deck": {deck}, "players": ["a", "b"]}}"#);
         let m = format_error(&text);
-        assert!(m.contains("the deck must be \"classic\", \"master\" or") && m.contains("line"), "{text}: {m}");
-        assert!(!m.contains("DeckSpec"), "{text}: {m} names a Rust type");
+        assert!(m.contains(fragment), "{text}: '{m}' should contain '{fragment}'");
+        assert!(!m.contains("DeckSpec") && !m.contains("untagged"), "{text}: {m} names a Rust type");
     }
 }
 
@@ -305,23 +353,110 @@ fn an_invalid_hand_does_not_turn_the_observer_into_a_bystander() {
     );
 }
 
-/// JSON objects with a repeated key are ambiguous; top-level and event keys
-/// are refused ("duplicate field"), and hand sizes should be too.
+/// JSON objects with a repeated key are ambiguous: every object refuses
+/// one, hand sizes included.
 #[test]
 fn a_repeated_hand_size_is_an_error() {
     let text = classic(r#""hand_sizes": {"a": 9, "a": 6, "b": 6, "c": 6}"#);
     let err = Game::from_json(&text).expect_err("a's hand size is given twice");
-    assert!(err.to_string().contains("player 'a' has two hand sizes"), "{err}");
+    assert!(err.to_string().contains("the key 'a' is repeated in one object at line 1"), "{err}");
 }
 
 #[test]
 fn repeated_keys_are_errors() {
     let m = format_error(r#"{"version": 1, "version": 1, "deck": "classic", "players": ["a", "b"]}"#);
-    assert!(m.contains("duplicate field `version`"), "{m}");
+    assert!(m.contains("the key 'version' is repeated in one object"), "{m}");
     let m = format_error(&classic(
         r#""events": [{"suggestion": {"by": "a", "by": "b", "cards": ["mu", "kn", "ha"], "refuted_by": null}}]"#,
     ));
-    assert!(m.contains("duplicate field `by`"), "{m}");
+    assert!(m.contains("the key 'by' is repeated in one object"), "{m}");
+}
+
+/// Issue 19: control and bidi characters in ids and names are refused at
+/// validation, with the id (escaped) and the character's position.
+#[test]
+fn r19_control_characters_are_refused_with_their_position() {
+    check(
+        r#"{"version": 1, "deck": "classic", "players": ["a\u001b[31m", "b\u0007", "c\u202e", "\u0000"]}"#,
+        &[
+            (
+                Location::Players,
+                "player 0 ('a\\u{1b}[31m'): the id holds a control or bidi character (U+001B) at character 1",
+            ),
+            (
+                Location::Players,
+                "player 1 ('b\\u{7}'): the id holds a control or bidi character (U+0007) at character 1",
+            ),
+            (Location::Players, "(U+202E) at character 1"),
+            (Location::Players, "(U+0000) at character 0"),
+        ],
+    );
+    check(
+        r#"{"version": 1, "deck": {"categories": [{"name": "s\u2066", "cards": ["x", {"id": "y", "name": "Y\u001b"}]}]},
+            "players": ["a", "b"]}"#,
+        &[
+            (Location::Deck, "category 0 ('s\\u{2066}'): the name holds a control or bidi character (U+2066)"),
+            (
+                Location::Deck,
+                "category 0 ('s\\u{2066}'), card 1 ('y'): the name holds a control or bidi character (U+001B)",
+            ),
+        ],
+    );
+    // Unknown ids are echoed escaped and elided, never raw.
+    let text = classic(&format!(
+        r#""events": [{{"suggestion": {{"by": "\u001b]0;{}", "cards": ["mu", "kn", "ha"], "refuted_by": null}}}}]"#,
+        "x".repeat(5000)
+    ));
+    let err = Game::from_json(&text).expect_err("unknown player").to_string();
+    assert!(err.contains("unknown player '\\u{1b}]0;xxx") && err.len() < 300, "{err}");
+    assert!(!err.contains('\u{1b}'));
+}
+
+/// Issue 19: ids and names are at most 100 characters.
+#[test]
+fn r19_long_ids_are_refused() {
+    let long = "a".repeat(70_000);
+    check(
+        &format!(r#"{{"version": 1, "deck": "classic", "players": ["{long}", "b"]}}"#),
+        &[(Location::Players, "the id is 70000 characters long; at most 100 are allowed")],
+    );
+    let hundred = "a".repeat(100);
+    assert!(Game::from_json(&format!(r#"{{"version": 1, "deck": "classic", "players": ["{hundred}", "b"]}}"#)).is_ok());
+}
+
+/// Issue 19: a million problems make one bounded message.
+#[test]
+fn r19_problem_lists_are_bounded() {
+    let face_up = vec!["\"mu\""; 1_000_000].join(", ");
+    check(&classic(&format!(r#""face_up": [{face_up}]"#)), &[(Location::FaceUp, "card 'mu' is listed 1000000 times")]);
+    // Many different problems: a screenful, then how many more.
+    let events =
+        vec![r#"{"accusation": {"by": "zz", "cards": ["mu", "kn", "ha"], "correct": false}}"#; 50_000].join(",");
+    let err = match Game::from_json(&classic(&format!(r#""events": [{events}]"#))) {
+        Err(LoadError::Game(e)) => e,
+        other => panic!("expected validation problems, got {other:?}"),
+    };
+    assert_eq!(err.len(), 50_000);
+    assert!(err.problems.len() <= sleuth_core::model::MAX_PROBLEMS);
+    let text = err.to_string();
+    assert_eq!(text.lines().count(), 1 + sleuth_core::model::LISTED_PROBLEMS + 1, "{text}");
+    assert!(text.ends_with("... and 49980 more"), "{text}");
+    // 100,000 players: one problem, found in linear time (a set, not a scan).
+    let ids = (0..100_000).map(|i| format!("\"p{i}\"")).collect::<Vec<_>>().join(",");
+    let err = Game::from_json(&format!(r#"{{"version": 1, "deck": "classic", "players": [{ids}]}}"#)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the game file has 1 problem\n  players: 100000 players; between 2 and 10 are supported"
+    );
+}
+
+/// Issue 19: more than 100,000 events are refused while reading.
+#[test]
+fn r19_too_many_events_are_refused() {
+    let event = r#"{"accusation": {"by": "a", "cards": ["mu", "kn", "ha"], "correct": false}}"#;
+    let events = vec![event; sleuth_core::format::MAX_EVENTS + 1].join(",");
+    let m = format_error(&classic(&format!(r#""events": [{events}]"#)));
+    assert!(m.contains("events: 100001 events; at most 100000 are supported"), "{m}");
 }
 
 /// Strange but valid games analyse without panicking (an error for counts

@@ -6,6 +6,7 @@ mod advice;
 mod brute_force;
 mod corpus;
 mod errors;
+mod hostile;
 mod properties;
 mod samplers;
 mod sat;
