@@ -1,13 +1,136 @@
 //! The exact distribution of the case file.
+//!
+//! One forward pass of an *identifying* DP ([`Plan::new_identifying`]):
+//! its key carries, per open category, which DP card went to the case file
+//! (a small number: a category has one case card), so each final state
+//! knows the case cards the DP placed; the categories still open there take
+//! their case card from the tail, each allowed tail card in the same number
+//! of ways. Summing forward count × tail ways per recorded case gives every
+//! case file's count without a count per combination. The earlier method,
+//! one count per combination of the other categories' candidates, is kept
+//! as [`by_fixing`]: the tests' reference and the fallback when the
+//! identifying DP is too large.
 
-use super::{count_marginals, CountError, Counts, MAX_CASE_FILES};
-use crate::deduce::{propagate, Problem, NONE};
-use crate::model::{Card, CardSet};
+use super::arith::{add, mul};
+use super::plan::{CardClasses, Plan};
+use super::{choose_order, count_marginals, dp, CountError, Counts, MAX_CASE_FILES};
+use crate::deduce::{propagate, Problem, Reduced, NONE};
+use crate::model::{Card, CardSet, MAX_PLACES};
+use rustc_hash::FxHashMap;
 
 /// Possible case files with their number of consistent deals, most likely
 /// first (ties in deck order).
 ///
-/// One category is left free; for every combination of the other
+/// # Errors
+/// [`CountError::TooManyCaseFiles`] when more than [`MAX_CASE_FILES`] case
+/// files are possible; otherwise [`CountError`] from the underlying count.
+pub fn case_files(p: &Problem, counts: &Counts) -> Result<Vec<(Vec<Card>, u128)>, CountError> {
+    if counts.total == 0 {
+        return Ok(Vec::new());
+    }
+    let cf = p.np;
+    let listed: u128 = p
+        .categories
+        .iter()
+        .map(|cards| cards.iter().filter(|c| counts.marginal[c.index()][cf] > 0).count() as u128)
+        .product();
+    if listed > MAX_CASE_FILES {
+        return Err(CountError::TooManyCaseFiles(listed));
+    }
+    let Some(r) = propagate(p) else { return Ok(Vec::new()) };
+    let mut result = match identified(p, &r) {
+        Err(CountError::TooManyStates(_) | CountError::TooComplex(_)) => return by_fixing(p, counts),
+        other => other?,
+    };
+    result.sort_by(|a: &(Vec<Card>, u128), b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    Ok(result)
+}
+
+/// The case files from one forward pass of the identifying DP, in the
+/// order [`super::plan`] would pick (pooled counts that overflow are
+/// recounted without the pool).
+fn identified(p: &Problem, r: &Reduced) -> Result<Vec<(Vec<Card>, u128)>, CountError> {
+    let cards = CardClasses::new(p, r);
+    let (order, symmetric) = choose_order(p, r, &cards);
+    let pooled = if symmetric { Plan::new_identifying(p, r, &cards, order.clone(), true) } else { Err(CountError::Overflow) };
+    match pooled.and_then(|plan| from_plan(p, r, &cards, &plan)) {
+        Err(CountError::Overflow) => from_plan(p, r, &cards, &Plan::new_identifying(p, r, &cards, order, false)?),
+        other => other,
+    }
+}
+
+pub(super) fn from_plan(p: &Problem, r: &Reduced, cards: &CardClasses, plan: &Plan) -> Result<Vec<(Vec<Card>, u128)>, CountError> {
+    let fwd = dp::forward(plan, false)?;
+    let last = fwd.layers.last().expect("a forward pass has a final layer");
+    // Per recorded case (the key's case fields): forward count × the ways
+    // to deal the tail's player cards, which do not depend on which tail
+    // card is the case card of a category still open.
+    let mut by_case: FxHashMap<u128, u128> = FxHashMap::default();
+    let mut shares = [0u128; MAX_PLACES];
+    for (&key, &f) in last.keys.iter().zip(&last.counts) {
+        plan.player_shares(key, &mut shares)?;
+        let w = mul(f, shares[plan.np])?;
+        if w > 0 {
+            let at = by_case.entry(plan.case_of(key)).or_insert(0);
+            *at = add(*at, w)?;
+        }
+    }
+    // Per category, the case cards: propagation's, a recorded DP card, or
+    // (while open) any tail card allowed there.
+    let cf = p.np as u8;
+    let open_cats = plan.open_cats();
+    let choices: Vec<Vec<u8>> = p
+        .categories
+        .iter()
+        .map(|cat| {
+            let fixed = cat.iter().find(|c| r.assigned[c.index()] == cf).map(|c| c.index() as u8);
+            fixed.into_iter().collect::<Vec<u8>>()
+        })
+        .collect();
+    let tail_case: Vec<Vec<u8>> = p
+        .categories
+        .iter()
+        .map(|cat| (*cat & cards.tail).iter().filter(|c| r.allowed[c.index()] >> cf & 1 == 1).map(|c| c.index() as u8).collect())
+        .collect();
+    let mut out = Vec::new();
+    for (&case, &w) in &by_case {
+        let mut per: Vec<Vec<u8>> = choices.clone();
+        for (i, o) in open_cats.iter().enumerate() {
+            per[o.category] = match plan.case_card(case, i) {
+                Some(c) => vec![c],
+                None => tail_case[o.category].clone(),
+            };
+        }
+        debug_assert!(w % plan.scale == 0);
+        expand(&per, w / plan.scale, &mut out);
+    }
+    Ok(out)
+}
+
+/// Adds every case file with one card of each category's choices.
+fn expand(per: &[Vec<u8>], n: u128, out: &mut Vec<(Vec<Card>, u128)>) {
+    if per.iter().any(Vec::is_empty) {
+        return;
+    }
+    let mut idx = vec![0usize; per.len()];
+    loop {
+        out.push(((0..per.len()).map(|k| Card(per[k][idx[k]])).collect(), n));
+        let mut k = 0;
+        loop {
+            if k == idx.len() {
+                return;
+            }
+            idx[k] += 1;
+            if idx[k] < per[k].len() {
+                break;
+            }
+            idx[k] = 0;
+            k += 1;
+        }
+    }
+}
+
+/// [`case_files`] by the earlier method: one category is left free; for every combination of the other
 /// categories' case cards, a marginal count with those cards fixed gives the
 /// free category's distribution. Cards that are interchangeable (same
 /// allowed places, in no clause) give equal counts, so only one
@@ -17,7 +140,7 @@ use crate::model::{Card, CardSet};
 /// # Errors
 /// [`CountError::TooManyCaseFiles`] when more than [`MAX_CASE_FILES`] case
 /// files are possible; otherwise [`CountError`] from the underlying counts.
-pub fn case_files(p: &Problem, counts: &Counts) -> Result<Vec<(Vec<Card>, u128)>, CountError> {
+pub(super) fn by_fixing(p: &Problem, counts: &Counts) -> Result<Vec<(Vec<Card>, u128)>, CountError> {
     if counts.total == 0 {
         return Ok(Vec::new());
     }
@@ -65,7 +188,7 @@ pub fn case_files(p: &Problem, counts: &Counts) -> Result<Vec<(Vec<Card>, u128)>
             let n = fixed.marginal[groups[free][g][0].index()][cf];
             if n > 0 {
                 choice[free] = g;
-                expand(&groups, &choice, n, &mut result);
+                expand_groups(&groups, &choice, n, &mut result);
             }
         }
         choice[free] = 0;
@@ -93,7 +216,7 @@ fn next_choice(choice: &mut [usize], groups: &[Vec<Vec<Card>>], skip: usize) -> 
 }
 
 /// Adds every case file made of members of the chosen groups.
-fn expand(groups: &[Vec<Vec<Card>>], choice: &[usize], n: u128, out: &mut Vec<(Vec<Card>, u128)>) {
+fn expand_groups(groups: &[Vec<Vec<Card>>], choice: &[usize], n: u128, out: &mut Vec<(Vec<Card>, u128)>) {
     let mut idx = vec![0usize; choice.len()];
     loop {
         let cards = (0..choice.len()).map(|k| groups[k][choice[k]][idx[k]]).collect();

@@ -82,14 +82,24 @@ use plan::{CardClasses, Plan};
 /// The DP for a reduced problem.
 fn plan(p: &Problem, r: &Reduced) -> Result<Plan, CountError> {
     let cards = CardClasses::new(p, r);
-    let usual = order::dp_order(r, &cards);
-    if card_bound(p, r, &cards) < SYMMETRY_MIN_CARD_BOUND {
-        return Plan::new(p, r, &cards, usual);
+    let (order, symmetric) = choose_order(p, r, &cards);
+    if symmetric {
+        pooled(p, r, &cards, order)
+    } else {
+        Plan::new(p, r, &cards, order)
+    }
+}
+
+/// The card order of the DP, and whether to pool free players.
+fn choose_order(p: &Problem, r: &Reduced, cards: &CardClasses) -> (Vec<u8>, bool) {
+    let usual = order::dp_order(r, cards);
+    if card_bound(p, r, cards) < SYMMETRY_MIN_CARD_BOUND {
+        return (usual, false);
     }
     // Neither order wins everywhere (up to 7x either way); the estimate
-    // picks the better one on most states (BENCHMARKS.md, sixth round).
-    let freeing = order::freeing_order(r, &cards, p.np);
-    let estimate = |order: &[u8]| estimate::dp_states(p, r, &cards, order);
+    // picks the better one on most states.
+    let freeing = order::freeing_order(r, cards, p.np);
+    let estimate = |order: &[u8]| estimate::dp_states(p, r, cards, order);
     let mut best = (estimate(&usual), usual);
     if freeing != best.1 {
         let e = estimate(&freeing);
@@ -101,17 +111,17 @@ fn plan(p: &Problem, r: &Reduced) -> Result<Plan, CountError> {
     // worse on others. The estimate ranks them less reliably, so each must
     // beat the order picked so far by a margin; the frontier order is built
     // to keep the quantities the estimate counts small, so it flatters that
-    // order most, hence its larger margin (BENCHMARKS.md, eighth round).
+    // order most, hence its larger margin.
     let picked = best.0;
     for (other, margin) in
-        [(order::wide_first_order(r, &cards), WIDE_MARGIN), (order::frontier_order(r, &cards, p.np), FRONTIER_MARGIN)]
+        [(order::wide_first_order(r, cards), WIDE_MARGIN), (order::frontier_order(r, cards, p.np), FRONTIER_MARGIN)]
     {
         let e = estimate(&other);
         if e < margin * picked && e < best.0 {
             best = (e, other);
         }
     }
-    pooled(p, r, &cards, best.1)
+    (best.1, true)
 }
 
 /// The pooled plan (see [`sym`]), or the plain one when its scale does not
@@ -439,6 +449,59 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The case-file distribution from the identifying DP against the
+    /// earlier method (one count per combination of candidates, see
+    /// `case_file::by_fixing`) on seeded classic, master and custom games of
+    /// both views, with accusations and face-up cards: equal lists, in the
+    /// same order. Also with the identifying plan pooled and not pooled
+    /// whatever the size, and every case file's count summing to the total.
+    #[test]
+    fn case_files_match_one_count_per_combination() {
+        let sizes = [
+            (DeckChoice::Classic, 3),
+            (DeckChoice::Classic, 6),
+            (DeckChoice::Master, 6),
+            (DeckChoice::Master, 8),
+            (DeckChoice::Master, 10),
+            (DeckChoice::Custom(vec![5, 4, 6]), 4),
+            (DeckChoice::Custom(vec![3, 6, 2, 5]), 3),
+            (DeckChoice::Custom(vec![2, 2]), 2),
+        ];
+        let (mut compared, mut pooled, mut several) = (0, 0, 0);
+        for_each_generated(
+            &sizes,
+            8,
+            |players, seed| 31_000 + 100 * players as u64 + seed,
+            |label, p| {
+                let counts = count_marginals(p).expect(label);
+                let reference = case_file::by_fixing(p, &counts);
+                let Ok(reference) = reference else {
+                    assert_eq!(case_files(p, &counts), reference, "{label}: the same error");
+                    return;
+                };
+                assert_eq!(case_files(p, &counts).expect(label), reference, "{label}");
+                let sum = reference.iter().try_fold(0u128, |s, f| s.checked_add(f.1)).expect("fits");
+                assert_eq!(sum, counts.total, "{label}: case files sum to the total");
+                // Both plans, whatever the size.
+                let r = propagate(p).expect("consistent games propagate");
+                let cards = CardClasses::new(p, &r);
+                for symmetric in [false, true] {
+                    let order = order::dp_order(&r, &cards);
+                    let plan = Plan::new_identifying(p, &r, &cards, order, symmetric).expect(label);
+                    pooled += usize::from(symmetric && plan.scale > 1);
+                    let mut files = case_file::from_plan(p, &r, &cards, &plan).expect(label);
+                    files.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+                    assert_eq!(files, reference, "{label}: symmetric {symmetric}");
+                }
+                compared += 1;
+                several += usize::from(reference.len() > 1);
+            },
+        );
+        assert!(compared > 400, "only {compared} games compared");
+        assert!(several * 2 > compared, "several case files on only {several} of {compared} games");
+        assert!(pooled * 4 > compared, "pooled identifying plans on only {pooled} of {compared} games");
     }
 
     /// The pruned, reordered DP against the reference on seeded random
