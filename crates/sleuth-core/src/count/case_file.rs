@@ -1,25 +1,26 @@
 //! The exact distribution of the case file.
 //!
-//! One forward pass of an *identifying* DP ([`Plan::new_identifying`]):
-//! its key carries, per open category, which DP card went to the case file
-//! (a small number: a category has one case card), so each final state
-//! knows the case cards the DP placed; the categories still open there take
-//! their case card from the tail, each allowed tail card in the same number
-//! of ways. Summing forward count × tail ways per recorded case gives every
-//! case file's count without a count per combination. The earlier method,
-//! one count per combination of the other categories' candidates, is kept
-//! as [`by_fixing`]: the tests' reference and the fallback when the
-//! identifying DP is too large.
+//! [`super::count_with_case_files`] reads it from the count's own passes
+//! ([`super::case_sweep`]), for up to three open categories. Two other
+//! methods remain, as fallbacks and as the tests' references:
+//!
+//! * [`identified`]: one forward pass of an *identifying* DP
+//!   ([`Plan::new_identifying`]), whose key carries which DP card went to
+//!   the case file per category. Exact for any number of categories, but
+//!   its states are 10 to 50 times the count's on master 10-player states.
+//! * [`by_fixing`]: one count per combination of the other categories'
+//!   candidates, the free category's distribution read from the marginals:
+//!   the method before issue 20, five to twenty-five times the count.
 
 use super::arith::{add, mul};
 use super::plan::{CardClasses, Plan};
-use super::{choose_order, count_marginals, dp, CountError, Counts, MAX_CASE_FILES};
+use super::{card_outer_files, choose_order, count_marginals, dp, plan, CountError, Counts, MAX_CASE_FILES};
 use crate::deduce::{propagate, Problem, Reduced, NONE};
 use crate::model::{Card, CardSet, MAX_PLACES};
 use rustc_hash::FxHashMap;
 
 /// Possible case files with their number of consistent deals, most likely
-/// first (ties in deck order).
+/// first (ties in deck order), given the problem's counts.
 ///
 /// # Errors
 /// [`CountError::TooManyCaseFiles`] when more than [`MAX_CASE_FILES`] case
@@ -28,38 +29,85 @@ pub fn case_files(p: &Problem, counts: &Counts) -> Result<Vec<(Vec<Card>, u128)>
     if counts.total == 0 {
         return Ok(Vec::new());
     }
-    let cf = p.np;
-    let listed: u128 = p
-        .categories
-        .iter()
-        .map(|cards| cards.iter().filter(|c| counts.marginal[c.index()][cf] > 0).count() as u128)
-        .product();
-    if listed > MAX_CASE_FILES {
-        return Err(CountError::TooManyCaseFiles(listed));
-    }
     let Some(r) = propagate(p) else { return Ok(Vec::new()) };
-    let mut result = match identified(p, &r) {
-        Err(CountError::TooManyStates(_) | CountError::TooComplex(_)) => return by_fixing(p, counts),
-        other => other?,
-    };
-    result.sort_by(|a: &(Vec<Card>, u128), b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    Ok(result)
+    match after_count(p, &r, counts)? {
+        Some(mut files) => {
+            sort(&mut files);
+            Ok(files)
+        }
+        None => Err(CountError::TooManyCaseFiles(listed(p, counts))),
+    }
 }
 
-/// The case files from one forward pass of the identifying DP, in the
-/// order [`super::plan`] would pick (pooled counts that overflow are
-/// recounted without the pool).
-fn identified(p: &Problem, r: &Reduced) -> Result<Vec<(Vec<Card>, u128)>, CountError> {
+/// Most likely first, ties in deck order.
+pub(super) fn sort(files: &mut [(Vec<Card>, u128)]) {
+    files.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+}
+
+/// How many case files the marginals allow: the product over categories of
+/// the cards with a positive count at the case file.
+pub(super) fn listed(p: &Problem, counts: &Counts) -> u128 {
+    let cf = p.np;
+    p.categories
+        .iter()
+        .map(|cards| cards.iter().filter(|c| counts.marginal[c.index()][cf] > 0).count() as u128)
+        .product()
+}
+
+/// The case files of a counted problem (unsorted), by a card-outer count
+/// with the case-file sweep; `None` when there are too many.
+pub(super) fn after_count(
+    p: &Problem,
+    r: &Reduced,
+    counts: &Counts,
+) -> Result<Option<Vec<(Vec<Card>, u128)>>, CountError> {
+    if counts.total == 0 {
+        return Ok(Some(Vec::new()));
+    }
+    if listed(p, counts) > MAX_CASE_FILES {
+        return Ok(None);
+    }
+    let plan = plan(p, r)?;
+    let files = match card_outer_files(p, r, &plan, true) {
+        Err(CountError::Overflow) if plan.scale > 1 => {
+            let order = plan.steps.iter().map(|s| s.card).collect();
+            card_outer_files(p, r, &Plan::new(p, r, &CardClasses::new(p, r), order)?, true)?.1
+        }
+        other => other?.1,
+    };
+    Ok(files)
+}
+
+/// The case files where the sweep does not apply (more than three open
+/// categories): the identifying DP, or one count per combination where
+/// that is too large.
+pub(super) fn without_sweep(p: &Problem, r: &Reduced, counts: &Counts) -> Result<Vec<(Vec<Card>, u128)>, CountError> {
+    match identified(p, r) {
+        Err(CountError::TooManyStates(_) | CountError::TooComplex(_)) => by_fixing(p, counts),
+        other => other,
+    }
+}
+
+/// The case files (unsorted) from one forward pass of the identifying DP,
+/// in the order [`super::plan`] would pick (pooled counts that overflow
+/// are recounted without the pool).
+pub(super) fn identified(p: &Problem, r: &Reduced) -> Result<Vec<(Vec<Card>, u128)>, CountError> {
     let cards = CardClasses::new(p, r);
     let (order, symmetric) = choose_order(p, r, &cards);
-    let pooled = if symmetric { Plan::new_identifying(p, r, &cards, order.clone(), true) } else { Err(CountError::Overflow) };
+    let pooled =
+        if symmetric { Plan::new_identifying(p, r, &cards, order.clone(), true) } else { Err(CountError::Overflow) };
     match pooled.and_then(|plan| from_plan(p, r, &cards, &plan)) {
         Err(CountError::Overflow) => from_plan(p, r, &cards, &Plan::new_identifying(p, r, &cards, order, false)?),
         other => other,
     }
 }
 
-pub(super) fn from_plan(p: &Problem, r: &Reduced, cards: &CardClasses, plan: &Plan) -> Result<Vec<(Vec<Card>, u128)>, CountError> {
+pub(super) fn from_plan(
+    p: &Problem,
+    r: &Reduced,
+    cards: &CardClasses,
+    plan: &Plan,
+) -> Result<Vec<(Vec<Card>, u128)>, CountError> {
     let fwd = dp::forward(plan, false)?;
     let last = fwd.layers.last().expect("a forward pass has a final layer");
     // Per recorded case (the key's case fields): forward count × the ways
@@ -90,7 +138,13 @@ pub(super) fn from_plan(p: &Problem, r: &Reduced, cards: &CardClasses, plan: &Pl
     let tail_case: Vec<Vec<u8>> = p
         .categories
         .iter()
-        .map(|cat| (*cat & cards.tail).iter().filter(|c| r.allowed[c.index()] >> cf & 1 == 1).map(|c| c.index() as u8).collect())
+        .map(|cat| {
+            (*cat & cards.tail)
+                .iter()
+                .filter(|c| r.allowed[c.index()] >> cf & 1 == 1)
+                .map(|c| c.index() as u8)
+                .collect()
+        })
         .collect();
     let mut out = Vec::new();
     for (&case, &w) in &by_case {
@@ -234,4 +288,25 @@ fn expand_groups(groups: &[Vec<Vec<Card>>], choice: &[usize], n: u128, out: &mut
             k += 1;
         }
     }
+}
+
+/// Per open category (DP candidates, tail candidates), and the forward
+/// states of the identifying DP (for profiling).
+#[doc(hidden)]
+pub fn profile(p: &Problem) -> Option<(Vec<(usize, usize)>, usize)> {
+    let r = propagate(p)?;
+    let cards = CardClasses::new(p, &r);
+    let (order, symmetric) = choose_order(p, &r, &cards);
+    let plan = Plan::new_identifying(p, &r, &cards, order, symmetric).ok()?;
+    let cf = p.np as u8;
+    let per = plan
+        .open_cats()
+        .iter()
+        .map(|o| {
+            let tail =
+                (p.categories[o.category] & cards.tail).iter().filter(|c| r.allowed[c.index()] >> cf & 1 == 1).count();
+            (o.cands.len(), tail)
+        })
+        .collect();
+    Some((per, dp::forward(&plan, false).ok()?.states))
 }

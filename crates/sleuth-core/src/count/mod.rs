@@ -26,6 +26,7 @@
 
 mod arith;
 mod case_file;
+mod case_sweep;
 mod demand;
 mod dp;
 mod estimate;
@@ -76,7 +77,7 @@ pub struct Counts {
 }
 
 use crate::deduce::{propagate, Problem, Reduced, NONE};
-use crate::model::{MAX_CARDS, MAX_PLACES};
+use crate::model::{Card, MAX_CARDS, MAX_PLACES};
 use plan::{CardClasses, Plan};
 
 /// The DP for a reduced problem.
@@ -301,7 +302,15 @@ fn auto(p: &Problem, r: &Reduced) -> Result<Counts, CountError> {
     // the card-outer DP's layers (the room vectors times the DP cards),
     // within a move budget, and fall back to the card-outer DP otherwise.
     // The constants come from seeds 0..199 of the master 10-player cells
-    // (see BENCHMARKS.md, fourth and sixth rounds).
+    // (the history of BENCHMARKS.md, fourth and sixth rounds).
+    match players_outer(p, r)? {
+        Some(counts) => Ok(counts),
+        None => card_outer(p, r, plan),
+    }
+}
+
+/// The players-outer count where [`auto`] picks it.
+fn players_outer(p: &Problem, r: &Reduced) -> Result<Option<Counts>, CountError> {
     let card_bound = card_bound(p, r, &CardClasses::new(p, r));
     // The symmetric DP (and its choice of order) made the card-outer DP
     // cheaper where it runs.
@@ -311,10 +320,10 @@ fn auto(p: &Problem, r: &Reduced) -> Result<Counts, CountError> {
     if let Some(pp) = worth_trying.then(|| players::prepare(p, r)).flatten().filter(|pp| pp.estimate() <= limit) {
         if let Some((total, marginal, states)) = players::marginals(&pp, PLAYERS_MAX_MOVES)? {
             let marginal = if total == 0 { vec![[0u128; MAX_PLACES]; MAX_CARDS] } else { marginal };
-            return Ok(finish(p, r, total, marginal, states));
+            return Ok(Some(finish(p, r, total, marginal, states)));
         }
     }
-    card_outer(p, r, plan)
+    Ok(None)
 }
 
 /// Below this card-outer bound the card-outer DP takes well under a
@@ -373,10 +382,21 @@ fn card_outer(
 }
 
 fn card_outer_with(p: &Problem, r: &Reduced, plan: &Plan) -> Result<Counts, CountError> {
+    card_outer_files(p, r, plan, false).map(|(counts, _)| counts)
+}
+
+/// The possible case files with their counts, unsorted; `None` when there
+/// are more than [`MAX_CASE_FILES`].
+type CaseFiles = Option<Vec<(Vec<Card>, u128)>>;
+
+/// The card-outer count, and with `files` the case files from the same
+/// passes ([`case_sweep`], or [`case_file`]'s methods where it does not
+/// apply).
+fn card_outer_files(p: &Problem, r: &Reduced, plan: &Plan, files: bool) -> Result<(Counts, CaseFiles), CountError> {
     let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
     let fwd = dp::forward(plan, true)?;
     let symmetric = plan.is_symmetric();
-    let (mut total, back) = dp::backward(plan, &fwd, &mut marginal, symmetric)?;
+    let (mut total, back) = dp::backward(plan, &fwd, &mut marginal, symmetric || files)?;
     if symmetric && total > 0 {
         sym::free_marginals(plan, &fwd, total, &back, &mut marginal)?;
     }
@@ -388,10 +408,52 @@ fn card_outer_with(p: &Problem, r: &Reduced, plan: &Plan) -> Result<Counts, Coun
         total /= plan.scale;
         marginal.iter_mut().flatten().for_each(|m| *m /= plan.scale);
     }
-    Ok(finish(p, r, total, marginal, fwd.states))
+    let counts = finish(p, r, total, marginal, fwd.states);
+    if !files || total == 0 {
+        return Ok((counts, Some(Vec::new())));
+    }
+    if case_file::listed(p, &counts) > MAX_CASE_FILES {
+        return Ok((counts, None));
+    }
+    let found = match case_sweep::case_files(p, r, plan, &fwd, &back)? {
+        Some(found) => found,
+        None => case_file::without_sweep(p, r, &counts)?,
+    };
+    Ok((counts, Some(found)))
+}
+
+/// The counts and the possible case files with their counts, most likely
+/// first (ties in deck order), or `None` for the case files when there are
+/// more than [`MAX_CASE_FILES`]: what [`crate::Analysis`] shows.
+///
+/// # Errors
+/// [`CountError`] if a count does not fit or the state is too large.
+pub fn count_with_case_files(p: &Problem) -> Result<(Counts, CaseFiles), CountError> {
+    let Some(r) = propagate(p) else {
+        return Ok((Counts { total: 0, marginal: vec![[0u128; MAX_PLACES]; MAX_CARDS], states: 0 }, Some(Vec::new())));
+    };
+    let (counts, mut files) = match players_outer(p, &r)? {
+        Some(counts) => {
+            let files = case_file::after_count(p, &r, &counts)?;
+            (counts, files)
+        }
+        None => {
+            let plan = plan(p, &r)?;
+            match card_outer_files(p, &r, &plan, true) {
+                Err(CountError::Overflow) if plan.scale > 1 => card_outer_files(p, &r, &unpooled(p, &r, &plan)?, true)?,
+                other => other?,
+            }
+        }
+    };
+    if let Some(files) = &mut files {
+        case_file::sort(files);
+    }
+    Ok((counts, files))
 }
 
 pub use case_file::case_files;
+#[doc(hidden)]
+pub use case_file::profile as case_file_profile;
 
 #[cfg(test)]
 mod tests {
@@ -482,18 +544,31 @@ mod tests {
                     return;
                 };
                 assert_eq!(case_files(p, &counts).expect(label), reference, "{label}");
+                let (again, files) = count_with_case_files(p).expect(label);
+                assert_eq!((again.total, &again.marginal), (counts.total, &counts.marginal), "{label}: counts");
+                assert_eq!(files.as_ref(), Some(&reference), "{label}: with the counts");
                 let sum = reference.iter().try_fold(0u128, |s, f| s.checked_add(f.1)).expect("fits");
                 assert_eq!(sum, counts.total, "{label}: case files sum to the total");
-                // Both plans, whatever the size.
+                // The sweep and the identifying DP on plain and pooled
+                // plans, whatever the size.
                 let r = propagate(p).expect("consistent games propagate");
                 let cards = CardClasses::new(p, &r);
                 for symmetric in [false, true] {
                     let order = order::dp_order(&r, &cards);
-                    let plan = Plan::new_identifying(p, &r, &cards, order, symmetric).expect(label);
+                    let plan = Plan::new_identifying(p, &r, &cards, order.clone(), symmetric).expect(label);
                     pooled += usize::from(symmetric && plan.scale > 1);
                     let mut files = case_file::from_plan(p, &r, &cards, &plan).expect(label);
-                    files.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-                    assert_eq!(files, reference, "{label}: symmetric {symmetric}");
+                    case_file::sort(&mut files);
+                    assert_eq!(files, reference, "{label}: identifying, symmetric {symmetric}");
+                    let plan = if symmetric {
+                        Plan::new_symmetric(p, &r, &cards, order)
+                    } else {
+                        Plan::new(p, &r, &cards, order)
+                    };
+                    let (_, files) = card_outer_files(p, &r, &plan.expect(label), true).expect(label);
+                    let mut files = files.expect("few case files");
+                    case_file::sort(&mut files);
+                    assert_eq!(files, reference, "{label}: sweep, symmetric {symmetric}");
                 }
                 compared += 1;
                 several += usize::from(reference.len() > 1);

@@ -300,7 +300,13 @@ impl Plan {
                 if offset + width > 128 {
                     return Err(CountError::TooComplex(offset + width));
                 }
-                open_cats.push(OpenCat { category: k, mask: ((1u128 << width) - 1) << offset, off: offset, tail_ok, cands });
+                open_cats.push(OpenCat {
+                    category: k,
+                    mask: ((1u128 << width) - 1) << offset,
+                    off: offset,
+                    tail_ok,
+                    cands,
+                });
                 offset += width;
             }
         }
