@@ -78,6 +78,27 @@ pub(super) fn after_count(
     Ok(files)
 }
 
+/// The case files of the players-outer counter (card bitmasks of the open
+/// categories) as card lists, with the categories propagation decided.
+pub(super) fn from_masks(p: &Problem, r: &Reduced, files: &[(u64, u128)]) -> Vec<(Vec<Card>, u128)> {
+    let cf = p.np as u8;
+    files
+        .iter()
+        .map(|&(mask, n)| {
+            let cards = p
+                .categories
+                .iter()
+                .map(|cat| {
+                    cat.iter()
+                        .find(|c| mask >> c.index() & 1 == 1 || r.assigned[c.index()] == cf)
+                        .expect("a case card per category")
+                })
+                .collect();
+            (cards, n)
+        })
+        .collect()
+}
+
 /// The case files where the sweep does not apply (more than three open
 /// categories): the identifying DP, or one count per combination where
 /// that is too large.

@@ -232,7 +232,9 @@ pub fn count_marginals_by(p: &Problem, counter: Counter) -> Result<Option<Counts
         Counter::CardOuterFreeing => card_outer(p, &r, |p, r| plan_in(p, r, true)).map(Some),
         Counter::PlayersOuter => {
             let Some(pp) = players::prepare(p, &r) else { return Ok(None) };
-            let Some((total, marginal, states)) = players::marginals(&pp, PROFILE_MAX_MOVES)? else { return Ok(None) };
+            let Some((total, marginal, states, _)) = players::marginals(&pp, PROFILE_MAX_MOVES)? else {
+                return Ok(None);
+            };
             let marginal = if total == 0 { vec![[0u128; MAX_PLACES]; MAX_CARDS] } else { marginal };
             Ok(Some(finish(p, &r, total, marginal, states)))
         }
@@ -304,13 +306,14 @@ fn auto(p: &Problem, r: &Reduced) -> Result<Counts, CountError> {
     // The constants come from seeds 0..199 of the master 10-player cells
     // (the history of BENCHMARKS.md, fourth and sixth rounds).
     match players_outer(p, r)? {
-        Some(counts) => Ok(counts),
+        Some((counts, _)) => Ok(counts),
         None => card_outer(p, r, plan),
     }
 }
 
-/// The players-outer count where [`auto`] picks it.
-fn players_outer(p: &Problem, r: &Reduced) -> Result<Option<Counts>, CountError> {
+/// The players-outer count where [`auto`] picks it, with the count of
+/// every case file with deals (cards as a bitmask, see [`players`]).
+fn players_outer(p: &Problem, r: &Reduced) -> Result<Option<(Counts, Vec<(u64, u128)>)>, CountError> {
     let card_bound = card_bound(p, r, &CardClasses::new(p, r));
     // The symmetric DP (and its choice of order) made the card-outer DP
     // cheaper where it runs.
@@ -318,9 +321,9 @@ fn players_outer(p: &Problem, r: &Reduced) -> Result<Option<Counts>, CountError>
     let limit = PLAYERS_MAX_ESTIMATE.min(ratio * card_bound);
     let worth_trying = card_bound >= PLAYERS_MIN_CARD_BOUND;
     if let Some(pp) = worth_trying.then(|| players::prepare(p, r)).flatten().filter(|pp| pp.estimate() <= limit) {
-        if let Some((total, marginal, states)) = players::marginals(&pp, PLAYERS_MAX_MOVES)? {
+        if let Some((total, marginal, states, files)) = players::marginals(&pp, PLAYERS_MAX_MOVES)? {
             let marginal = if total == 0 { vec![[0u128; MAX_PLACES]; MAX_CARDS] } else { marginal };
-            return Ok(Some(finish(p, r, total, marginal, states)));
+            return Ok(Some((finish(p, r, total, marginal, states), files)));
         }
     }
     Ok(None)
@@ -415,7 +418,7 @@ fn card_outer_files(p: &Problem, r: &Reduced, plan: &Plan, files: bool) -> Resul
     if case_file::listed(p, &counts) > MAX_CASE_FILES {
         return Ok((counts, None));
     }
-    let found = match case_sweep::case_files(p, r, plan, &fwd, &back)? {
+    let found = match case_sweep::case_files(p, r, plan, &fwd, &back, total * plan.scale)? {
         Some(found) => found,
         None => case_file::without_sweep(p, r, &counts)?,
     };
@@ -433,8 +436,8 @@ pub fn count_with_case_files(p: &Problem) -> Result<(Counts, CaseFiles), CountEr
         return Ok((Counts { total: 0, marginal: vec![[0u128; MAX_PLACES]; MAX_CARDS], states: 0 }, Some(Vec::new())));
     };
     let (counts, mut files) = match players_outer(p, &r)? {
-        Some(counts) => {
-            let files = case_file::after_count(p, &r, &counts)?;
+        Some((counts, files)) => {
+            let files = (case_file::listed(p, &counts) <= MAX_CASE_FILES).then(|| case_file::from_masks(p, &r, &files));
             (counts, files)
         }
         None => {
@@ -772,7 +775,7 @@ mod tests {
                     return;
                 };
                 let Some(pp) = players::prepare(p, &r) else { return };
-                let Some((total, m, _)) = players::marginals(&pp, 5_000_000).expect(label) else { return };
+                let Some((total, m, _, _)) = players::marginals(&pp, 5_000_000).expect(label) else { return };
                 assert_eq!(total, old.total, "{label}: total");
                 for c in r.unassigned(p) {
                     assert_eq!(m[c.index()], old.marginal[c.index()], "{label}: card {}", c.index());

@@ -163,8 +163,10 @@ struct Stage {
 
 type Key = (u64, u8);
 
-/// The total, `marginal[card][place]` and the number of states.
-pub(super) type Marginals = (u128, Vec<[u128; MAX_PLACES]>, usize);
+/// The total, `marginal[card][place]`, the number of states, and the
+/// count of every case file (its cards as a bitmask, the categories
+/// decided by propagation left out) that has deals.
+pub(super) type Marginals = (u128, Vec<[u128; MAX_PLACES]>, usize, Vec<(u64, u128)>);
 
 /// One stage's moves `(cards taken, next state, interchangeable cards
 /// taken)` and where each state's moves start.
@@ -408,7 +410,7 @@ pub(super) fn marginals(pp: &Prepared, max_moves: usize) -> Result<Option<Margin
     let total = end.map_or(0, |i| last.counts[i]);
     let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
     if total == 0 {
-        return Ok(Some((0, marginal, states)));
+        return Ok(Some((0, marginal, states, Vec::new())));
     }
 
     // Backward: b = completions of a state; q[x] = completions with one given
@@ -455,14 +457,18 @@ pub(super) fn marginals(pp: &Prepared, max_moves: usize) -> Result<Option<Margin
         back = b;
         q_next = q;
     }
-    // The case file.
+    // The case file: each one was dealt first, into its own state.
+    let mut files = Vec::new();
     for (&f, &s) in pp.files.iter().zip(&file_state) {
         let bs = back[s as usize];
         for c in bits(f) {
             marginal[c][np] = add(marginal[c][np], bs)?;
         }
+        if bs > 0 {
+            files.push((f, bs));
+        }
     }
-    Ok(Some((total, marginal, states)))
+    Ok(Some((total, marginal, states, files)))
 }
 
 /// Adds, for every card joining at a layer, its deals at every later player.
