@@ -14,7 +14,7 @@
 
 use super::arith::{add, mul};
 use super::plan::{CardClasses, Plan};
-use super::{card_outer_files, choose_order, count_marginals, dp, plan, CountError, Counts, MAX_CASE_FILES};
+use super::{card_outer_files, choose_order, count_marginals, dp, plan, CaseFiles, CountError, Counts, MAX_CASE_FILES};
 use crate::deduce::{propagate, Problem, Reduced, NONE};
 use crate::model::{Card, CardSet, MAX_PLACES};
 use rustc_hash::FxHashMap;
@@ -56,11 +56,7 @@ pub(super) fn listed(p: &Problem, counts: &Counts) -> u128 {
 
 /// The case files of a counted problem (unsorted), by a card-outer count
 /// with the case-file sweep; `None` when there are too many.
-pub(super) fn after_count(
-    p: &Problem,
-    r: &Reduced,
-    counts: &Counts,
-) -> Result<Option<Vec<(Vec<Card>, u128)>>, CountError> {
+pub(super) fn after_count(p: &Problem, r: &Reduced, counts: &Counts) -> Result<CaseFiles, CountError> {
     if counts.total == 0 {
         return Ok(Some(Vec::new()));
     }
@@ -309,25 +305,4 @@ fn expand_groups(groups: &[Vec<Vec<Card>>], choice: &[usize], n: u128, out: &mut
             k += 1;
         }
     }
-}
-
-/// Per open category (DP candidates, tail candidates), and the forward
-/// states of the identifying DP (for profiling).
-#[doc(hidden)]
-pub fn profile(p: &Problem) -> Option<(Vec<(usize, usize)>, usize)> {
-    let r = propagate(p)?;
-    let cards = CardClasses::new(p, &r);
-    let (order, symmetric) = choose_order(p, &r, &cards);
-    let plan = Plan::new_identifying(p, &r, &cards, order, symmetric).ok()?;
-    let cf = p.np as u8;
-    let per = plan
-        .open_cats()
-        .iter()
-        .map(|o| {
-            let tail =
-                (p.categories[o.category] & cards.tail).iter().filter(|c| r.allowed[c.index()] >> cf & 1 == 1).count();
-            (o.cands.len(), tail)
-        })
-        .collect();
-    Some((per, dp::forward(&plan, false).ok()?.states))
 }

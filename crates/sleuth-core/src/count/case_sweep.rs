@@ -28,7 +28,7 @@
 
 use super::dp::{Forward, NO_STATE};
 use super::plan::{CardClasses, Plan};
-use super::CountError;
+use super::{CaseFiles, CountError};
 use crate::deduce::{Problem, Reduced};
 use crate::model::{Card, MAX_CARDS, MAX_PLACES};
 
@@ -42,7 +42,7 @@ pub(super) fn case_files(
     fwd: &Forward,
     back: &[Vec<u128>],
     total: u128,
-) -> Result<Option<Vec<(Vec<Card>, u128)>>, CountError> {
+) -> Result<CaseFiles, CountError> {
     let Some(s) = Setup::new(p, r, plan, fwd) else { return Ok(None) };
     let table = if total <= u128::from(u64::MAX) {
         sweep::<u64>(&s, plan, fwd, back)?.into_iter().map(u128::from).collect()
@@ -88,9 +88,10 @@ struct Setup {
     cat_index: Vec<usize>,
     /// Per step and move: the open category a case-file move fills.
     cat_of: Vec<Vec<Option<usize>>>,
-    /// Categories placed per state, layer by layer (a function of the key,
-    /// carried along the successor tables since the count drops old keys).
+    /// Categories placed per state, layer by layer.
     placed: Vec<Vec<u8>>,
+    /// Per step, the index of its case-file move.
+    cf_move: Vec<Option<usize>>,
 }
 
 impl Setup {
@@ -107,7 +108,8 @@ impl Setup {
             pos: [usize::MAX; MAX_CARDS],
             cat_index: vec![usize::MAX; p.categories.len()],
             cat_of: Vec::new(),
-            placed: vec![vec![0]],
+            placed: Vec::new(),
+            cf_move: Vec::new(),
         };
         for (i, o) in open.iter().enumerate() {
             s.cat_index[o.category] = i;
@@ -134,18 +136,8 @@ impl Setup {
                 st.moves.iter().map(|mv| (mv.place == cf).then_some(c)).collect()
             })
             .collect();
-        for t in 0..plan.steps.len() {
-            let mut next = vec![0u8; fwd.layers[t + 1].counts.len()];
-            let width = plan.steps[t].moves.len();
-            for (i, succ) in fwd.succ[t].chunks_exact(width).enumerate() {
-                for (m, &j) in succ.iter().enumerate() {
-                    if j != NO_STATE {
-                        next[j as usize] = s.placed[t][i] | s.cat_of[t][m].map_or(0, |c| 1 << c);
-                    }
-                }
-            }
-            s.placed.push(next);
-        }
+        s.placed = fwd.layers.iter().map(|l| l.keys.iter().map(|&key| plan.placed_of(key)).collect()).collect();
+        s.cf_move = plan.steps.iter().map(|st| st.moves.iter().position(|mv| mv.place == cf)).collect();
         Some(s)
     }
 }
@@ -231,7 +223,13 @@ fn sweep<T: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<u128>]) -> 
             if back[t][i] == 0 || phase > 1 || (phase == 1 && k == 1) {
                 continue;
             }
-            for (m, &j) in succ.iter().enumerate() {
+            // Before any placement only the case-file move matters.
+            let moves = match (phase, s.cf_move[t]) {
+                (0, None) => continue,
+                (0, Some(m)) => m..m + 1,
+                _ => 0..width,
+            };
+            for (m, &j) in succ.iter().enumerate().take(moves.end).skip(moves.start) {
                 if j == NO_STATE || back[t + 1][j as usize] == 0 {
                     continue;
                 }
@@ -317,7 +315,14 @@ fn sweep<T: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<u128>]) -> 
                 if back[t][i] == 0 || phase == 0 || phase == 3 {
                     continue;
                 }
-                for (m, &j) in succ.iter().enumerate() {
+                // With one placed only the case-file move (the middle
+                // edge) matters.
+                let moves = match (phase, s.cf_move[t]) {
+                    (1, None) => continue,
+                    (1, Some(m)) => m..m + 1,
+                    _ => 0..width,
+                };
+                for (m, &j) in succ.iter().enumerate().take(moves.end).skip(moves.start) {
                     if j == NO_STATE || back[t + 1][j as usize] == 0 {
                         continue;
                     }

@@ -313,7 +313,7 @@ fn auto(p: &Problem, r: &Reduced) -> Result<Counts, CountError> {
 
 /// The players-outer count where [`auto`] picks it, with the count of
 /// every case file with deals (cards as a bitmask, see [`players`]).
-fn players_outer(p: &Problem, r: &Reduced) -> Result<Option<(Counts, Vec<(u64, u128)>)>, CountError> {
+fn players_outer(p: &Problem, r: &Reduced) -> Result<Option<(Counts, players::FileCounts)>, CountError> {
     let card_bound = card_bound(p, r, &CardClasses::new(p, r));
     // The symmetric DP (and its choice of order) made the card-outer DP
     // cheaper where it runs.
@@ -388,16 +388,20 @@ fn card_outer_with(p: &Problem, r: &Reduced, plan: &Plan) -> Result<Counts, Coun
     card_outer_files(p, r, plan, false).map(|(counts, _)| counts)
 }
 
-/// The possible case files with their counts, unsorted; `None` when there
-/// are more than [`MAX_CASE_FILES`].
-type CaseFiles = Option<Vec<(Vec<Card>, u128)>>;
+/// Possible case files (cards in category order) with their numbers of
+/// deals.
+pub type CaseFileList = Vec<(Vec<Card>, u128)>;
+
+/// The possible case files with their counts; `None` when there are more
+/// than [`MAX_CASE_FILES`].
+pub type CaseFiles = Option<CaseFileList>;
 
 /// The card-outer count, and with `files` the case files from the same
 /// passes ([`case_sweep`], or [`case_file`]'s methods where it does not
 /// apply).
 fn card_outer_files(p: &Problem, r: &Reduced, plan: &Plan, files: bool) -> Result<(Counts, CaseFiles), CountError> {
     let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
-    let fwd = dp::forward(plan, true)?;
+    let fwd = if files { dp::forward_with_keys(plan)? } else { dp::forward(plan, true)? };
     let symmetric = plan.is_symmetric();
     let (mut total, back) = dp::backward(plan, &fwd, &mut marginal, symmetric || files)?;
     if symmetric && total > 0 {
@@ -455,8 +459,6 @@ pub fn count_with_case_files(p: &Problem) -> Result<(Counts, CaseFiles), CountEr
 }
 
 pub use case_file::case_files;
-#[doc(hidden)]
-pub use case_file::profile as case_file_profile;
 
 #[cfg(test)]
 mod tests {

@@ -656,6 +656,18 @@ impl Plan {
         (v > 0).then(|| o.cands[v - 1])
     }
 
+    /// The open categories whose case card a key has placed (bit `i` for
+    /// `open_cats[i]`).
+    pub fn placed_of(&self, key: u128) -> u8 {
+        let mut placed = 0u8;
+        for (i, o) in self.open_cats.iter().enumerate() {
+            if key & o.mask != 0 {
+                placed |= 1 << i;
+            }
+        }
+        placed
+    }
+
     /// The open categories of a final state (bit `i` for `open_cats[i]`).
     pub fn open_of(&self, key: u128) -> u32 {
         let mut open = 0u32;

@@ -166,7 +166,10 @@ type Key = (u64, u8);
 /// The total, `marginal[card][place]`, the number of states, and the
 /// count of every case file (its cards as a bitmask, the categories
 /// decided by propagation left out) that has deals.
-pub(super) type Marginals = (u128, Vec<[u128; MAX_PLACES]>, usize, Vec<(u64, u128)>);
+pub(super) type Marginals = (u128, Vec<[u128; MAX_PLACES]>, usize, FileCounts);
+
+/// Case files (card bitmasks) with their numbers of deals.
+pub(super) type FileCounts = Vec<(u64, u128)>;
 
 /// One stage's moves `(cards taken, next state, interchangeable cards
 /// taken)` and where each state's moves start.
