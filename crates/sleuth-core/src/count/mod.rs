@@ -157,7 +157,7 @@ fn plan_in(p: &Problem, r: &Reduced, freeing: bool) -> Result<Plan, CountError> 
 
 /// Below this card-outer bound the symmetric DP's bookkeeping (the sweep,
 /// kept keys) costs more than the states it saves: classic games measured
-/// 13-19% more instructions with it (BENCHMARKS.md, fifth round).
+/// 13-19% more instructions with it (BENCHMARKS.md's git history, fifth round).
 const SYMMETRY_MIN_CARD_BOUND: f64 = 1_000_000.0;
 
 /// A crude bound on the card-outer DP's states: the room vectors times the
@@ -304,7 +304,7 @@ fn auto(p: &Problem, r: &Reduced) -> Result<Counts, CountError> {
     // the card-outer DP's layers (the room vectors times the DP cards),
     // within a move budget, and fall back to the card-outer DP otherwise.
     // The constants come from seeds 0..199 of the master 10-player cells
-    // (the history of BENCHMARKS.md, fourth and sixth rounds).
+    // (BENCHMARKS.md's git history, fourth and sixth rounds).
     match players_outer(p, r)? {
         Some((counts, _)) => Ok(counts),
         None => card_outer(p, r, plan),

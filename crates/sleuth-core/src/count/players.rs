@@ -1,5 +1,5 @@
 //! A players-outer counter, used for states where it is estimated cheap
-//! (see [`super::count_marginals`] and BENCHMARKS.md, issue 2).
+//! (see [`super::count_marginals`] and BENCHMARKS.md's git history, issue 2).
 //!
 //! The card-outer DP of [`super::dp`] keeps every player's remaining room in
 //! its state, so master 10-player states reach a million states. This one
@@ -13,7 +13,7 @@
 //! `C(n, j)` ways. The players are taken in the order that minimises an
 //! upper bound on the moves (a dynamic program over the sets of players
 //! done, see [`best_order`]): up to 68× fewer moves than the earlier greedy
-//! order on some states, about half on average (BENCHMARKS.md).
+//! order on some states, about half on average (BENCHMARKS.md's git history).
 //!
 //! Marginals: a special card's at a player come from the moves that take
 //! it (forward count × ways × backward count). The case file's come from
