@@ -12,7 +12,8 @@ valgrind --tool=callgrind --callgrind-out-file="$dir/cg" \
 # Each dump holds the instructions since the previous one; the dumps after
 # each function are the function's cost for one state (the dump before the
 # count ends the generation of the state).
-for f in $(ls "$dir"/cg.* | sort -t. -k2 -n); do
+for f in $(ls "$dir" | sort -t. -k2 -n); do
+  f="$dir/$f"
   grep -E '^(desc: Trigger|summary)' "$f" | tr '\n' ' '; echo
 done | awk '/dump-after=.*count_marginals/ {c = $NF} /dump-after=.*count_with_case_files/ {printf "%d %d %.3f\n", c, $NF, $NF / c}'
 rm -r "$dir"
