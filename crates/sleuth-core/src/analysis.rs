@@ -2,7 +2,7 @@
 //! possible case files, and explanations (why a fact holds, which events
 //! conflict).
 
-use crate::count::{case_files, count, count_marginals, CountError, Counts};
+use crate::count::{count, count_with_case_files, CountError, Counts};
 use crate::deduce::Problem;
 use crate::model::{Card, Game, Place};
 
@@ -69,19 +69,17 @@ impl Analysis {
     /// ```
     ///
     /// # Cost
-    /// A few exact counts. For an inconsistent game it also finds the
+    /// One exact count, whose passes also give the case files (see
+    /// ARCHITECTURE.md). For an inconsistent game it also finds the
     /// conflicting events with [`conflict`], which runs many more.
     ///
     /// # Errors
     /// [`CountError`] when the count does not fit in `u128`.
     pub fn new(game: &Game) -> Result<Analysis, CountError> {
         let problem = Problem::new(game);
-        let counts = count_marginals(&problem)?;
-        let case_files = match case_files(&problem, &counts) {
-            Ok(list) => Some(list),
-            Err(CountError::TooManyCaseFiles(_)) => None,
-            Err(e) => return Err(e),
-        };
+        // The counts and the case files from the same passes (one code path
+        // for analyze, notepad, the web and `sleuth bench`).
+        let (counts, case_files) = count_with_case_files(&problem)?;
         let conflict = if counts.total == 0 { conflict(game)? } else { None };
         Ok(Analysis { counts, case_files, conflict, num_places: game.num_places() })
     }

@@ -10,6 +10,9 @@ fn times_given_files() {
     assert!(run.stdout.contains("peak memory (VmHWM): "), "{}", run.stdout);
     let rows: Vec<&str> = run.stdout.lines().filter(|l| l.starts_with("seed-sat-sample")).collect();
     assert_eq!(rows.len(), 2, "{}", run.stdout);
+    // The count and the whole analysis (counts and case files), side by side.
+    assert!(run.stdout.contains("count median ms") && run.stdout.contains("whole median ms"), "{}", run.stdout);
+    assert!(run.stdout.contains("whole/count"), "{}", run.stdout);
 }
 
 #[test]
@@ -22,6 +25,9 @@ fn generated_cells_as_markdown() {
     assert_eq!(rows.len(), 40, "{}", run.stdout);
     assert!(run.stdout.contains("| deck "));
     assert!(run.stdout.contains("bystander"));
+    for column in ["| count max ms |", "| whole max ms |", "| max whole/count |", "| over 2x+2ms |"] {
+        assert!(run.stdout.contains(column), "{column}: {}", run.stdout);
+    }
 }
 
 /// A file that cannot be read is reported, the others are still timed, and

@@ -1,13 +1,207 @@
 //! The exact distribution of the case file.
+//!
+//! [`super::count_with_case_files`] reads it from the count's own passes
+//! ([`super::case_sweep`]), for up to three open categories. Two other
+//! methods remain, as fallbacks and as the tests' references:
+//!
+//! * [`identified`]: one forward pass of an *identifying* DP
+//!   ([`Plan::new_identifying`]), whose key carries which DP card went to
+//!   the case file per category. Exact for any number of categories, but
+//!   its states are 10 to 50 times the count's on master 10-player states.
+//! * [`by_fixing`]: one count per combination of the other categories'
+//!   candidates, the free category's distribution read from the marginals:
+//!   the method before issue 20, five to twenty-five times the count.
 
-use super::{count_marginals, CountError, Counts, MAX_CASE_FILES};
-use crate::deduce::{propagate, Problem, NONE};
-use crate::model::{Card, CardSet};
+use super::arith::{add, mul};
+use super::plan::{CardClasses, Plan};
+use super::{card_outer_files, choose_order, count_marginals, dp, plan, CaseFiles, CountError, Counts, MAX_CASE_FILES};
+use crate::deduce::{propagate, Problem, Reduced, NONE};
+use crate::model::{Card, CardSet, MAX_PLACES};
+use rustc_hash::FxHashMap;
 
 /// Possible case files with their number of consistent deals, most likely
-/// first (ties in deck order).
+/// first (ties in deck order), given the problem's counts.
 ///
-/// One category is left free; for every combination of the other
+/// # Errors
+/// [`CountError::TooManyCaseFiles`] when more than [`MAX_CASE_FILES`] case
+/// files are possible; otherwise [`CountError`] from the underlying count.
+pub fn case_files(p: &Problem, counts: &Counts) -> Result<Vec<(Vec<Card>, u128)>, CountError> {
+    if counts.total == 0 {
+        return Ok(Vec::new());
+    }
+    let Some(r) = propagate(p) else { return Ok(Vec::new()) };
+    match after_count(p, &r, counts)? {
+        Some(mut files) => {
+            sort(&mut files);
+            Ok(files)
+        }
+        None => Err(CountError::TooManyCaseFiles(listed(p, counts))),
+    }
+}
+
+/// Most likely first, ties in deck order.
+pub(super) fn sort(files: &mut [(Vec<Card>, u128)]) {
+    files.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+}
+
+/// How many case files the marginals allow: the product over categories of
+/// the cards with a positive count at the case file.
+pub(super) fn listed(p: &Problem, counts: &Counts) -> u128 {
+    let cf = p.np;
+    p.categories
+        .iter()
+        .map(|cards| cards.iter().filter(|c| counts.marginal[c.index()][cf] > 0).count() as u128)
+        .product()
+}
+
+/// The case files of a counted problem (unsorted), by a card-outer count
+/// with the case-file sweep; `None` when there are too many.
+pub(super) fn after_count(p: &Problem, r: &Reduced, counts: &Counts) -> Result<CaseFiles, CountError> {
+    if counts.total == 0 {
+        return Ok(Some(Vec::new()));
+    }
+    if listed(p, counts) > MAX_CASE_FILES {
+        return Ok(None);
+    }
+    let plan = plan(p, r)?;
+    let files = match card_outer_files(p, r, &plan, true) {
+        Err(CountError::Overflow) if plan.scale > 1 => {
+            let order = plan.steps.iter().map(|s| s.card).collect();
+            card_outer_files(p, r, &Plan::new(p, r, &CardClasses::new(p, r), order)?, true)?.1
+        }
+        other => other?.1,
+    };
+    Ok(files)
+}
+
+/// The case files of the players-outer counter (card bitmasks of the open
+/// categories) as card lists, with the categories propagation decided.
+pub(super) fn from_masks(p: &Problem, r: &Reduced, files: &[(u64, u128)]) -> Vec<(Vec<Card>, u128)> {
+    let cf = p.np as u8;
+    files
+        .iter()
+        .map(|&(mask, n)| {
+            let cards = p
+                .categories
+                .iter()
+                .map(|cat| {
+                    cat.iter()
+                        .find(|c| mask >> c.index() & 1 == 1 || r.assigned[c.index()] == cf)
+                        .expect("a case card per category")
+                })
+                .collect();
+            (cards, n)
+        })
+        .collect()
+}
+
+/// The case files where the sweep does not apply (more than three open
+/// categories): the identifying DP, or one count per combination where
+/// that is too large.
+pub(super) fn without_sweep(p: &Problem, r: &Reduced, counts: &Counts) -> Result<Vec<(Vec<Card>, u128)>, CountError> {
+    match identified(p, r) {
+        Err(CountError::TooManyStates(_) | CountError::TooComplex(_)) => by_fixing(p, counts),
+        other => other,
+    }
+}
+
+/// The case files (unsorted) from one forward pass of the identifying DP,
+/// in the order [`super::plan`] would pick (pooled counts that overflow
+/// are recounted without the pool).
+pub(super) fn identified(p: &Problem, r: &Reduced) -> Result<Vec<(Vec<Card>, u128)>, CountError> {
+    let cards = CardClasses::new(p, r);
+    let (order, symmetric) = choose_order(p, r, &cards);
+    let pooled =
+        if symmetric { Plan::new_identifying(p, r, &cards, order.clone(), true) } else { Err(CountError::Overflow) };
+    match pooled.and_then(|plan| from_plan(p, r, &cards, &plan)) {
+        Err(CountError::Overflow) => from_plan(p, r, &cards, &Plan::new_identifying(p, r, &cards, order, false)?),
+        other => other,
+    }
+}
+
+pub(super) fn from_plan(
+    p: &Problem,
+    r: &Reduced,
+    cards: &CardClasses,
+    plan: &Plan,
+) -> Result<Vec<(Vec<Card>, u128)>, CountError> {
+    let fwd = dp::forward(plan, false)?;
+    let last = fwd.layers.last().expect("a forward pass has a final layer");
+    // Per recorded case (the key's case fields): forward count × the ways
+    // to deal the tail's player cards, which do not depend on which tail
+    // card is the case card of a category still open.
+    let mut by_case: FxHashMap<u128, u128> = FxHashMap::default();
+    let mut shares = [0u128; MAX_PLACES];
+    for (&key, &f) in last.keys.iter().zip(&last.counts) {
+        plan.player_shares(key, &mut shares)?;
+        let w = mul(f, shares[plan.np])?;
+        if w > 0 {
+            let at = by_case.entry(plan.case_of(key)).or_insert(0);
+            *at = add(*at, w)?;
+        }
+    }
+    // Per category, the case cards: propagation's, a recorded DP card, or
+    // (while open) any tail card allowed there.
+    let cf = p.np as u8;
+    let open_cats = plan.open_cats();
+    let choices: Vec<Vec<u8>> = p
+        .categories
+        .iter()
+        .map(|cat| {
+            let fixed = cat.iter().find(|c| r.assigned[c.index()] == cf).map(|c| c.index() as u8);
+            fixed.into_iter().collect::<Vec<u8>>()
+        })
+        .collect();
+    let tail_case: Vec<Vec<u8>> = p
+        .categories
+        .iter()
+        .map(|cat| {
+            (*cat & cards.tail)
+                .iter()
+                .filter(|c| r.allowed[c.index()] >> cf & 1 == 1)
+                .map(|c| c.index() as u8)
+                .collect()
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (&case, &w) in &by_case {
+        let mut per: Vec<Vec<u8>> = choices.clone();
+        for (i, o) in open_cats.iter().enumerate() {
+            per[o.category] = match plan.case_card(case, i) {
+                Some(c) => vec![c],
+                None => tail_case[o.category].clone(),
+            };
+        }
+        debug_assert!(w % plan.scale == 0);
+        expand(&per, w / plan.scale, &mut out);
+    }
+    Ok(out)
+}
+
+/// Adds every case file with one card of each category's choices.
+fn expand(per: &[Vec<u8>], n: u128, out: &mut Vec<(Vec<Card>, u128)>) {
+    if per.iter().any(Vec::is_empty) {
+        return;
+    }
+    let mut idx = vec![0usize; per.len()];
+    loop {
+        out.push(((0..per.len()).map(|k| Card(per[k][idx[k]])).collect(), n));
+        let mut k = 0;
+        loop {
+            if k == idx.len() {
+                return;
+            }
+            idx[k] += 1;
+            if idx[k] < per[k].len() {
+                break;
+            }
+            idx[k] = 0;
+            k += 1;
+        }
+    }
+}
+
+/// [`case_files`] by the earlier method: one category is left free; for every combination of the other
 /// categories' case cards, a marginal count with those cards fixed gives the
 /// free category's distribution. Cards that are interchangeable (same
 /// allowed places, in no clause) give equal counts, so only one
@@ -17,7 +211,7 @@ use crate::model::{Card, CardSet};
 /// # Errors
 /// [`CountError::TooManyCaseFiles`] when more than [`MAX_CASE_FILES`] case
 /// files are possible; otherwise [`CountError`] from the underlying counts.
-pub fn case_files(p: &Problem, counts: &Counts) -> Result<Vec<(Vec<Card>, u128)>, CountError> {
+pub(super) fn by_fixing(p: &Problem, counts: &Counts) -> Result<Vec<(Vec<Card>, u128)>, CountError> {
     if counts.total == 0 {
         return Ok(Vec::new());
     }
@@ -65,7 +259,7 @@ pub fn case_files(p: &Problem, counts: &Counts) -> Result<Vec<(Vec<Card>, u128)>
             let n = fixed.marginal[groups[free][g][0].index()][cf];
             if n > 0 {
                 choice[free] = g;
-                expand(&groups, &choice, n, &mut result);
+                expand_groups(&groups, &choice, n, &mut result);
             }
         }
         choice[free] = 0;
@@ -93,7 +287,7 @@ fn next_choice(choice: &mut [usize], groups: &[Vec<Vec<Card>>], skip: usize) -> 
 }
 
 /// Adds every case file made of members of the chosen groups.
-fn expand(groups: &[Vec<Vec<Card>>], choice: &[usize], n: u128, out: &mut Vec<(Vec<Card>, u128)>) {
+fn expand_groups(groups: &[Vec<Vec<Card>>], choice: &[usize], n: u128, out: &mut Vec<(Vec<Card>, u128)>) {
     let mut idx = vec![0usize; choice.len()];
     loop {
         let cards = (0..choice.len()).map(|k| groups[k][choice[k]][idx[k]]).collect();

@@ -32,16 +32,26 @@ pub(super) struct Forward {
 /// Runs the forward pass. With `keep`, every layer and its successor table
 /// is kept for the backward pass; without, only the final layer.
 pub(super) fn forward(plan: &Plan, keep: bool) -> Result<Forward, CountError> {
+    forward_with(plan, keep, plan.is_symmetric())
+}
+
+/// [`forward`] keeping everything, every layer's keys included (the
+/// case-file sweep reads them).
+pub(super) fn forward_with_keys(plan: &Plan) -> Result<Forward, CountError> {
+    forward_with(plan, true, true)
+}
+
+fn forward_with(plan: &Plan, keep: bool, keys: bool) -> Result<Forward, CountError> {
     // Hashing and bit operations on a u64 are cheaper than on a u128; most
     // keys fit.
     if plan.key_bits <= 64 {
-        forward_keyed::<u64>(plan, keep)
+        forward_keyed::<u64>(plan, keep, keys)
     } else {
-        forward_keyed::<u128>(plan, keep)
+        forward_keyed::<u128>(plan, keep, keys)
     }
 }
 
-fn forward_keyed<K: Key>(plan: &Plan, keep: bool) -> Result<Forward, CountError> {
+fn forward_keyed<K: Key>(plan: &Plan, keep: bool, keys: bool) -> Result<Forward, CountError> {
     let mut layers = vec![Layer { keys: vec![plan.init], counts: vec![1] }];
     let mut succ = Vec::new();
     let mut states = 1usize;
@@ -99,18 +109,18 @@ fn forward_keyed<K: Key>(plan: &Plan, keep: bool) -> Result<Forward, CountError>
             return Err(CountError::TooManyStates(super::MAX_STATES));
         }
         // Kept layers give back their spare room; keys only where they are
-        // kept (a symmetric plan's), the others are dropped after the next
-        // step.
+        // kept (a symmetric plan's, or on request), the others are dropped
+        // after the next step.
         if keep {
             next.counts.shrink_to_fit();
-            if plan.is_symmetric() {
+            if keys {
                 next.keys.shrink_to_fit();
             }
             // The successor table now links the layers; only the last
             // layer's keys are read again (by the tail), and every layer's
             // by the free players' marginals of a symmetric plan.
             succ.push(table);
-            if !plan.is_symmetric() {
+            if !keys {
                 let done = layers.last_mut().expect("layers start non-empty");
                 done.keys = Vec::new();
             }

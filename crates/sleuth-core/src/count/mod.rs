@@ -26,6 +26,7 @@
 
 mod arith;
 mod case_file;
+mod case_sweep;
 mod demand;
 mod dp;
 mod estimate;
@@ -76,20 +77,30 @@ pub struct Counts {
 }
 
 use crate::deduce::{propagate, Problem, Reduced, NONE};
-use crate::model::{MAX_CARDS, MAX_PLACES};
+use crate::model::{Card, MAX_CARDS, MAX_PLACES};
 use plan::{CardClasses, Plan};
 
 /// The DP for a reduced problem.
 fn plan(p: &Problem, r: &Reduced) -> Result<Plan, CountError> {
     let cards = CardClasses::new(p, r);
-    let usual = order::dp_order(r, &cards);
-    if card_bound(p, r, &cards) < SYMMETRY_MIN_CARD_BOUND {
-        return Plan::new(p, r, &cards, usual);
+    let (order, symmetric) = choose_order(p, r, &cards);
+    if symmetric {
+        pooled(p, r, &cards, order)
+    } else {
+        Plan::new(p, r, &cards, order)
+    }
+}
+
+/// The card order of the DP, and whether to pool free players.
+fn choose_order(p: &Problem, r: &Reduced, cards: &CardClasses) -> (Vec<u8>, bool) {
+    let usual = order::dp_order(r, cards);
+    if card_bound(p, r, cards) < SYMMETRY_MIN_CARD_BOUND {
+        return (usual, false);
     }
     // Neither order wins everywhere (up to 7x either way); the estimate
-    // picks the better one on most states (BENCHMARKS.md, sixth round).
-    let freeing = order::freeing_order(r, &cards, p.np);
-    let estimate = |order: &[u8]| estimate::dp_states(p, r, &cards, order);
+    // picks the better one on most states.
+    let freeing = order::freeing_order(r, cards, p.np);
+    let estimate = |order: &[u8]| estimate::dp_states(p, r, cards, order);
     let mut best = (estimate(&usual), usual);
     if freeing != best.1 {
         let e = estimate(&freeing);
@@ -101,17 +112,17 @@ fn plan(p: &Problem, r: &Reduced) -> Result<Plan, CountError> {
     // worse on others. The estimate ranks them less reliably, so each must
     // beat the order picked so far by a margin; the frontier order is built
     // to keep the quantities the estimate counts small, so it flatters that
-    // order most, hence its larger margin (BENCHMARKS.md, eighth round).
+    // order most, hence its larger margin.
     let picked = best.0;
     for (other, margin) in
-        [(order::wide_first_order(r, &cards), WIDE_MARGIN), (order::frontier_order(r, &cards, p.np), FRONTIER_MARGIN)]
+        [(order::wide_first_order(r, cards), WIDE_MARGIN), (order::frontier_order(r, cards, p.np), FRONTIER_MARGIN)]
     {
         let e = estimate(&other);
         if e < margin * picked && e < best.0 {
             best = (e, other);
         }
     }
-    pooled(p, r, &cards, best.1)
+    (best.1, true)
 }
 
 /// The pooled plan (see [`sym`]), or the plain one when its scale does not
@@ -146,7 +157,7 @@ fn plan_in(p: &Problem, r: &Reduced, freeing: bool) -> Result<Plan, CountError> 
 
 /// Below this card-outer bound the symmetric DP's bookkeeping (the sweep,
 /// kept keys) costs more than the states it saves: classic games measured
-/// 13-19% more instructions with it (BENCHMARKS.md, fifth round).
+/// 13-19% more instructions with it (BENCHMARKS.md's git history, fifth round).
 const SYMMETRY_MIN_CARD_BOUND: f64 = 1_000_000.0;
 
 /// A crude bound on the card-outer DP's states: the room vectors times the
@@ -221,7 +232,9 @@ pub fn count_marginals_by(p: &Problem, counter: Counter) -> Result<Option<Counts
         Counter::CardOuterFreeing => card_outer(p, &r, |p, r| plan_in(p, r, true)).map(Some),
         Counter::PlayersOuter => {
             let Some(pp) = players::prepare(p, &r) else { return Ok(None) };
-            let Some((total, marginal, states)) = players::marginals(&pp, PROFILE_MAX_MOVES)? else { return Ok(None) };
+            let Some((total, marginal, states, _)) = players::marginals(&pp, PROFILE_MAX_MOVES)? else {
+                return Ok(None);
+            };
             let marginal = if total == 0 { vec![[0u128; MAX_PLACES]; MAX_CARDS] } else { marginal };
             Ok(Some(finish(p, &r, total, marginal, states)))
         }
@@ -291,7 +304,16 @@ fn auto(p: &Problem, r: &Reduced) -> Result<Counts, CountError> {
     // the card-outer DP's layers (the room vectors times the DP cards),
     // within a move budget, and fall back to the card-outer DP otherwise.
     // The constants come from seeds 0..199 of the master 10-player cells
-    // (see BENCHMARKS.md, fourth and sixth rounds).
+    // (BENCHMARKS.md's git history, fourth and sixth rounds).
+    match players_outer(p, r)? {
+        Some((counts, _)) => Ok(counts),
+        None => card_outer(p, r, plan),
+    }
+}
+
+/// The players-outer count where [`auto`] picks it, with the count of
+/// every case file with deals (cards as a bitmask, see [`players`]).
+fn players_outer(p: &Problem, r: &Reduced) -> Result<Option<(Counts, players::FileCounts)>, CountError> {
     let card_bound = card_bound(p, r, &CardClasses::new(p, r));
     // The symmetric DP (and its choice of order) made the card-outer DP
     // cheaper where it runs.
@@ -299,12 +321,12 @@ fn auto(p: &Problem, r: &Reduced) -> Result<Counts, CountError> {
     let limit = PLAYERS_MAX_ESTIMATE.min(ratio * card_bound);
     let worth_trying = card_bound >= PLAYERS_MIN_CARD_BOUND;
     if let Some(pp) = worth_trying.then(|| players::prepare(p, r)).flatten().filter(|pp| pp.estimate() <= limit) {
-        if let Some((total, marginal, states)) = players::marginals(&pp, PLAYERS_MAX_MOVES)? {
+        if let Some((total, marginal, states, files)) = players::marginals(&pp, PLAYERS_MAX_MOVES)? {
             let marginal = if total == 0 { vec![[0u128; MAX_PLACES]; MAX_CARDS] } else { marginal };
-            return Ok(finish(p, r, total, marginal, states));
+            return Ok(Some((finish(p, r, total, marginal, states), files)));
         }
     }
-    card_outer(p, r, plan)
+    Ok(None)
 }
 
 /// Below this card-outer bound the card-outer DP takes well under a
@@ -363,10 +385,25 @@ fn card_outer(
 }
 
 fn card_outer_with(p: &Problem, r: &Reduced, plan: &Plan) -> Result<Counts, CountError> {
+    card_outer_files(p, r, plan, false).map(|(counts, _)| counts)
+}
+
+/// Possible case files (cards in category order) with their numbers of
+/// deals.
+pub type CaseFileList = Vec<(Vec<Card>, u128)>;
+
+/// The possible case files with their counts; `None` when there are more
+/// than [`MAX_CASE_FILES`].
+pub type CaseFiles = Option<CaseFileList>;
+
+/// The card-outer count, and with `files` the case files from the same
+/// passes ([`case_sweep`], or [`case_file`]'s methods where it does not
+/// apply).
+fn card_outer_files(p: &Problem, r: &Reduced, plan: &Plan, files: bool) -> Result<(Counts, CaseFiles), CountError> {
     let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
-    let fwd = dp::forward(plan, true)?;
+    let fwd = if files { dp::forward_with_keys(plan)? } else { dp::forward(plan, true)? };
     let symmetric = plan.is_symmetric();
-    let (mut total, back) = dp::backward(plan, &fwd, &mut marginal, symmetric)?;
+    let (mut total, back) = dp::backward(plan, &fwd, &mut marginal, symmetric || files)?;
     if symmetric && total > 0 {
         sym::free_marginals(plan, &fwd, total, &back, &mut marginal)?;
     }
@@ -378,7 +415,47 @@ fn card_outer_with(p: &Problem, r: &Reduced, plan: &Plan) -> Result<Counts, Coun
         total /= plan.scale;
         marginal.iter_mut().flatten().for_each(|m| *m /= plan.scale);
     }
-    Ok(finish(p, r, total, marginal, fwd.states))
+    let counts = finish(p, r, total, marginal, fwd.states);
+    if !files || total == 0 {
+        return Ok((counts, Some(Vec::new())));
+    }
+    if case_file::listed(p, &counts) > MAX_CASE_FILES {
+        return Ok((counts, None));
+    }
+    let found = match case_sweep::case_files(p, r, plan, &fwd, &back, total * plan.scale)? {
+        Some(found) => found,
+        None => case_file::without_sweep(p, r, &counts)?,
+    };
+    Ok((counts, Some(found)))
+}
+
+/// The counts and the possible case files with their counts, most likely
+/// first (ties in deck order), or `None` for the case files when there are
+/// more than [`MAX_CASE_FILES`]: what [`crate::Analysis`] shows.
+///
+/// # Errors
+/// [`CountError`] if a count does not fit or the state is too large.
+pub fn count_with_case_files(p: &Problem) -> Result<(Counts, CaseFiles), CountError> {
+    let Some(r) = propagate(p) else {
+        return Ok((Counts { total: 0, marginal: vec![[0u128; MAX_PLACES]; MAX_CARDS], states: 0 }, Some(Vec::new())));
+    };
+    let (counts, mut files) = match players_outer(p, &r)? {
+        Some((counts, files)) => {
+            let files = (case_file::listed(p, &counts) <= MAX_CASE_FILES).then(|| case_file::from_masks(p, &r, &files));
+            (counts, files)
+        }
+        None => {
+            let plan = plan(p, &r)?;
+            match card_outer_files(p, &r, &plan, true) {
+                Err(CountError::Overflow) if plan.scale > 1 => card_outer_files(p, &r, &unpooled(p, &r, &plan)?, true)?,
+                other => other?,
+            }
+        }
+    };
+    if let Some(files) = &mut files {
+        case_file::sort(files);
+    }
+    Ok((counts, files))
 }
 
 pub use case_file::case_files;
@@ -439,6 +516,72 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The case-file distribution from the identifying DP against the
+    /// earlier method (one count per combination of candidates, see
+    /// `case_file::by_fixing`) on seeded classic, master and custom games of
+    /// both views, with accusations and face-up cards: equal lists, in the
+    /// same order. Also with the identifying plan pooled and not pooled
+    /// whatever the size, and every case file's count summing to the total.
+    #[test]
+    fn case_files_match_one_count_per_combination() {
+        let sizes = [
+            (DeckChoice::Classic, 3),
+            (DeckChoice::Classic, 6),
+            (DeckChoice::Master, 6),
+            (DeckChoice::Master, 8),
+            (DeckChoice::Master, 10),
+            (DeckChoice::Custom(vec![5, 4, 6]), 4),
+            (DeckChoice::Custom(vec![3, 6, 2, 5]), 3),
+            (DeckChoice::Custom(vec![2, 2]), 2),
+        ];
+        let (mut compared, mut pooled, mut several) = (0, 0, 0);
+        for_each_generated(
+            &sizes,
+            8,
+            |players, seed| 31_000 + 100 * players as u64 + seed,
+            |label, p| {
+                let counts = count_marginals(p).expect(label);
+                let reference = case_file::by_fixing(p, &counts);
+                let Ok(reference) = reference else {
+                    assert_eq!(case_files(p, &counts), reference, "{label}: the same error");
+                    return;
+                };
+                assert_eq!(case_files(p, &counts).expect(label), reference, "{label}");
+                let (again, files) = count_with_case_files(p).expect(label);
+                assert_eq!((again.total, &again.marginal), (counts.total, &counts.marginal), "{label}: counts");
+                assert_eq!(files.as_ref(), Some(&reference), "{label}: with the counts");
+                let sum = reference.iter().try_fold(0u128, |s, f| s.checked_add(f.1)).expect("fits");
+                assert_eq!(sum, counts.total, "{label}: case files sum to the total");
+                // The sweep and the identifying DP on plain and pooled
+                // plans, whatever the size.
+                let r = propagate(p).expect("consistent games propagate");
+                let cards = CardClasses::new(p, &r);
+                for symmetric in [false, true] {
+                    let order = order::dp_order(&r, &cards);
+                    let plan = Plan::new_identifying(p, &r, &cards, order.clone(), symmetric).expect(label);
+                    pooled += usize::from(symmetric && plan.scale > 1);
+                    let mut files = case_file::from_plan(p, &r, &cards, &plan).expect(label);
+                    case_file::sort(&mut files);
+                    assert_eq!(files, reference, "{label}: identifying, symmetric {symmetric}");
+                    let plan = if symmetric {
+                        Plan::new_symmetric(p, &r, &cards, order)
+                    } else {
+                        Plan::new(p, &r, &cards, order)
+                    };
+                    let (_, files) = card_outer_files(p, &r, &plan.expect(label), true).expect(label);
+                    let mut files = files.expect("few case files");
+                    case_file::sort(&mut files);
+                    assert_eq!(files, reference, "{label}: sweep, symmetric {symmetric}");
+                }
+                compared += 1;
+                several += usize::from(reference.len() > 1);
+            },
+        );
+        assert!(compared > 400, "only {compared} games compared");
+        assert!(several * 2 > compared, "several case files on only {several} of {compared} games");
+        assert!(pooled * 4 > compared, "pooled identifying plans on only {pooled} of {compared} games");
     }
 
     /// The pruned, reordered DP against the reference on seeded random
@@ -634,7 +777,7 @@ mod tests {
                     return;
                 };
                 let Some(pp) = players::prepare(p, &r) else { return };
-                let Some((total, m, _)) = players::marginals(&pp, 5_000_000).expect(label) else { return };
+                let Some((total, m, _, _)) = players::marginals(&pp, 5_000_000).expect(label) else { return };
                 assert_eq!(total, old.total, "{label}: total");
                 for c in r.unassigned(p) {
                     assert_eq!(m[c.index()], old.marginal[c.index()], "{label}: card {}", c.index());

@@ -10,7 +10,7 @@
 //! Breaking ties by the clause whose cards have the fewest allowed places,
 //! and placing a clause's most restricted cards first, visits about 15%
 //! fewer states on master 10-player bystander states after 20 suggestions
-//! (and a few percent fewer elsewhere, see BENCHMARKS.md).
+//! (and a few percent fewer elsewhere, see BENCHMARKS.md's git history).
 //!
 //! With the symmetric DP, an order that frees players early
 //! ([`freeing_order`]) visits up to 7x fewer states on some states and up to
@@ -139,7 +139,7 @@ fn needed_to_free(r: &Reduced, cards: &CardClasses, clauses: &[CardSet], a: usiz
 /// fewest cards left, the one whose cards have the most allowed places
 /// first, and within a clause and after the clauses, cards with more
 /// allowed places first. Far fewer states than [`dp_order`] on some
-/// clause-heavy states (BENCHMARKS.md, eighth round), more on others.
+/// clause-heavy states (BENCHMARKS.md's git history, eighth round), more on others.
 pub(super) fn wide_first_order(r: &Reduced, cards: &CardClasses) -> Vec<u8> {
     let places = |c: Card| r.allowed[c.index()].count_ones();
     let most_places = |s: CardSet| {

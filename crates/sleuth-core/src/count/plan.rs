@@ -50,8 +50,11 @@ pub(super) struct Move {
     take: u128,
     /// The player's field, to test that capacity is left.
     field: Option<(u32, u128)>,
-    /// The category bit set by a case-file move.
-    cat_bit: u128,
+    /// The category's field (or bit) of a case-file move: must be clear.
+    cat_mask: u128,
+    /// What a case-file move writes there: the bit, or in an identifying
+    /// plan the candidate's number (see [`Plan::new_identifying`]).
+    cat_val: u128,
     /// Clause slots this move satisfies.
     sat: u128,
 }
@@ -112,14 +115,28 @@ pub(super) struct TailClass {
     pub case_ok: bool,
 }
 
+/// A case-file category not decided by propagation.
+#[derive(Clone, Debug)]
+pub(super) struct OpenCat {
+    pub category: usize,
+    /// Its field in the key: nonzero once its case card is placed by the DP.
+    mask: u128,
+    off: u32,
+    /// Tail cards allowed in the case file.
+    tail_ok: u8,
+    /// In an identifying plan, the DP cards allowed in the case file: the
+    /// field holds `i + 1` when `cands[i]` is the case card.
+    pub cands: Vec<u8>,
+}
+
 /// The compiled dynamic program for one reduced problem.
 pub(super) struct Plan {
     pub steps: Vec<Step>,
     pub init: u128,
     /// Active players: (player index, field offset, mask).
     fields: Vec<(usize, u32, u128)>,
-    /// Open categories: (category, key bit, tail cards allowed in the case file).
-    open_cats: Vec<(usize, u128, u8)>,
+    /// Open categories, in category order.
+    open_cats: Vec<OpenCat>,
     pub tail: Vec<TailClass>,
     pub np: usize,
     /// How many low bits of a key are used.
@@ -199,7 +216,7 @@ fn bits_for(max: u8) -> u32 {
 impl Plan {
     /// Compiles the DP for a reduced problem and an order of its DP cards.
     pub fn new(p: &Problem, r: &Reduced, cards: &CardClasses, order: Vec<u8>) -> Result<Plan, CountError> {
-        Plan::build(p, r, cards, order, false)
+        Plan::build(p, r, cards, order, false, false)
     }
 
     /// [`Plan::new`] with free players pooled (see [`super::sym`]): fewer
@@ -207,7 +224,22 @@ impl Plan {
     /// so marginals need [`super::sym::free_marginals`], counts are scaled
     /// by [`Plan::scale`], and the uniform sampler cannot use it.
     pub fn new_symmetric(p: &Problem, r: &Reduced, cards: &CardClasses, order: Vec<u8>) -> Result<Plan, CountError> {
-        Plan::build(p, r, cards, order, true)
+        Plan::build(p, r, cards, order, true, false)
+    }
+
+    /// A plan whose key says *which* DP card is the case card of each
+    /// category ([`Plan::case_card`]), not only whether it is placed: its
+    /// final layer gives the distribution of the case file in one forward
+    /// pass (see [`super::case_file`]). The case cards of a category are
+    /// mutually exclusive, so the field is a number, not one bit per card.
+    pub fn new_identifying(
+        p: &Problem,
+        r: &Reduced,
+        cards: &CardClasses,
+        order: Vec<u8>,
+        symmetric: bool,
+    ) -> Result<Plan, CountError> {
+        Plan::build(p, r, cards, order, symmetric, true)
     }
 
     fn build(
@@ -216,6 +248,7 @@ impl Plan {
         cards: &CardClasses,
         order: Vec<u8>,
         symmetric: bool,
+        identify: bool,
     ) -> Result<Plan, CountError> {
         let np = p.np;
         let cf = np as u8;
@@ -250,14 +283,31 @@ impl Plan {
         }
         let num_slots = slot_free_after.len() as u32;
 
-        // Key layout: clause slots, category bits, capacity fields.
+        // Key layout: clause slots, category bits (fields when identifying),
+        // capacity fields.
         let mut offset = num_slots;
         let mut open_cats = Vec::new();
-        for (k, &cards) in p.categories.iter().enumerate() {
+        for (k, &cat_cards) in p.categories.iter().enumerate() {
             if r.cat_done >> k & 1 == 0 {
-                let tail_ok = (cards & tail_cards).iter().filter(|c| r.allowed[c.index()] >> cf & 1 == 1).count();
-                open_cats.push((k, 1u128 << offset, tail_ok as u8));
-                offset += 1;
+                let case_ok = |c: &Card| r.allowed[c.index()] >> cf & 1 == 1;
+                let tail_ok = (cat_cards & tail_cards).iter().filter(case_ok).count() as u8;
+                let cands: Vec<u8> = if identify {
+                    order.iter().copied().filter(|&c| cat_cards.contains(Card(c)) && case_ok(&Card(c))).collect()
+                } else {
+                    Vec::new()
+                };
+                let width = if identify { bits_for(cands.len() as u8).max(1) } else { 1 };
+                if offset + width > 128 {
+                    return Err(CountError::TooComplex(offset + width));
+                }
+                open_cats.push(OpenCat {
+                    category: k,
+                    mask: ((1u128 << width) - 1) << offset,
+                    off: offset,
+                    tail_ok,
+                    cands,
+                });
+                offset += width;
             }
         }
         let mut fields = Vec::new();
@@ -295,13 +345,23 @@ impl Plan {
         if offset > 128 {
             return Err(CountError::TooComplex(offset));
         }
-        let cat_bit = |k: usize| open_cats.iter().find(|o| o.0 == k).map(|o| o.1).unwrap_or(0);
+        // A case-file move's field and value: the category's bit, or the
+        // card's number among its candidates.
+        let cat_field = |k: usize, c: u8| {
+            open_cats.iter().find(|o| o.category == k).map_or((0, 0), |o| {
+                let val = match o.cands.iter().position(|&x| x == c) {
+                    Some(i) if identify => (i as u128 + 1) << o.off,
+                    _ => o.mask,
+                };
+                (o.mask, val)
+            })
+        };
 
         // Availability after each step, for pruning dead states early.
         let mut avail = vec![[0u128; MAX_PLACES]; n + 1];
         let mut cat_avail = vec![vec![0u8; p.categories.len()]; n + 1];
-        for &(k, _, t) in &open_cats {
-            cat_avail[n][k] = t;
+        for o in &open_cats {
+            cat_avail[n][o.category] = o.tail_ok;
         }
         for a in 0..np {
             avail[n][a] = tail_cards.len() as u128;
@@ -370,7 +430,8 @@ impl Plan {
                             place: POOL,
                             take: 1 << off,
                             field: Some((off, mask)),
-                            cat_bit: 0,
+                            cat_mask: 0,
+                            cat_val: 0,
                             sat: clause_sat[q],
                         });
                     }
@@ -382,16 +443,17 @@ impl Plan {
                         place: q as u8,
                         take: 1 << off,
                         field: Some((off, mask)),
-                        cat_bit: 0,
+                        cat_mask: 0,
+                        cat_val: 0,
                         sat: clause_sat[q],
                     });
                     tight.push((off, mask, avail[i][q], moves.len() - 1));
                 } else {
                     let k = p.category_of[ci] as usize;
-                    let bit = cat_bit(k);
-                    moves.push(Move { place: q as u8, take: 0, field: None, cat_bit: bit, sat: clause_sat[q] });
+                    let (cat_mask, cat_val) = cat_field(k, c);
+                    moves.push(Move { place: q as u8, take: 0, field: None, cat_mask, cat_val, sat: clause_sat[q] });
                     if cat_avail[i][k] == 1 {
-                        case_tight = Some((bit, moves.len() - 1));
+                        case_tight = Some((cat_mask, moves.len() - 1));
                     }
                 }
             }
@@ -479,7 +541,7 @@ impl Plan {
         step.moves
             .iter()
             .map(|mv| {
-                let touched = mv.field.map_or(0, |(off, mask)| mask << off) | mv.sat | mv.cat_bit | step.end_mask;
+                let touched = mv.field.map_or(0, |(off, mask)| mask << off) | mv.sat | mv.cat_mask | step.end_mask;
                 step.demand
                     .iter()
                     .enumerate()
@@ -551,7 +613,7 @@ impl Plan {
     /// here is left unsatisfied.
     #[inline]
     pub fn apply<K: Key>(step: &Step, key: K, mv: &Move) -> Option<K> {
-        let cat_bit = K::narrow(mv.cat_bit);
+        let cat_mask = K::narrow(mv.cat_mask);
         let mut nk = match mv.field {
             Some((off, mask)) => {
                 if (key >> off) & K::narrow(mask) == K::ZERO {
@@ -560,10 +622,10 @@ impl Plan {
                 key - K::narrow(mv.take)
             }
             None => {
-                if key & cat_bit != K::ZERO {
+                if key & cat_mask != K::ZERO {
                     return None;
                 }
-                key | cat_bit
+                key | K::narrow(mv.cat_val)
             }
         };
         nk = nk | K::narrow(mv.sat);
@@ -574,11 +636,43 @@ impl Plan {
         Some(nk & !end_mask)
     }
 
+    /// The open categories.
+    pub fn open_cats(&self) -> &[OpenCat] {
+        &self.open_cats
+    }
+
+    /// The case-file fields of a key (all of them together), which in an
+    /// identifying plan say which DP card is each open category's case card.
+    pub fn case_of(&self, key: u128) -> u128 {
+        key & self.open_cats.iter().fold(0, |m, o| m | o.mask)
+    }
+
+    /// In an identifying plan, the case card of open category `i` recorded
+    /// in `case` (from [`Plan::case_of`]); `None` while it is not placed
+    /// (the tail then supplies it).
+    pub fn case_card(&self, case: u128, i: usize) -> Option<u8> {
+        let o = &self.open_cats[i];
+        let v = ((case & o.mask) >> o.off) as usize;
+        (v > 0).then(|| o.cands[v - 1])
+    }
+
+    /// The open categories whose case card a key has placed (bit `i` for
+    /// `open_cats[i]`).
+    pub fn placed_of(&self, key: u128) -> u8 {
+        let mut placed = 0u8;
+        for (i, o) in self.open_cats.iter().enumerate() {
+            if key & o.mask != 0 {
+                placed |= 1 << i;
+            }
+        }
+        placed
+    }
+
     /// The open categories of a final state (bit `i` for `open_cats[i]`).
     pub fn open_of(&self, key: u128) -> u32 {
         let mut open = 0u32;
         for (i, o) in self.open_cats.iter().enumerate() {
-            if key & o.1 == 0 {
+            if key & o.mask == 0 {
                 open |= 1 << i;
             }
         }
@@ -605,14 +699,15 @@ impl Plan {
     fn case_choices(&self, open: u32, category: Option<usize>) -> Result<(u128, u128), CountError> {
         let mut others = 1u128;
         let mut own = None;
-        for (i, &(k, _, t)) in self.open_cats.iter().enumerate() {
+        for (i, o) in self.open_cats.iter().enumerate() {
             if open >> i & 1 == 0 {
                 continue;
             }
-            if Some(k) == category {
-                own = Some(t as u128);
+            let t = u128::from(o.tail_ok);
+            if Some(o.category) == category {
+                own = Some(t);
             } else {
-                others = mul(others, t as u128)?;
+                others = mul(others, t)?;
             }
         }
         Ok((others, own.unwrap_or(1)))
@@ -663,7 +758,7 @@ impl Plan {
     /// come from the tail, in a final state.
     pub fn final_state(&self, key: u128) -> ([u8; MAX_PLAYERS], Vec<usize>) {
         let rem = self.rooms(key);
-        let open = self.open_cats.iter().filter(|o| key & o.1 == 0).map(|o| o.0).collect();
+        let open = self.open_cats.iter().filter(|o| key & o.mask == 0).map(|o| o.category).collect();
         (rem, open)
     }
 
@@ -690,7 +785,7 @@ impl Plan {
             for &(open, shares) in sums {
                 let (others, own) = self.case_choices(open, Some(class.category))?;
                 let own_open =
-                    self.open_cats.iter().enumerate().any(|(i, o)| o.0 == class.category && open >> i & 1 == 1);
+                    self.open_cats.iter().enumerate().any(|(i, o)| o.category == class.category && open >> i & 1 == 1);
                 // With this card as the case card: the other categories' choices.
                 let with_card = if class.case_ok && own_open { others } else { 0 };
                 let without = mul(others, own)? - with_card;

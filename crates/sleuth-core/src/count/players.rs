@@ -1,5 +1,5 @@
 //! A players-outer counter, used for states where it is estimated cheap
-//! (see [`super::count_marginals`] and BENCHMARKS.md, issue 2).
+//! (see [`super::count_marginals`] and BENCHMARKS.md's git history, issue 2).
 //!
 //! The card-outer DP of [`super::dp`] keeps every player's remaining room in
 //! its state, so master 10-player states reach a million states. This one
@@ -13,7 +13,7 @@
 //! `C(n, j)` ways. The players are taken in the order that minimises an
 //! upper bound on the moves (a dynamic program over the sets of players
 //! done, see [`best_order`]): up to 68× fewer moves than the earlier greedy
-//! order on some states, about half on average (BENCHMARKS.md).
+//! order on some states, about half on average (BENCHMARKS.md's git history).
 //!
 //! Marginals: a special card's at a player come from the moves that take
 //! it (forward count × ways × backward count). The case file's come from
@@ -163,8 +163,13 @@ struct Stage {
 
 type Key = (u64, u8);
 
-/// The total, `marginal[card][place]` and the number of states.
-pub(super) type Marginals = (u128, Vec<[u128; MAX_PLACES]>, usize);
+/// The total, `marginal[card][place]`, the number of states, and the
+/// count of every case file (its cards as a bitmask, the categories
+/// decided by propagation left out) that has deals.
+pub(super) type Marginals = (u128, Vec<[u128; MAX_PLACES]>, usize, FileCounts);
+
+/// Case files (card bitmasks) with their numbers of deals.
+pub(super) type FileCounts = Vec<(u64, u128)>;
 
 /// One stage's moves `(cards taken, next state, interchangeable cards
 /// taken)` and where each state's moves start.
@@ -408,7 +413,7 @@ pub(super) fn marginals(pp: &Prepared, max_moves: usize) -> Result<Option<Margin
     let total = end.map_or(0, |i| last.counts[i]);
     let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
     if total == 0 {
-        return Ok(Some((0, marginal, states)));
+        return Ok(Some((0, marginal, states, Vec::new())));
     }
 
     // Backward: b = completions of a state; q[x] = completions with one given
@@ -455,14 +460,18 @@ pub(super) fn marginals(pp: &Prepared, max_moves: usize) -> Result<Option<Margin
         back = b;
         q_next = q;
     }
-    // The case file.
+    // The case file: each one was dealt first, into its own state.
+    let mut files = Vec::new();
     for (&f, &s) in pp.files.iter().zip(&file_state) {
         let bs = back[s as usize];
         for c in bits(f) {
             marginal[c][np] = add(marginal[c][np], bs)?;
         }
+        if bs > 0 {
+            files.push((f, bs));
+        }
     }
-    Ok(Some((total, marginal, states)))
+    Ok(Some((total, marginal, states, files)))
 }
 
 /// Adds, for every card joining at a layer, its deals at every later player.

@@ -16,7 +16,7 @@
 //! fit, `count` and `count_marginals` use the plain DP). The pool's room is implied by the other
 //! fields and the layer, so pooling removes the free players from the state
 //! altogether (about 2x fewer states than keeping their rooms sorted on the
-//! slowest master 10-player states, BENCHMARKS.md eighth round).
+//! slowest master 10-player states, BENCHMARKS.md's git history, eighth round).
 //!
 //! Totals and the marginals at the case file and at players not free come
 //! out of the usual passes. A free player's marginal needs which slots are

@@ -1,0 +1,414 @@
+//! The case-file distribution from the count's own passes (up to three
+//! open categories; see ARCHITECTURE.md, "Case files").
+//!
+//! A deal's case cards are placed by the DP one category at a time (or
+//! come from the tail at the end), so along a path the number of
+//! categories *placed* goes 0, 1, 2, 3. Keys only say which categories are
+//! placed, not by which card; the card is recovered by two sweeps over the
+//! stored layers and successor tables of the count:
+//!
+//! * forward, on states with exactly one category placed: `F[s][x]`, the
+//!   forward count of the paths into `s` whose case card is `x`;
+//! * backward, on states with all but one placed: `B[s][y]`, the
+//!   completions from `s` whose last case card is `y` (a DP card placed
+//!   later, or a tail card: every tail card allowed there in as many ways).
+//!
+//! With three open categories, the edge that places the second case card
+//! `m` from `s` to `s'` (weight `w`) adds `F[s][x] × w × B[s'][y]` deals to
+//! the case file `{x, m, y}`. With two, it adds `F[s][x] × w × back(s')`
+//! to `{x, m}`; with one, the marginals at the case file are the answer.
+//! Final states with fewer categories placed take the rest from the tail.
+//! Each vector is as long as a category's candidates, so the sweeps cost a
+//! few times the states of one or two placed categories, not a count per
+//! combination of candidates.
+//!
+//! Every number below counts (scaled) deals through a state or an edge with
+//! completions, so none exceeds the count's scaled total, which fits: the
+//! sweeps run on `u64` when the total does, unchecked.
+
+use super::dp::{Forward, NO_STATE};
+use super::plan::{CardClasses, Plan};
+use super::{CaseFiles, CountError};
+use crate::deduce::{Problem, Reduced};
+use crate::model::{Card, MAX_CARDS, MAX_PLACES};
+
+/// The case files with their (unscaled) counts, or `None` when the plan
+/// has more than three open categories or too many combinations (the
+/// caller then uses another method).
+pub(super) fn case_files(
+    p: &Problem,
+    r: &Reduced,
+    plan: &Plan,
+    fwd: &Forward,
+    back: &[Vec<u128>],
+    total: u128,
+) -> Result<CaseFiles, CountError> {
+    let Some(s) = Setup::new(p, r, plan, fwd) else { return Ok(None) };
+    let table = if total <= u128::from(u64::MAX) {
+        sweep::<u64>(&s, plan, fwd, back)?.into_iter().map(u128::from).collect()
+    } else {
+        sweep::<u128>(&s, plan, fwd, back)?
+    };
+    // The table, with the categories decided by propagation.
+    let cf = p.np as u8;
+    let fixed: Vec<Option<Card>> =
+        p.categories.iter().map(|cat| cat.iter().find(|c| r.assigned[c.index()] == cf)).collect();
+    let mut out = Vec::new();
+    for (at, &v) in table.iter().enumerate() {
+        if v == 0 {
+            continue;
+        }
+        let (mut rest, mut picked) = (at, [0u8; 3]);
+        for (c, cands) in s.cands.iter().enumerate() {
+            picked[c] = cands[rest % cands.len()];
+            rest /= cands.len();
+        }
+        let file = (0..p.categories.len())
+            .map(|cat| match s.cat_index[cat] {
+                usize::MAX => fixed[cat].expect("a category not open is decided"),
+                c => Card(picked[c]),
+            })
+            .collect();
+        debug_assert!(v % plan.scale == 0);
+        out.push((file, v / plan.scale));
+    }
+    Ok(Some(out))
+}
+
+/// What the sweeps need besides the passes.
+struct Setup {
+    /// Per open category, its candidates: DP cards allowed in the case
+    /// file, then tail cards allowed there.
+    cands: Vec<Vec<u8>>,
+    /// Per open category, the indices of its tail candidates.
+    tails: Vec<Vec<usize>>,
+    /// A card's index among its category's candidates.
+    pos: [usize; MAX_CARDS],
+    /// A category's index among the open ones (`usize::MAX` if decided).
+    cat_index: Vec<usize>,
+    /// Per step and move: the open category a case-file move fills.
+    cat_of: Vec<Vec<Option<usize>>>,
+    /// Categories placed per state, layer by layer.
+    placed: Vec<Vec<u8>>,
+    /// Per step, the index of its case-file move.
+    cf_move: Vec<Option<usize>>,
+}
+
+impl Setup {
+    fn new(p: &Problem, r: &Reduced, plan: &Plan, fwd: &Forward) -> Option<Setup> {
+        let cards = CardClasses::new(p, r);
+        let cf = p.np as u8;
+        let open = plan.open_cats();
+        if open.len() > 3 {
+            return None;
+        }
+        let mut s = Setup {
+            cands: Vec::new(),
+            tails: Vec::new(),
+            pos: [usize::MAX; MAX_CARDS],
+            cat_index: vec![usize::MAX; p.categories.len()],
+            cat_of: Vec::new(),
+            placed: Vec::new(),
+            cf_move: Vec::new(),
+        };
+        for (i, o) in open.iter().enumerate() {
+            s.cat_index[o.category] = i;
+            let cat = p.categories[o.category];
+            let ok = |c: &Card| r.allowed[c.index()] >> cf & 1 == 1;
+            let dp: Vec<u8> =
+                plan.steps.iter().map(|s| s.card).filter(|&c| cat.contains(Card(c)) && ok(&Card(c))).collect();
+            let tail: Vec<u8> = (cat & cards.tail).iter().filter(ok).map(|c| c.index() as u8).collect();
+            s.tails.push((dp.len()..dp.len() + tail.len()).collect());
+            let all: Vec<u8> = dp.into_iter().chain(tail).collect();
+            for (x, &c) in all.iter().enumerate() {
+                s.pos[c as usize] = x;
+            }
+            s.cands.push(all);
+        }
+        if s.cands.iter().map(Vec::len).product::<usize>() > MAX_TABLE {
+            return None;
+        }
+        s.cat_of = plan
+            .steps
+            .iter()
+            .map(|st| {
+                let c = s.cat_index[p.category_of[st.card as usize] as usize];
+                st.moves.iter().map(|mv| (mv.place == cf).then_some(c)).collect()
+            })
+            .collect();
+        s.placed = fwd.layers.iter().map(|l| l.keys.iter().map(|&key| plan.placed_of(key)).collect()).collect();
+        s.cf_move = plan.steps.iter().map(|st| st.moves.iter().position(|mv| mv.place == cf)).collect();
+        Some(s)
+    }
+}
+
+/// The word the sweeps count in.
+trait Word: Copy + Default + Eq + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self> {
+    const ZERO: Self;
+    /// `x`, which fits (see the module comment).
+    fn of(x: u128) -> Self;
+}
+
+impl Word for u64 {
+    const ZERO: u64 = 0;
+    fn of(x: u128) -> u64 {
+        debug_assert!(x <= u128::from(u64::MAX));
+        x as u64
+    }
+}
+
+impl Word for u128 {
+    const ZERO: u128 = 0;
+    fn of(x: u128) -> u128 {
+        x
+    }
+}
+
+/// The sweeps: the (scaled) count of every combination of candidates,
+/// open category `c`'s index with stride `Π_{d < c} |cands[d]|`.
+fn sweep<T: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<u128>]) -> Result<Vec<T>, CountError> {
+    let np = plan.np;
+    let k = s.cands.len();
+    let dims: Vec<usize> = s.cands.iter().map(Vec::len).collect();
+    let mut stride = vec![1usize; k];
+    for c in 1..k {
+        stride[c] = stride[c - 1] * dims[c - 1];
+    }
+    let mut table = vec![T::ZERO; dims.iter().product()];
+    let n = plan.steps.len();
+    let placed = &s.placed;
+    let weight = |t: usize, i: usize, m: usize| -> T {
+        let step = &plan.steps[t];
+        if !step.weighted {
+            return T::of(1);
+        }
+        let (slots, joins) = plan.weight(step, fwd.layers[t].keys[i], m);
+        T::of(slots) * T::of(joins)
+    };
+    let last = fwd.layers.last().expect("a forward pass has a final layer");
+    let mut shares = [0u128; MAX_PLACES];
+    let mut full = |i: usize| -> Result<T, CountError> {
+        plan.player_shares(last.keys[i], &mut shares)?;
+        Ok(T::of(shares[np]))
+    };
+    // The category of a state's vector: the one placed (phase 1) or the
+    // one left (phase 2).
+    let one = |pl: u8| pl.trailing_zeros() as usize;
+    let left = |pl: u8| (!pl & 0b111).trailing_zeros() as usize;
+    let vectors = |t: usize, phase: u32| -> Vectors<T> {
+        let mut at = Vec::with_capacity(placed[t].len());
+        let mut len = 0usize;
+        for (&pl, &b) in placed[t].iter().zip(&back[t]) {
+            if pl.count_ones() == phase && b != 0 {
+                at.push(len as u32);
+                len += dims[if phase == 1 { one(pl) } else { left(pl) }];
+            } else {
+                at.push(u32::MAX);
+            }
+        }
+        Vectors { at, val: vec![T::ZERO; len] }
+    };
+
+    // Forward: F on states with one category placed. With one open
+    // category, the first placement ends it; with two, the second.
+    let mut f_vec: Vec<Vectors<T>> = vec![vectors(0, 1)];
+    for t in 0..n {
+        let layer = &fwd.layers[t];
+        let mut next = if k > 1 { vectors(t + 1, 1) } else { Vectors::default() };
+        let step = &plan.steps[t];
+        let width = step.moves.len();
+        let card = step.card as usize;
+        for (i, succ) in fwd.succ[t].chunks_exact(width).enumerate() {
+            let phase = placed[t][i].count_ones();
+            if back[t][i] == 0 || phase > 1 || (phase == 1 && k == 1) {
+                continue;
+            }
+            // Before any placement only the case-file move matters.
+            let moves = match (phase, s.cf_move[t]) {
+                (0, None) => continue,
+                (0, Some(m)) => m..m + 1,
+                _ => 0..width,
+            };
+            for (m, &j) in succ.iter().enumerate().take(moves.end).skip(moves.start) {
+                if j == NO_STATE || back[t + 1][j as usize] == 0 {
+                    continue;
+                }
+                let j = j as usize;
+                let w = weight(t, i, m);
+                match (phase, s.cat_of[t][m]) {
+                    (0, Some(_)) if k == 1 => {
+                        table[s.pos[card]] = table[s.pos[card]] + T::of(layer.counts[i]) * w * T::of(back[t + 1][j]);
+                    }
+                    (0, Some(c)) => {
+                        let to = &mut next.get_mut(j, dims[c])[s.pos[card]];
+                        *to = *to + T::of(layer.counts[i]) * w;
+                    }
+                    (0, None) => {}
+                    (_, Some(c)) if k == 2 => {
+                        let x_cat = one(placed[t][i]);
+                        let b = w * T::of(back[t + 1][j]);
+                        let at = s.pos[card] * stride[c];
+                        for (x, &fx) in f_vec[t].get(i, dims[x_cat]).iter().enumerate() {
+                            let to = &mut table[at + x * stride[x_cat]];
+                            *to = *to + fx * b;
+                        }
+                    }
+                    (_, Some(_)) => {} // the middle edge: in the backward sweep
+                    (_, None) => {
+                        let len = dims[one(placed[t][i])];
+                        let from = f_vec[t].get(i, len);
+                        for (to, &fx) in next.get_mut(j, len).iter_mut().zip(from) {
+                            *to = *to + fx * w;
+                        }
+                    }
+                }
+            }
+        }
+        f_vec.push(next);
+    }
+
+    // Final states: what the DP left open comes from the tail, every tail
+    // candidate in as many ways.
+    for (i, &f) in last.counts.iter().enumerate() {
+        let pl = placed[n][i];
+        let phase = pl.count_ones() as usize;
+        if back[n][i] == 0 || (phase == k && k > 0) || (k == 3 && phase == 2) {
+            continue; // counted at their last or middle placement
+        }
+        let ways = full(i)?;
+        let rest: Vec<usize> = (0..k).filter(|&c| pl >> c & 1 == 0).collect();
+        if phase == 0 {
+            add_tails(&mut table, 0, &rest, &s.tails, &stride, T::of(f) * ways);
+        } else {
+            let x_cat = one(pl);
+            for (x, &fx) in f_vec[n].get(i, dims[x_cat]).iter().enumerate() {
+                if fx != T::ZERO {
+                    add_tails(&mut table, x * stride[x_cat], &rest, &s.tails, &stride, fx * ways);
+                }
+            }
+        }
+    }
+
+    // Backward (three open categories): B on states with two placed, and
+    // the middle edges.
+    if k == 3 {
+        let mut b_next = vectors(n, 2);
+        for i in 0..last.counts.len() {
+            let pl = placed[n][i];
+            if back[n][i] == 0 || pl.count_ones() != 2 {
+                continue;
+            }
+            let ways = full(i)?;
+            let v = b_next.get_mut(i, dims[left(pl)]);
+            for &y in &s.tails[left(pl)] {
+                v[y] = ways;
+            }
+        }
+        for t in (0..n).rev() {
+            let mut b_cur = vectors(t, 2);
+            let step = &plan.steps[t];
+            let width = step.moves.len();
+            let card = step.card as usize;
+            for (i, succ) in fwd.succ[t].chunks_exact(width).enumerate() {
+                let pl = placed[t][i];
+                let phase = pl.count_ones();
+                if back[t][i] == 0 || phase == 0 || phase == 3 {
+                    continue;
+                }
+                // With one placed only the case-file move (the middle
+                // edge) matters.
+                let moves = match (phase, s.cf_move[t]) {
+                    (1, None) => continue,
+                    (1, Some(m)) => m..m + 1,
+                    _ => 0..width,
+                };
+                for (m, &j) in succ.iter().enumerate().take(moves.end).skip(moves.start) {
+                    if j == NO_STATE || back[t + 1][j as usize] == 0 {
+                        continue;
+                    }
+                    let j = j as usize;
+                    let w = weight(t, i, m);
+                    match (phase, s.cat_of[t][m]) {
+                        (2, None) => {
+                            let len = dims[left(pl)];
+                            let from = b_next.get(j, len);
+                            for (to, &by) in b_cur.get_mut(i, len).iter_mut().zip(from) {
+                                *to = *to + by * w;
+                            }
+                        }
+                        (2, Some(c)) => {
+                            let to = &mut b_cur.get_mut(i, dims[c])[s.pos[card]];
+                            *to = *to + w * T::of(back[t + 1][j]);
+                        }
+                        (_, Some(c)) => {
+                            // The middle edge: every (x, y) of the first
+                            // and last case cards around it.
+                            let (x_cat, y_cat) = (one(pl), left(pl | 1 << c));
+                            let b_y = b_next.get(j, dims[y_cat]);
+                            let at = s.pos[card] * stride[c];
+                            for (x, &fx) in f_vec[t].get(i, dims[x_cat]).iter().enumerate() {
+                                if fx == T::ZERO {
+                                    continue;
+                                }
+                                let fw = fx * w;
+                                let row = at + x * stride[x_cat];
+                                for (y, &by) in b_y.iter().enumerate() {
+                                    let to = &mut table[row + y * stride[y_cat]];
+                                    *to = *to + fw * by;
+                                }
+                            }
+                        }
+                        (_, None) => {}
+                    }
+                }
+            }
+            b_next = b_cur;
+        }
+    }
+    Ok(table)
+}
+
+/// Adds `v` at index `at` plus every combination of one tail candidate of
+/// each category in `rest`.
+fn add_tails<T: Word>(table: &mut [T], at: usize, rest: &[usize], tails: &[Vec<usize>], stride: &[usize], v: T) {
+    let Some((&c, more)) = rest.split_first() else {
+        table[at] = table[at] + v;
+        return;
+    };
+    for &x in &tails[c] {
+        add_tails(table, at + x * stride[c], more, tails, stride, v);
+    }
+}
+
+/// The largest table of candidate combinations kept.
+const MAX_TABLE: usize = 1 << 20;
+
+/// One vector per state of a layer, stored flat: state `i`'s starts at
+/// `at[i]` (`u32::MAX` for a state without one).
+struct Vectors<T> {
+    at: Vec<u32>,
+    val: Vec<T>,
+}
+
+impl<T> Default for Vectors<T> {
+    fn default() -> Self {
+        Vectors { at: Vec::new(), val: Vec::new() }
+    }
+}
+
+impl<T> Vectors<T> {
+    /// State `i`'s vector (empty if it has none).
+    fn get(&self, i: usize, len: usize) -> &[T] {
+        match self.at[i] {
+            u32::MAX => &[],
+            a => &self.val[a as usize..a as usize + len],
+        }
+    }
+
+    fn get_mut(&mut self, i: usize, len: usize) -> &mut [T] {
+        match self.at[i] {
+            u32::MAX => &mut [],
+            a => &mut self.val[a as usize..a as usize + len],
+        }
+    }
+}
