@@ -480,9 +480,23 @@ impl Dpll {
                 best.map(|(_, l)| l)
             }
             Heuristic::JeroslowWang => {
+                // Free literals per unsatisfied clause, counted once per pick: counting
+                // them per variable would be quadratic on one long clause.
+                let free_len: Vec<u32> =
+                    self.clauses
+                        .iter()
+                        .zip(&self.sat_count)
+                        .map(|(c, &sat)| {
+                            if sat > 0 {
+                                0
+                            } else {
+                                c.iter().filter(|m| self.value[m.var().index()] == 0).count() as u32
+                            }
+                        })
+                        .collect();
                 let mut best: Option<(u64, Lit)> = None;
                 for v in free {
-                    let (p, n) = (self.jw_score(v.positive()), self.jw_score(v.negative()));
+                    let (p, n) = (self.jw_score(v.positive(), &free_len), self.jw_score(v.negative(), &free_len));
                     let score = p + n;
                     if score > 0 && best.is_none_or(|(b, _)| score > b) {
                         best = Some((score, v.lit(p >= n)));
@@ -495,7 +509,7 @@ impl Dpll {
 
     /// The Jeroslow–Wang weight of `l`: 2^(40-k) per unsatisfied clause of `k` free
     /// literals containing it.
-    fn jw_score(&self, l: Lit) -> u64 {
+    fn jw_score(&self, l: Lit, free_len: &[u32]) -> u64 {
         if self.active[l.code()] == 0 {
             return 0;
         }
@@ -505,7 +519,7 @@ impl Dpll {
             if self.sat_count[ci] > 0 {
                 continue;
             }
-            let k = self.clauses[ci].iter().filter(|&&m| self.value[m.var().index()] == 0).count() as u32;
+            let k = free_len[ci];
             score += 1u64 << (40 - k.min(40));
         }
         score
