@@ -204,7 +204,7 @@ fn write_accusation(out: &mut dyn Write, game: &Game, advice: &Advice, samples: 
         } else {
             writeln!(
                 out,
-                "  an opponent knows the case file now: {} (estimated from {samples} deals; its next turn is looked at only at even odds or better)",
+                "  an opponent knows the case file now: {} (estimated from {samples} deals; its next turn is looked at only above even odds)",
                 pct(a.threat)
             )?;
         }

@@ -71,9 +71,9 @@ enum Command {
     ///   likely case file is right ("accuse now: ... exact probability"), and every
     ///   suggestion's figures (bits, chance to end the game, each answer's chance).
     ///
-    /// - THE RULE: "accuse now" is always yes when the case file is certain, never below
-    ///   even odds (50%): a wrong accusation puts you out, while waiting keeps every later
-    ///   chance. At even odds or better it is yes when your chance beats what waiting is
+    /// - THE RULE: "accuse now" is always yes when the case file is certain, never at or
+    ///   below even odds (50%): a wrong accusation puts you out, while waiting keeps every
+    ///   later chance. Above even odds it is yes when your chance beats what waiting is
     ///   worth: the chance that no opponent can know the case file by the end of its next
     ///   turn, times your best chance after your next question. The line "why:" says which
     ///   part decided.

@@ -21,8 +21,8 @@ fn advises_suggestions_accusation_and_opponents() {
         297,850 consistent deals; case-file entropy 3.63 bits
 
         accuse now: no: pl, ca, ha is the case file with exact probability 30.5% (90,720 of 297,850 deals)
-          why: below even odds the advice never says accuse: a wrong accusation puts you out of the game, while waiting keeps every later chance
-          an opponent knows the case file now: 12.5% (estimated from 32 deals; its next turn is looked at only at even odds or better)
+          why: at even odds or below the advice never says accuse: a wrong accusation puts you out of the game, while waiting keeps every later chance
+          an opponent knows the case file now: 12.5% (estimated from 32 deals; its next turn is looked at only above even odds)
           the threat is estimated from deals drawn at random among those that fit what you know: in each, every opponent's knowledge (the public turns, its hand and the cards shown to it) is counted exactly, assuming it asks the question most likely to solve and accuses only when certain
 
         best suggestions, most likely to end the game first, then most informative

@@ -7,12 +7,12 @@
 //!
 //! - a certain case file (`p = 1`): accuse now;
 //! - a player who is out (accused wrongly): never;
-//! - `p` below one half ([`EVEN_ODDS`]): never. A wrong accusation is final
+//! - `p` at or below one half ([`EVEN_ODDS`]): never. A wrong accusation is final
 //!   (the player is out), while waiting keeps every later chance. The only
 //!   reason to accuse early is that an opponent may win first, and the
 //!   threat is an estimate (of what the opponents can know, from sampled
 //!   deals, assuming each reasons perfectly); an estimate never talks the
-//!   player into a bet it is more likely to lose than win;
+//!   player into a bet it is no more likely to win than lose;
 //! - otherwise accuse when `p ≥ (1 − T) · W`: `T` the estimated chance that
 //!   some opponent knows the case file by the end of its next turn
 //!   ([`Position::opponents_by_knowledge`]), `W` an upper bound on the chance
@@ -69,7 +69,7 @@ pub enum AccuseReason {
     Out,
     /// The case file is certain: accuse.
     Certain,
-    /// The exact probability is below even odds: wait, whatever the threat.
+    /// The exact probability is at or below even odds: wait, whatever the threat.
     BelowEvenOdds,
     /// At least even odds, and waiting is worth more: wait.
     WaitingIsBetter,
@@ -99,15 +99,15 @@ impl AccuseReason {
             AccuseReason::Out => "you accused wrongly, so you may not accuse again",
             AccuseReason::Certain => "the case file is certain: every deal that fits the turns puts these cards there",
             AccuseReason::BelowEvenOdds => {
-                "below even odds the advice never says accuse: a wrong accusation puts you out of the game, \
-                 while waiting keeps every later chance"
+                "at even odds or below the advice never says accuse: a wrong accusation puts you out of the \
+                 game, while waiting keeps every later chance"
             }
             AccuseReason::WaitingIsBetter => {
-                "at even odds or better, but waiting is worth more: your chance now is below your best chance \
+                "better than even odds, but waiting is worth more: your chance now is below your best chance \
                  after your next question, discounted by the chance that an opponent can solve first"
             }
             AccuseReason::ThreatOutweighs => {
-                "at even odds or better, and waiting is worth less: the chance that an opponent can solve first \
+                "better than even odds, and waiting is worth less: the chance that an opponent can solve first \
                  takes away more than your next question could add"
             }
             AccuseReason::Agent => "the playing agent's rule",
@@ -120,9 +120,15 @@ pub const THREAT_BASIS: &str = "estimated from deals drawn at random among those
     every opponent's knowledge (the public turns, its hand and the cards shown to it) is counted exactly, assuming \
     it asks the question most likely to solve and accuses only when certain";
 
-/// The exact probability below which the player's advice never urges an
-/// accusation that is not certain.
+/// The exact probability at or below which the player's advice never urges
+/// an accusation that is not certain (a coin flip is not worth going out on).
 pub const EVEN_ODDS: f64 = 0.5;
+
+/// Whether `deals` of `total` is strictly better than even odds, in exact
+/// integers (no rounding can turn a coin flip into "accuse now").
+pub fn better_than_even(deals: u128, total: u128) -> bool {
+    deals > total - deals.min(total)
+}
 
 /// How many case-file candidates per category are tried for the most
 /// likely case file.
@@ -250,7 +256,7 @@ impl Position<'_> {
 
     /// The player's accusation advice, on the exact probability `p` of the
     /// most likely case file (see the module docs for the rule and why):
-    /// certain → accuse; out → never; `p` below [`EVEN_ODDS`] → wait; else
+    /// certain → accuse; out → never; `p` at most [`EVEN_ODDS`] → wait; else
     /// accuse when `p ≥ (1 − threat) · W`, `W` = [`Position::wait_value`] with
     /// `shortlist`. `threat` is the chance that some opponent knows the case
     /// file by the end of its next turn (as [`combined_threat`](super::combined_threat)
@@ -269,7 +275,7 @@ impl Position<'_> {
         } else if certain {
             accuse = true;
             AccuseReason::Certain
-        } else if probability < EVEN_ODDS {
+        } else if !better_than_even(deals, self.counts.total) {
             AccuseReason::BelowEvenOdds
         } else {
             wait_value = self.wait_value(shortlist)?;

@@ -47,7 +47,7 @@ mod refute;
 mod suggest;
 mod tells;
 
-pub use accuse::{AccusationAdvice, AccuseReason, EVEN_ODDS, THREAT_BASIS};
+pub use accuse::{better_than_even, AccusationAdvice, AccuseReason, EVEN_ODDS, THREAT_BASIS};
 pub use entropy::{case_file_candidates, case_file_entropy, certain_case_file, in_case_file};
 pub use opponents::{combined_threat, solve_chance, OpponentProgress};
 pub use refute::{RefutationAdvice, RefutationOption};
@@ -262,10 +262,10 @@ pub fn advise(game: &Game, options: &AdviceOptions) -> Result<Advice, AdviceErro
     suggestions.truncate(options.suggestions);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(options.seed);
     // Looking ahead to the opponents' next questions is costly and only
-    // matters when the accusation rule weighs the threat (even odds or
-    // better, not certain); otherwise the threat counts knowing it now.
+    // matters when the accusation rule weighs the threat (better than even
+    // odds, not certain); otherwise the threat counts knowing it now.
     let (_, deals) = pos.best_accusation()?;
-    let weighed = deals < pos.counts.total && ratio(deals, pos.counts.total) >= EVEN_ODDS;
+    let weighed = deals < pos.counts.total && better_than_even(deals, pos.counts.total);
     let lookahead = if weighed { options.opponent_shortlist } else { 0 };
     let opponents = pos.opponents_by_knowledge(options.samples, lookahead, &mut rng)?;
     let accusation = pos.player_accusation(combined_threat(&opponents), options.shortlist)?;

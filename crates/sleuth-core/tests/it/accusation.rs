@@ -47,14 +47,14 @@ fn check_position(game: &Game, label: &str) -> bool {
         a.probability
     );
     assert!(
-        !a.accuse || a.certain || a.probability >= EVEN_ODDS,
+        !a.accuse || a.certain || a.probability > EVEN_ODDS,
         "{label}: accuse now urged at exact probability {}",
         a.probability
     );
     if a.certain {
         assert!(a.accuse, "{label}: a certain case file must be urged");
         assert_eq!(a.reason, AccuseReason::Certain);
-    } else if a.probability < EVEN_ODDS {
+    } else if a.probability <= EVEN_ODDS {
         assert_eq!(a.reason, AccuseReason::BelowEvenOdds, "{label}");
     }
     if let Some(hint) = &advice.hint {
@@ -198,4 +198,15 @@ fn the_habit_check_tells_own_card_askers_from_players_who_avoid_them() {
         avoiders > 0 && avoiders_flagged > 0,
         "avoiders with much evidence are recognised ({avoiders_flagged} of {avoiders})"
     );
+}
+
+#[test]
+fn even_odds_are_not_better_than_even() {
+    use sleuth_core::advice::better_than_even;
+    assert!(!better_than_even(1, 2), "a coin flip is not worth going out on");
+    assert!(!better_than_even(0, 0));
+    assert!(!better_than_even(10_248, 20_496));
+    assert!(better_than_even(10_249, 20_496));
+    assert!(better_than_even(u128::MAX, u128::MAX), "a certain case file, without overflow");
+    assert!(!better_than_even(u128::MAX / 2, u128::MAX));
 }
