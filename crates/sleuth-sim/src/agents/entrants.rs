@@ -22,34 +22,16 @@
 
 use super::clauses::{combinations, Clauses};
 use super::random_card;
+use super::tactics::{own_suggestions, shown_to};
 use crate::agent::{Agent, SimRng, View};
 use rand::seq::SliceRandom;
 use rand::Rng;
-use sleuth_core::{Card, CardSet, Event, Player};
+use sleuth_core::{Card, CardSet, Player};
 use std::collections::HashSet;
 
-/// The combinations `view`'s player has suggested this game.
+/// The combinations `view`'s player has suggested this game, as a set.
 fn made(view: &View<'_>) -> HashSet<CardSet> {
-    let me = view.me();
-    view.events()
-        .iter()
-        .filter_map(|e| match e {
-            Event::Suggestion(s) if s.by == me => Some(s.cards),
-            _ => None,
-        })
-        .collect()
-}
-
-/// The cards `view`'s player has already shown to `suggester`.
-fn shown_to(view: &View<'_>, suggester: Player) -> CardSet {
-    let me = view.me();
-    view.events()
-        .iter()
-        .filter_map(|e| match e {
-            Event::Suggestion(s) if s.by == suggester && s.refuted_by == Some(me) => s.shown,
-            _ => None,
-        })
-        .collect()
+    own_suggestions(view).into_iter().collect()
 }
 
 /// The unmade combination with the best worst-case score (higher is
