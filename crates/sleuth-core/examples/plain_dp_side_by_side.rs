@@ -1,0 +1,293 @@
+//! Issue 20's judge, reproduced: `sleuth analyze --json` against the
+//! independent plain DP (`plain_dp`), whole process, side by side in one
+//! run, on generated master states (the bench's master cells at 10 and 20
+//! suggestions) and the issue's three states. Each state is timed three
+//! times per program, interleaved, and the fastest kept; the two outputs
+//! must agree on the total and on every card-place count.
+//!
+//! ```sh
+//! cargo build --release -p sleuth-cli
+//! cargo build --release -p sleuth-core --example plain_dp --example plain_dp_side_by_side
+//! nice target/release/examples/plain_dp_side_by_side [--seeds 0..200] [--repeat 3]
+//! ```
+//!
+//! Options: `--seeds N` or `A..B` (default 0..200), `--repeat R` (default
+//! 3), `--sleuth PATH` and `--plain PATH` (default: beside this program,
+//! `target/release/sleuth` and `target/release/examples/plain_dp`).
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::{Duration, Instant};
+
+/// The master cells of `sleuth bench` timed here: players, observer.
+const CELLS: [(usize, bool); 4] = [(6, true), (8, true), (10, true), (10, false)];
+const SUGGESTIONS: [usize; 2] = [10, 20];
+/// The states issue 20 names: seed and observer, master, 10 players, 20
+/// suggestions.
+const ISSUE_STATES: [(u64, bool); 3] = [(500, true), (532, true), (505, false)];
+/// How many of plain_dp's slowest states the judge looks at.
+const SLOWEST: usize = 45;
+
+struct Options {
+    seeds: (u64, u64),
+    repeat: usize,
+    sleuth: PathBuf,
+    plain: PathBuf,
+}
+
+fn options() -> Result<Options, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+    let examples = exe.parent().ok_or("no directory")?.to_path_buf();
+    let release = examples.parent().ok_or("no directory")?.to_path_buf();
+    let mut o =
+        Options { seeds: (0, 200), repeat: 3, sleuth: release.join("sleuth"), plain: examples.join("plain_dp") };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--seeds" => {
+                let v = value()?;
+                let bad = || format!("--seeds: expected N or A..B, not {v}");
+                o.seeds = match v.split_once("..") {
+                    Some((a, b)) => (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?),
+                    None => (0, v.parse().map_err(|_| bad())?),
+                };
+            }
+            "--repeat" => {
+                o.repeat = value()?.parse().map_err(|_| "--repeat: expected a positive number".to_string())?;
+                if o.repeat == 0 {
+                    return Err("--repeat: expected a positive number".into());
+                }
+            }
+            "--sleuth" => o.sleuth = value()?.into(),
+            "--plain" => o.plain = value()?.into(),
+            _ => return Err(format!("unknown argument {arg}")),
+        }
+    }
+    for path in [&o.sleuth, &o.plain] {
+        if !path.exists() {
+            return Err(format!("{} not found: build it first (see the top of this file)", path.display()));
+        }
+    }
+    Ok(o)
+}
+
+/// One generated state and its timings.
+struct State {
+    label: String,
+    /// The bench cell, e.g. `master 10 bystander 20` (`issue 20` for its states).
+    cell: String,
+    file: PathBuf,
+    analyze: Duration,
+    plain: Duration,
+}
+
+impl State {
+    /// analyze's time over plain_dp's.
+    fn ratio(&self) -> f64 {
+        self.analyze.as_secs_f64() / self.plain.as_secs_f64()
+    }
+}
+
+fn generate(
+    sleuth: &Path,
+    dir: &Path,
+    players: usize,
+    observer: bool,
+    sugg: usize,
+    seed: u64,
+) -> Result<State, String> {
+    let view = if observer { "observer" } else { "bystander" };
+    let cell = format!("master {players} {view} {sugg}");
+    let label = format!("{cell} seed {seed}");
+    let mut cmd = Command::new(sleuth);
+    cmd.args(["generate", "--seed", &seed.to_string(), "--deck", "master"]);
+    cmd.args(["--players", &players.to_string(), "--suggestions", &sugg.to_string()]);
+    if !observer {
+        cmd.arg("--bystander");
+    }
+    let out = cmd.output().map_err(|e| format!("{label}: cannot run sleuth generate: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("{label}: sleuth generate failed: {}", String::from_utf8_lossy(&out.stderr)));
+    }
+    let file = dir.join(format!("m{players}-{view}-{sugg}-{seed}.json"));
+    std::fs::write(&file, &out.stdout).map_err(|e| format!("{}: {e}", file.display()))?;
+    Ok(State { label, cell, file, analyze: Duration::MAX, plain: Duration::MAX })
+}
+
+/// Runs a program on a file, whole process, capturing its output: the wall
+/// time from spawn to exit and the parsed JSON.
+fn run(program: &Path, args: &[&str], file: &Path) -> Result<(Duration, Value), String> {
+    let start = Instant::now();
+    let out = Command::new(program)
+        .args(args)
+        .arg(file)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", program.display()))?;
+    let elapsed = start.elapsed();
+    if !out.status.success() {
+        return Err(format!(
+            "{} {}: failed: {}",
+            program.display(),
+            file.display(),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let json = serde_json::from_slice(&out.stdout)
+        .map_err(|e| format!("{} {}: output is not JSON: {e}", program.display(), file.display()))?;
+    Ok((elapsed, json))
+}
+
+/// Whether the two outputs agree on `models` and every `models_by_place`
+/// count (exact integers, as decimal strings).
+fn agree(analyze: &Value, plain: &Value) -> Result<(), String> {
+    if analyze["models"] != plain["models"] {
+        return Err(format!("models: analyze {} plain {}", analyze["models"], plain["models"]));
+    }
+    let (Some(a), Some(p)) = (analyze["models_by_place"].as_object(), plain["models_by_place"].as_object()) else {
+        return Err("models_by_place missing".into());
+    };
+    if a.len() != p.len() {
+        return Err(format!("{} cards against {}", a.len(), p.len()));
+    }
+    for (card, row) in a {
+        if p.get(card) != Some(row) {
+            return Err(format!("card {card}: analyze {row} plain {:?}", p.get(card)));
+        }
+    }
+    Ok(())
+}
+
+fn time_state(o: &Options, s: &mut State) -> Result<(), String> {
+    for _ in 0..o.repeat {
+        let (ta, a) = run(&o.sleuth, &["analyze", "--json"], &s.file)?;
+        let (tp, p) = run(&o.plain, &[], &s.file)?;
+        agree(&a, &p).map_err(|e| format!("{}: the counts differ: {e}", s.label))?;
+        s.analyze = s.analyze.min(ta);
+        s.plain = s.plain.min(tp);
+    }
+    Ok(())
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    if n == 0 {
+        f64::NAN
+    } else if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    }
+}
+
+/// Prints how `analyze` fares on a set of states.
+fn summary(name: &str, states: &[&State]) {
+    let slower: Vec<&&State> = states.iter().filter(|s| s.analyze > s.plain).collect();
+    let worst = states.iter().map(|s| s.ratio()).fold(0.0, f64::max);
+    println!(
+        "{name}: {} states; analyze slower than plain_dp on {}; worst analyze/plain {worst:.2}; \
+         median analyze {:.2} ms, plain_dp {:.2} ms, ratio {:.2}",
+        states.len(),
+        slower.len(),
+        median(states.iter().map(|s| ms(s.analyze)).collect()),
+        median(states.iter().map(|s| ms(s.plain)).collect()),
+        median(states.iter().map(|s| s.ratio()).collect()),
+    );
+}
+
+fn main() -> ExitCode {
+    match real_main() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("plain_dp_side_by_side: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn real_main() -> Result<(), String> {
+    let o = options()?;
+    let dir = std::env::temp_dir().join(format!("plain-dp-side-by-side-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let result = measure(&o, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
+fn measure(o: &Options, dir: &Path) -> Result<(), String> {
+    let mut states = Vec::new();
+    for (seed, observer) in ISSUE_STATES {
+        let mut s = generate(&o.sleuth, dir, 10, observer, 20, seed)?;
+        s.cell = "issue 20".into();
+        states.push(s);
+    }
+    for (players, observer) in CELLS {
+        for sugg in SUGGESTIONS {
+            for seed in o.seeds.0..o.seeds.1 {
+                states.push(generate(&o.sleuth, dir, players, observer, sugg, seed)?);
+            }
+        }
+    }
+    eprintln!("{} states generated; timing each {} times per program, interleaved", states.len(), o.repeat);
+    let start = Instant::now();
+    let total = states.len();
+    for (i, s) in states.iter_mut().enumerate() {
+        time_state(o, s)?;
+        if (i + 1) % 50 == 0 || i + 1 == total {
+            eprintln!("  {}/{total} states, {:.0} s", i + 1, start.elapsed().as_secs_f64());
+        }
+    }
+    println!(
+        "plain_dp_side_by_side: whole process, fastest of {}, seeds {}..{}; outputs agree on every state",
+        o.repeat, o.seeds.0, o.seeds.1
+    );
+    println!("\nissue 20's states:");
+    for s in &states[..ISSUE_STATES.len()] {
+        println!(
+            "  {}: analyze {:.2} ms, plain_dp {:.2} ms, ratio {:.2}",
+            s.label,
+            ms(s.analyze),
+            ms(s.plain),
+            s.ratio()
+        );
+    }
+
+    let mut by_plain: Vec<&State> = states.iter().collect();
+    by_plain.sort_by_key(|s| std::cmp::Reverse(s.plain));
+    let slowest = &by_plain[..SLOWEST.min(by_plain.len())];
+    println!("\nplain_dp's {} slowest states:\n", slowest.len());
+    println!("| state | plain_dp ms | analyze ms | analyze/plain |");
+    println!("| ----- | ----------: | ---------: | ------------: |");
+    for s in slowest {
+        println!("| {} | {:.2} | {:.2} | {:.2} |", s.label, ms(s.plain), ms(s.analyze), s.ratio());
+    }
+    println!();
+    summary("the slowest states", slowest);
+    summary("all states", &by_plain);
+    let mut cells: Vec<&str> = states.iter().map(|s| s.cell.as_str()).collect();
+    cells.dedup();
+    for cell in cells {
+        let of_cell: Vec<&State> = states.iter().filter(|s| s.cell == cell).collect();
+        summary(&format!("  {cell}"), &of_cell);
+    }
+
+    let mut slower: Vec<&State> = states.iter().filter(|s| s.analyze > s.plain).collect();
+    slower.sort_by(|a, b| b.ratio().total_cmp(&a.ratio()));
+    println!("\nstates where analyze is slower than plain_dp, worst first:");
+    for s in slower {
+        println!(
+            "  {}: analyze {:.2} ms, plain_dp {:.2} ms, ratio {:.2}",
+            s.label,
+            ms(s.analyze),
+            ms(s.plain),
+            s.ratio()
+        );
+    }
+    Ok(())
+}
