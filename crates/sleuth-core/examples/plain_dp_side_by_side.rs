@@ -269,6 +269,11 @@ fn measure(o: &Options, dir: &Path) -> Result<(), String> {
     }
     println!();
     summary("the slowest states", slowest);
+    for sugg in SUGGESTIONS {
+        let suffix = format!(" {sugg} seed");
+        let of: Vec<&State> = by_plain.iter().copied().filter(|s| s.label.contains(&suffix)).take(SLOWEST).collect();
+        summary(&format!("the slowest states after {sugg} suggestions"), &of);
+    }
     summary("all states", &by_plain);
     let mut cells: Vec<&str> = states.iter().map(|s| s.cell.as_str()).collect();
     cells.dedup();
