@@ -336,7 +336,8 @@ struct Step {
 /// How the states of one layer are indexed: a dense array over a compact
 /// key space, or a hash map.
 struct LayerIndex {
-    /// Per player: room field and the lowest room possible at this layer.
+    /// Per player: the room field's shift and mask, the lowest room
+    /// possible at this layer, and the stride.
     rooms: Vec<(u32, u64, u64, u64)>,
     cat_shift: u32,
     cat_mask: u64,
@@ -365,7 +366,7 @@ impl LayerIndex {
 /// `DENSE_MAX` entries (4 bytes each) and at most `DENSE_SPARSITY` entries
 /// per successor the step could make; sparser, computing the dense index and
 /// touching the table cost more than hashing (master 10-player states, 2026-11-24:
-/// at 8 entries per successor the counts took about 15% longer than hashed).
+/// at 8 entries per successor the counts took about 17% longer than hashed).
 const DENSE_MIN: usize = 1 << 12;
 const DENSE_MAX: usize = 1 << 22;
 const DENSE_SPARSITY: usize = 2;
@@ -423,7 +424,7 @@ pub fn count_with(game: &Game, layout: Layout) -> Result<PlainCounts, PlainError
     shift += k.ncat as u32;
     let slot_shift = shift;
     let (slots, nslots) = assign_slots(&k, &order);
-    if u64::from(slot_shift) + nslots as u64 > 64 {
+    if u64::from(slot_shift) + nslots as u64 >= 64 {
         return Err(PlainError::TooWide);
     }
 
