@@ -14,7 +14,7 @@
 
 use super::arith::{add, mul};
 use super::plan::{CardClasses, Plan};
-use super::{card_outer_files, choose_order, count_marginals, dp, plan, CaseFiles, CountError, Counts, MAX_CASE_FILES};
+use super::{card_outer_raced, choose_order, count_marginals, dp, CaseFiles, CountError, Counts, MAX_CASE_FILES};
 use crate::deduce::{propagate, Problem, Reduced, NONE};
 use crate::model::{Card, CardSet, MAX_PLACES};
 use rustc_hash::FxHashMap;
@@ -63,15 +63,7 @@ pub(super) fn after_count(p: &Problem, r: &Reduced, counts: &Counts) -> Result<C
     if listed(p, counts) > MAX_CASE_FILES {
         return Ok(None);
     }
-    let plan = plan(p, r)?;
-    let files = match card_outer_files(p, r, &plan, true) {
-        Err(CountError::Overflow) if plan.scale > 1 => {
-            let order = plan.steps.iter().map(|s| s.card).collect();
-            card_outer_files(p, r, &Plan::new(p, r, &CardClasses::new(p, r), order)?, true)?.1
-        }
-        other => other?.1,
-    };
-    Ok(files)
+    Ok(card_outer_raced(p, r, true)?.1)
 }
 
 /// The case files of the players-outer counter (card bitmasks of the open

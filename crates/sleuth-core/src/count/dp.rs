@@ -42,40 +42,156 @@ pub(super) fn forward_with_keys(plan: &Plan) -> Result<Forward, CountError> {
 }
 
 fn forward_with(plan: &Plan, keep: bool, keys: bool) -> Result<Forward, CountError> {
+    let mut run = Run::new(plan, keep, keys);
+    while !run.advance(u64::MAX)? {}
+    Ok(run.finish())
+}
+
+/// A forward pass that can stop part-way and resume, so that several can
+/// run side by side (see [`super::race`]).
+pub(super) enum Run<'a> {
     // Hashing and bit operations on a u64 are cheaper than on a u128; most
     // keys fit.
-    if plan.key_bits <= 64 {
-        forward_keyed::<u64>(plan, keep, keys)
-    } else {
-        forward_keyed::<u128>(plan, keep, keys)
+    Narrow(Pass<'a, u64>),
+    Wide(Pass<'a, u128>),
+}
+
+impl<'a> Run<'a> {
+    /// A pass that has not started; `keep` and `keys` as in [`forward`] and
+    /// [`forward_with_keys`].
+    pub fn new(plan: &'a Plan, keep: bool, keys: bool) -> Run<'a> {
+        if plan.key_bits <= 64 {
+            Run::Narrow(Pass::new(plan, keep, keys))
+        } else {
+            Run::Wide(Pass::new(plan, keep, keys))
+        }
+    }
+
+    /// Runs until about `budget` more work is done or the pass ends;
+    /// whether it has ended.
+    pub fn advance(&mut self, budget: u64) -> Result<bool, CountError> {
+        match self {
+            Run::Narrow(pass) => pass.advance(budget),
+            Run::Wide(pass) => pass.advance(budget),
+        }
+    }
+
+    /// The work done so far: states taken plus moves tried (a measure of
+    /// time that does not depend on the machine).
+    pub fn work(&self) -> u64 {
+        match self {
+            Run::Narrow(pass) => pass.work,
+            Run::Wide(pass) => pass.work,
+        }
+    }
+
+    /// The states visited so far, those of the layer being built included.
+    pub fn states(&self) -> usize {
+        match self {
+            Run::Narrow(pass) => pass.states + pass.next.keys.len(),
+            Run::Wide(pass) => pass.states + pass.next.keys.len(),
+        }
+    }
+
+    /// The completed pass (after [`Run::advance`] returned `true`).
+    pub fn finish(self) -> Forward {
+        match self {
+            Run::Narrow(pass) => pass.finish(),
+            Run::Wide(pass) => pass.finish(),
+        }
     }
 }
 
-fn forward_keyed<K: Key>(plan: &Plan, keep: bool, keys: bool) -> Result<Forward, CountError> {
-    let mut layers = vec![Layer { keys: vec![plan.init], counts: vec![1] }];
-    let mut succ = Vec::new();
-    let mut states = 1usize;
-    let mut index: FxHashMap<K, u32> = FxHashMap::default();
-    for step in &plan.steps {
-        let cur = layers.last().expect("layers start non-empty");
-        let mut next = Layer::default();
+/// The state of a forward pass between two calls of [`Pass::advance`].
+pub(super) struct Pass<'a, K: Key> {
+    plan: &'a Plan,
+    keep: bool,
+    keys: bool,
+    layers: Vec<Layer>,
+    succ: Vec<Vec<u32>>,
+    states: usize,
+    work: u64,
+    /// The next step, and the next state of its layer (`layers.last()`).
+    step: usize,
+    at: usize,
+    /// The layer after the step, its successor table and key index, as far
+    /// as they are built.
+    next: Layer,
+    table: Vec<u32>,
+    index: FxHashMap<K, u32>,
+}
+
+impl<'a, K: Key> Pass<'a, K> {
+    fn new(plan: &'a Plan, keep: bool, keys: bool) -> Pass<'a, K> {
+        let mut pass = Pass {
+            plan,
+            keep,
+            keys,
+            layers: vec![Layer { keys: vec![plan.init], counts: vec![1] }],
+            succ: Vec::new(),
+            states: 1,
+            work: 0,
+            step: 0,
+            at: 0,
+            next: Layer::default(),
+            table: Vec::new(),
+            index: FxHashMap::default(),
+        };
+        pass.start_step();
+        pass
+    }
+
+    /// Prepares the next layer of the current step.
+    fn start_step(&mut self) {
+        let Some(step) = self.plan.steps.get(self.step) else { return };
+        let n = self.layers.last().expect("layers start non-empty").keys.len();
+        self.table = if self.keep { vec![NO_STATE; n * step.moves.len()] } else { Vec::new() };
+        self.index.clear();
+        self.next = Layer::default();
+        self.next.keys.reserve(n * 2);
+        self.next.counts.reserve(n * 2);
+    }
+
+    fn advance(&mut self, budget: u64) -> Result<bool, CountError> {
+        let stop = self.work.saturating_add(budget);
+        while self.step < self.plan.steps.len() {
+            if self.work >= stop {
+                return Ok(false);
+            }
+            self.run_states(stop)?;
+            if self.at == self.layers.last().expect("layers start non-empty").keys.len() {
+                self.end_step()?;
+            }
+        }
+        Ok(true)
+    }
+
+    /// Takes states of the current layer until the work reaches `stop` or
+    /// the layer ends.
+    fn run_states(&mut self, stop: u64) -> Result<(), CountError> {
+        let plan = self.plan;
+        let step = &plan.steps[self.step];
+        let cur = self.layers.last().expect("layers start non-empty");
+        let (next, table, index) = (&mut self.next, &mut self.table, &mut self.index);
         let width = step.moves.len();
-        let mut table = if keep { vec![NO_STATE; cur.keys.len() * width] } else { Vec::new() };
-        index.clear();
-        next.keys.reserve(cur.keys.len() * 2);
-        next.counts.reserve(cur.keys.len() * 2);
         // Demand checks a move cannot change are run once per state: a
         // move is tried only if the state passes the checks it leaves alone.
         let deps = Plan::demand_deps(step);
         let every = ((1u64 << step.demand.len()) - 1) as u32;
         let shared = deps.iter().fold(0, |m, &d| m | !d) & every;
-        for (i, (&wide, &f)) in cur.keys.iter().zip(&cur.counts).enumerate() {
+        let mut work = self.work;
+        let mut i = self.at;
+        while i < cur.keys.len() && work < stop {
+            let (wide, f) = (cur.keys[i], cur.counts[i]);
+            i += 1;
+            work += 1;
             let key = K::narrow(wide);
             let (moves, all) = match Plan::allowed(step, key) {
                 Allowed::Dead => continue,
                 Allowed::Only(m) => (m..m + 1, false),
                 Allowed::All => (0..width, true),
             };
+            work += moves.len() as u64;
             // Under `Only` the one move checks everything on its successor.
             let fail = if all { Plan::failing(step, key, shared) } else { 0 };
             for m in moves {
@@ -99,37 +215,53 @@ fn forward_keyed<K: Key>(plan: &Plan, keep: bool, keys: bool) -> Result<Forward,
                     (next.keys.len() - 1) as u32
                 });
                 next.counts[j as usize] = add(next.counts[j as usize], add_f)?;
-                if keep {
-                    table[i * width + m] = j;
+                if self.keep {
+                    table[(i - 1) * width + m] = j;
                 }
             }
         }
-        states += next.keys.len();
-        if states > super::MAX_STATES {
+        self.at = i;
+        self.work = work;
+        Ok(())
+    }
+
+    /// Ends the current step: its layer becomes the current one.
+    fn end_step(&mut self) -> Result<(), CountError> {
+        let mut next = std::mem::take(&mut self.next);
+        self.states += next.keys.len();
+        if self.states > super::MAX_STATES {
             return Err(CountError::TooManyStates(super::MAX_STATES));
         }
         // Kept layers give back their spare room; keys only where they are
         // kept (a symmetric plan's, or on request), the others are dropped
         // after the next step.
-        if keep {
+        if self.keep {
             next.counts.shrink_to_fit();
-            if keys {
+            if self.keys {
                 next.keys.shrink_to_fit();
             }
             // The successor table now links the layers; only the last
             // layer's keys are read again (by the tail), and every layer's
             // by the free players' marginals of a symmetric plan.
-            succ.push(table);
-            if !keys {
-                let done = layers.last_mut().expect("layers start non-empty");
+            self.succ.push(std::mem::take(&mut self.table));
+            if !self.keys {
+                let done = self.layers.last_mut().expect("layers start non-empty");
                 done.keys = Vec::new();
             }
         } else {
-            layers.clear();
+            self.layers.clear();
         }
-        layers.push(next);
+        self.layers.push(next);
+        self.step += 1;
+        self.at = 0;
+        self.start_step();
+        Ok(())
     }
-    Ok(Forward { layers, succ, states })
+
+    fn finish(self) -> Forward {
+        debug_assert_eq!(self.step, self.plan.steps.len(), "a finished pass");
+        Forward { layers: self.layers, succ: self.succ, states: self.states }
+    }
 }
 
 /// The total count from a forward pass: each final state times the ways to

@@ -33,6 +33,7 @@ mod estimate;
 mod order;
 mod plan;
 mod players;
+mod race;
 mod sym;
 pub(crate) mod uniform;
 
@@ -89,6 +90,40 @@ fn plan(p: &Problem, r: &Reduced) -> Result<Plan, CountError> {
     } else {
         Plan::new(p, r, &cards, order)
     }
+}
+
+/// The plans whose forward passes [`race`] runs: the one in the order the
+/// estimate picks and, when that is not the usual order, the one in the
+/// usual order (what a plain DP would do), so that a misjudged state costs
+/// at most twice the better order's forward pass. Plans that cannot be
+/// built are left out (the first one's error if none can).
+fn candidates(p: &Problem, r: &Reduced) -> Result<Vec<Plan>, CountError> {
+    let cards = CardClasses::new(p, r);
+    let (order, symmetric) = choose_order(p, r, &cards);
+    if !symmetric {
+        return Ok(vec![Plan::new(p, r, &cards, order)?]);
+    }
+    let usual = order::dp_order(r, &cards);
+    let picked = order != usual;
+    let first = pooled(p, r, &cards, order);
+    if !picked {
+        return Ok(vec![first?]);
+    }
+    match (first, pooled(p, r, &cards, usual)) {
+        (Ok(a), Ok(b)) => Ok(vec![a, b]),
+        (Ok(a), Err(_)) => Ok(vec![a]),
+        (Err(_), Ok(b)) => Ok(vec![b]),
+        (Err(e), Err(_)) => Err(e),
+    }
+}
+
+/// The winning plan of the race between the [`candidates`], its forward
+/// pass (`keep` and `keys` as in [`race::race`]) and the states every
+/// candidate visited.
+fn raced(p: &Problem, r: &Reduced, keep: bool, keys: bool) -> Result<(Plan, race::Finish), CountError> {
+    let mut plans = candidates(p, r)?;
+    let finish = race::race(&plans, keep, keys);
+    Ok((plans.swap_remove(finish.winner), finish))
 }
 
 /// The card order of the DP, and whether to pool free players.
@@ -173,10 +208,13 @@ fn card_bound(p: &Problem, r: &Reduced, cards: &CardClasses) -> f64 {
 /// [`CountError`] if the count does not fit or the state is too large.
 pub fn count(p: &Problem) -> Result<u128, CountError> {
     let Some(r) = propagate(p) else { return Ok(0) };
-    let plan = plan(p, &r)?;
-    let total = |plan: &Plan| dp::total(plan, &dp::forward(plan, false)?).map(|t| t / plan.scale);
-    match total(&plan) {
-        Err(CountError::Overflow) if plan.scale > 1 => total(&unpooled(p, &r, &plan)?),
+    let (plan, finish) = raced(p, &r, false, false)?;
+    let total = |plan: &Plan, fwd: Result<dp::Forward, CountError>| dp::total(plan, &fwd?).map(|t| t / plan.scale);
+    match total(&plan, finish.forward) {
+        Err(CountError::Overflow) if plan.scale > 1 => {
+            let plan = unpooled(p, &r, &plan)?;
+            total(&plan, dp::forward(&plan, false))
+        }
         other => other,
     }
 }
@@ -227,7 +265,7 @@ pub fn count_marginals_by(p: &Problem, counter: Counter) -> Result<Option<Counts
     };
     match counter {
         Counter::Auto => auto(p, &r).map(Some),
-        Counter::CardOuter => card_outer(p, &r, plan).map(Some),
+        Counter::CardOuter => card_outer_raced(p, &r, false).map(|(counts, _)| Some(counts)),
         Counter::CardOuterUsual => card_outer(p, &r, |p, r| plan_in(p, r, false)).map(Some),
         Counter::CardOuterFreeing => card_outer(p, &r, |p, r| plan_in(p, r, true)).map(Some),
         Counter::PlayersOuter => {
@@ -266,9 +304,11 @@ pub fn order_estimates(p: &Problem) -> Option<(f64, f64, f64)> {
 }
 
 /// The forward pass's states in a named card order (`usual`, `freeing`,
-/// `wide`, `frontier`, or `chosen`: the one [`plan`] picks) and its
+/// `wide`, `frontier`, or `chosen`: the one the estimate picks) and its
 /// estimate, symmetric where [`plan`] would be; for `cb`, no states and
-/// the card bound; for `plan`, only [`plan`] (its steps); `None` for an unknown name (for profiling).
+/// the card bound; for `plan`, only [`plan`] (its steps); for `raced`, the
+/// states of the race between the [`candidates`] (all of them, no
+/// estimate); `None` for an unknown name (for profiling).
 #[doc(hidden)]
 pub fn order_variant_states(p: &Problem, name: &str) -> Option<(usize, f64)> {
     let r = propagate(p)?;
@@ -277,6 +317,8 @@ pub fn order_variant_states(p: &Problem, name: &str) -> Option<(usize, f64)> {
         "cb" => return Some((0, card_bound(p, &r, &cards))),
         // Only the plan, with its choice of order.
         "plan" => return Some((plan(p, &r).ok()?.steps.len(), 0.0)),
+        // The race between the candidates: the states all of them visited.
+        "raced" => return Some((raced(p, &r, false, false).ok()?.1.states, 0.0)),
         _ => {}
     }
     let order = match name {
@@ -307,7 +349,7 @@ fn auto(p: &Problem, r: &Reduced) -> Result<Counts, CountError> {
     // (BENCHMARKS.md's git history, fourth and sixth rounds).
     match players_outer(p, r)? {
         Some((counts, _)) => Ok(counts),
-        None => card_outer(p, r, plan),
+        None => card_outer_raced(p, r, false).map(|(counts, _)| counts),
     }
 }
 
@@ -384,6 +426,26 @@ fn card_outer(
     }
 }
 
+/// The card-outer counter on the winner of the race between card orders
+/// (see [`raced`]), with the case files as in [`card_outer_files`]; the
+/// states are those every candidate visited.
+fn card_outer_raced(p: &Problem, r: &Reduced, files: bool) -> Result<(Counts, CaseFiles), CountError> {
+    let (plan, finish) = raced(p, r, true, files)?;
+    let counted = finish.forward.and_then(|fwd| card_outer_from(p, r, &plan, fwd, files));
+    match counted {
+        Err(CountError::Overflow) if plan.scale > 1 => {
+            let (mut counts, files) = card_outer_files(p, r, &unpooled(p, r, &plan)?, files)?;
+            counts.states += finish.states;
+            Ok((counts, files))
+        }
+        other => {
+            let (mut counts, files) = other?;
+            counts.states = finish.states;
+            Ok((counts, files))
+        }
+    }
+}
+
 fn card_outer_with(p: &Problem, r: &Reduced, plan: &Plan) -> Result<Counts, CountError> {
     card_outer_files(p, r, plan, false).map(|(counts, _)| counts)
 }
@@ -400,8 +462,20 @@ pub type CaseFiles = Option<CaseFileList>;
 /// passes ([`case_sweep`], or [`case_file`]'s methods where it does not
 /// apply).
 fn card_outer_files(p: &Problem, r: &Reduced, plan: &Plan, files: bool) -> Result<(Counts, CaseFiles), CountError> {
-    let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
     let fwd = if files { dp::forward_with_keys(plan)? } else { dp::forward(plan, true)? };
+    card_outer_from(p, r, plan, fwd, files)
+}
+
+/// [`card_outer_files`] after its forward pass (with every layer kept, and
+/// every layer's keys with `files`).
+fn card_outer_from(
+    p: &Problem,
+    r: &Reduced,
+    plan: &Plan,
+    fwd: dp::Forward,
+    files: bool,
+) -> Result<(Counts, CaseFiles), CountError> {
+    let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
     let symmetric = plan.is_symmetric();
     let (mut total, back) = dp::backward(plan, &fwd, &mut marginal, symmetric || files)?;
     if symmetric && total > 0 {
@@ -444,13 +518,7 @@ pub fn count_with_case_files(p: &Problem) -> Result<(Counts, CaseFiles), CountEr
             let files = (case_file::listed(p, &counts) <= MAX_CASE_FILES).then(|| case_file::from_masks(p, &r, &files));
             (counts, files)
         }
-        None => {
-            let plan = plan(p, &r)?;
-            match card_outer_files(p, &r, &plan, true) {
-                Err(CountError::Overflow) if plan.scale > 1 => card_outer_files(p, &r, &unpooled(p, &r, &plan)?, true)?,
-                other => other?,
-            }
-        }
+        None => card_outer_raced(p, &r, true)?,
     };
     if let Some(files) = &mut files {
         case_file::sort(files);
