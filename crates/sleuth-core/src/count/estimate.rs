@@ -12,6 +12,12 @@ use crate::deduce::{Problem, Reduced};
 
 /// The estimated number of states of the symmetric DP in `order`.
 pub(super) fn dp_states(p: &Problem, r: &Reduced, cards: &CardClasses, order: &[u8]) -> f64 {
+    layer_states(p, r, cards, order).iter().sum()
+}
+
+/// [`dp_states`] layer by layer: entry `i` estimates the layer after `i`
+/// cards of `order`.
+pub(super) fn layer_states(p: &Problem, r: &Reduced, cards: &CardClasses, order: &[u8]) -> Vec<f64> {
     let np = p.np;
     let cf = np;
     let n = order.len();
@@ -20,7 +26,7 @@ pub(super) fn dp_states(p: &Problem, r: &Reduced, cards: &CardClasses, order: &[
     let total_room: usize = (0..np).map(|a| usize::from(r.rem[a])).sum();
     let tail = cards.tail.len();
     let open: Vec<usize> = (0..p.categories.len()).filter(|&k| r.cat_done >> k & 1 == 0).collect();
-    let mut sum = 0.0;
+    let mut layers = Vec::with_capacity(n + 1);
     for i in 0..=n {
         let (before, after) = order.split_at(i);
         let ok = |cs: &[u8], q: usize| cs.iter().filter(|&&c| r.allowed[usize::from(c)] >> q & 1 == 1).count();
@@ -63,9 +69,9 @@ pub(super) fn dp_states(p: &Problem, r: &Reduced, cards: &CardClasses, order: &[
             choose = choose * (varying - j) as f64 / (j + 1) as f64;
         }
         let in_flight = intervals.iter().filter(|&&(first, last, _)| first < i && i <= last).count();
-        sum += layer * f64::from(1u32 << in_flight.min(30));
+        layers.push(layer * f64::from(1u32 << in_flight.min(30)));
     }
-    sum
+    layers
 }
 
 /// Each clause's first and last position in the order, and its index.

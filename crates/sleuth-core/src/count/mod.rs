@@ -338,6 +338,19 @@ pub fn order_variant_states(p: &Problem, name: &str) -> Option<(usize, f64)> {
     Some((dp::forward(&plan.ok()?, false).ok()?.states, est))
 }
 
+/// Per layer of the forward pass in a named card order (as in
+/// [`order_variant_states`]): its states and its estimate (for profiling).
+#[doc(hidden)]
+pub fn order_layers(p: &Problem, name: &str) -> Option<Vec<(usize, f64)>> {
+    let r = propagate(p)?;
+    let cards = CardClasses::new(p, &r);
+    let order = order::named(name, &r, &cards, p.np)?;
+    let est = estimate::layer_states(p, &r, &cards, &order);
+    let plan = pooled(p, &r, &cards, order).ok()?;
+    let fwd = dp::forward(&plan, true).ok()?;
+    Some(fwd.layers.iter().map(|l| l.counts.len()).zip(est).collect())
+}
+
 /// The counter [`count_marginals`] picks, on a reduced problem.
 fn auto(p: &Problem, r: &Reduced) -> Result<Counts, CountError> {
     // The players-outer counter wins on some states and loses badly on

@@ -62,3 +62,99 @@ pub(super) fn race(plans: &[Plan], keep: bool, keys: bool) -> Finish {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count::plan::CardClasses;
+    use crate::count::{card_outer_files, card_outer_from, case_file, dp, order};
+    use crate::deduce::{propagate, Problem};
+    use crate::generate::{try_generate, DeckChoice, GenConfig};
+    use rand::SeedableRng;
+
+    /// The work of a candidate's whole forward pass, run alone.
+    fn alone(plan: &Plan) -> u64 {
+        let mut run = Run::new(plan, false, false);
+        while !run.advance(u64::MAX).expect("counts") {}
+        run.work()
+    }
+
+    /// On seeded master games (both views, 6-10 players, 10-20
+    /// suggestions), a race between the four card orders (pooled) and
+    /// between the first two: the winner's pass is complete and is the
+    /// candidate with the least work (up to one slice); its counts, case
+    /// files and total equal those of the plain DP in the usual order; and
+    /// the winner is not always the same order.
+    #[test]
+    fn the_race_picks_the_finished_cheapest_order_and_counts_exactly() {
+        let names = ["usual", "freeing", "wide", "frontier"];
+        let (mut games, mut winners) = (0, [0usize; 4]);
+        for (players, observer, suggestions) in [(6, true, 10), (8, false, 10), (10, false, 20), (10, true, 10)] {
+            for seed in 0..12u64 {
+                let cfg = GenConfig::new(DeckChoice::Master, players, observer, suggestions);
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(70_000 + seed);
+                let generated = try_generate(&cfg, &mut rng).expect("generates");
+                let game = crate::Game::new(&generated.file).expect("generated games are valid");
+                let p = Problem::new(&game);
+                let label = format!("{players} players, observer {observer}, {suggestions} suggestions, seed {seed}");
+                let r = propagate(&p).expect("generated games are consistent");
+                let cards = CardClasses::new(&p, &r);
+                let plain = Plan::new(&p, &r, &cards, order::dp_order(&r, &cards)).expect(&label);
+                let (reference, mut reference_files) = card_outer_files(&p, &r, &plain, true).expect(&label);
+                if let Some(files) = &mut reference_files {
+                    case_file::sort(files);
+                }
+                let plans: Vec<Plan> = names
+                    .iter()
+                    .map(|name| {
+                        let order = order::named(name, &r, &cards, p.np).expect("a known order");
+                        Plan::new_symmetric(&p, &r, &cards, order).expect(&label)
+                    })
+                    .collect();
+                let work: Vec<u64> = plans.iter().map(alone).collect();
+                for n in [4, 2] {
+                    let plans = &plans[..n];
+                    for (keep, keys) in [(true, true), (true, false), (false, false)] {
+                        let finish = race(plans, keep, keys);
+                        let w = finish.winner;
+                        let fwd = finish.forward.expect(&label);
+                        let layers = if keep { plans[w].steps.len() + 1 } else { 1 };
+                        assert_eq!((fwd.layers.len(), fwd.succ.len()), (layers, layers - 1), "{label}: complete");
+                        // The winner's last slice may overrun by one state's moves.
+                        let slack = SLICE + 64;
+                        for (i, &other) in work[..n].iter().enumerate() {
+                            assert!(
+                                work[w] <= other + slack,
+                                "{label}: {} won with work {} over {} with {other}",
+                                names[w],
+                                work[w],
+                                names[i]
+                            );
+                        }
+                        assert!(finish.states >= fwd.states, "{label}: the race's states include the winner's");
+                        if keep {
+                            let (counts, mut files) = card_outer_from(&p, &r, &plans[w], fwd, keys).expect(&label);
+                            assert_eq!(counts.total, reference.total, "{label}: total");
+                            assert_eq!(counts.marginal, reference.marginal, "{label}: marginals");
+                            if keys {
+                                if let Some(files) = &mut files {
+                                    case_file::sort(files);
+                                }
+                                assert_eq!(files, reference_files, "{label}: case files");
+                            }
+                        } else {
+                            let total = dp::total(&plans[w], &fwd).expect(&label) / plans[w].scale;
+                            assert_eq!(total, reference.total, "{label}: total without marginals");
+                        }
+                        if n == 4 && keep && keys {
+                            winners[w] += 1;
+                        }
+                    }
+                }
+                games += 1;
+            }
+        }
+        assert_eq!(games, 48);
+        assert!(winners.iter().filter(|&&n| n > 0).count() >= 2, "always the same winner: {winners:?}");
+    }
+}
