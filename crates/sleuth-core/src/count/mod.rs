@@ -17,7 +17,9 @@
 //! All arithmetic is checked `u128`; a count that does not fit is an error.
 //!
 //! Modules: `plan` compiles the DP (key layout, moves, tail), `order`
-//! has the card orders and `estimate` picks one per state, `demand` drops
+//! has the card orders, `estimate` picks one per state and `race` runs the
+//! pick's forward pass side by side with the usual order's, the first to
+//! finish winning (the estimate misjudges some states), `demand` drops
 //! states that leave a player too little room for its clauses, `dp` runs
 //! the passes, `arith` has the checked arithmetic, `sym` the *pool* of free
 //! players (players interchangeable for the rest of the DP, whose rooms the
@@ -81,7 +83,8 @@ use crate::deduce::{propagate, Problem, Reduced, NONE};
 use crate::model::{Card, MAX_CARDS, MAX_PLACES};
 use plan::{CardClasses, Plan};
 
-/// The DP for a reduced problem.
+/// The DP in the order the estimate picks (the first of the
+/// [`candidates`]; for profiling).
 fn plan(p: &Problem, r: &Reduced) -> Result<Plan, CountError> {
     let cards = CardClasses::new(p, r);
     let (order, symmetric) = choose_order(p, r, &cards);
