@@ -73,9 +73,10 @@ pub struct Counts {
     /// `marginal[card][place]`: the number of consistent deals with the card
     /// at the place (place index: players in seat order, then the case file).
     pub marginal: Vec<[u128; MAX_PLACES]>,
-    /// How many states the counter visited (the card-outer DP's, or the
-    /// players-outer counter's when it was used): a measure of effort that
-    /// does not depend on the machine.
+    /// How many states the counter visited (the card-outer DP's, those of
+    /// both card orders it raced included, or the players-outer counter's
+    /// when it was used): a measure of effort that does not depend on the
+    /// machine.
     pub states: usize,
 }
 
