@@ -3,11 +3,11 @@
 use crate::input::{in_file, load_game};
 use crate::notepad::describe_cards;
 use crate::output::{
-    deck_name, fine_percent, group_digits, json_f64, json_object, json_str, json_str_array, places, viewpoint,
-    write_conflict,
+    deck_name, fine_percent, group_digits, places, push_json_f64, push_json_str, viewpoint, write_conflict,
 };
 use crate::Outcome;
 use sleuth_core::{Analysis, Card, Game, Place, Status};
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -36,58 +36,106 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
 /// `case_file[].models`, `face_up`, and `case_file_omitted: true` when there
 /// are too many possible case files to list), one card per line.
 pub fn to_json(game: &Game, analysis: &Analysis) -> String {
+    // Written straight into one buffer: on master decks the output runs to
+    // 100 KB (the case-file list), and a string per value cost more than
+    // the analysis of small states.
     let deck = game.deck();
     let places = places(game);
-    let mut fields: Vec<(String, String)> = Vec::new();
-    fields.push(("consistent".into(), analysis.is_consistent().to_string()));
+    let mut out = String::with_capacity(16 * 1024);
+    out.push_str("{\n");
+    let mut first = true;
+    let mut field = |out: &mut String, key: &str| {
+        out.push_str(if first { "  " } else { ",\n  " });
+        first = false;
+        push_json_str(out, key);
+        out.push_str(": ");
+    };
+    field(&mut out, "consistent");
+    out.push_str(if analysis.is_consistent() { "true" } else { "false" });
     if !analysis.is_consistent() {
         let (events, hand, minimum) = match analysis.conflict() {
             Some(c) => (c.events.clone(), c.hand, c.minimum),
             None => (Vec::new(), false, false),
         };
+        field(&mut out, "conflict");
         let list: Vec<String> = events.iter().map(usize::to_string).collect();
-        fields.push(("conflict".into(), format!("[{}]", list.join(", "))));
-        fields.push(("conflict_hand".into(), hand.to_string()));
-        fields.push(("conflict_minimum".into(), minimum.to_string()));
+        let _ = write!(out, "[{}]", list.join(", "));
+        field(&mut out, "conflict_hand");
+        let _ = write!(out, "{hand}");
+        field(&mut out, "conflict_minimum");
+        let _ = write!(out, "{minimum}");
     }
-    fields.push(("models".into(), json_str(&analysis.models().to_string())));
-    fields.push(("method".into(), json_str("exact")));
-    fields.push(("places".into(), json_str_array(places.iter().map(|&(_, id)| id))));
+    field(&mut out, "models");
+    let _ = write!(out, "\"{}\"", analysis.models());
+    field(&mut out, "method");
+    out.push_str("\"exact\"");
+    field(&mut out, "places");
+    push_str_array(&mut out, places.iter().map(|&(_, id)| id));
 
-    let per_card = |cell: &dyn Fn(Card, Place) -> String| -> String {
-        let rows: Vec<String> = deck
-            .cards()
-            .map(|c| {
-                let obj = json_object(places.iter().map(|&(p, id)| (id.to_string(), cell(c, p))));
-                format!("    {}: {obj}", json_str(deck.id(c)))
-            })
-            .collect();
-        format!("{{\n{}\n  }}", rows.join(",\n"))
+    let per_card = |out: &mut String, cell: &dyn Fn(&mut String, Card, Place)| {
+        out.push_str("{\n");
+        for (i, c) in deck.cards().enumerate() {
+            out.push_str(if i == 0 { "    " } else { ",\n    " });
+            push_json_str(out, deck.id(c));
+            out.push_str(": {");
+            for (j, &(p, id)) in places.iter().enumerate() {
+                if j > 0 {
+                    out.push_str(", ");
+                }
+                push_json_str(out, id);
+                out.push_str(": ");
+                cell(out, c, p);
+            }
+            out.push('}');
+        }
+        out.push_str("\n  }");
     };
-    fields.push(("probabilities".into(), per_card(&|c, p| json_f64(analysis.probability(c, p)))));
-    fields.push(("status".into(), per_card(&|c, p| json_str(analysis.status(c, p).as_str()))));
-    fields.push(("models_by_place".into(), per_card(&|c, p| json_str(&analysis.count(c, p).to_string()))));
+    field(&mut out, "probabilities");
+    per_card(&mut out, &|out, c, p| push_json_f64(out, analysis.probability(c, p)));
+    field(&mut out, "status");
+    per_card(&mut out, &|out, c, p| push_json_str(out, analysis.status(c, p).as_str()));
+    field(&mut out, "models_by_place");
+    per_card(&mut out, &|out, c, p| {
+        let _ = write!(out, "\"{}\"", analysis.count(c, p));
+    });
 
     let total = analysis.models();
-    let case_files: Vec<String> = analysis
-        .case_files()
-        .map(|(cards, n)| {
-            let ids = json_str_array(cards.iter().map(|&c| deck.id(c)));
-            let p = json_f64(sleuth_core::analysis::ratio(n, total));
-            format!("    {{\"cards\": {ids}, \"probability\": {p}, \"models\": {}}}", json_str(&n.to_string()))
-        })
-        .collect();
-    let case_files =
-        if case_files.is_empty() { "[]".to_string() } else { format!("[\n{}\n  ]", case_files.join(",\n")) };
-    fields.push(("case_file".into(), case_files));
+    field(&mut out, "case_file");
+    let mut files = analysis.case_files().peekable();
+    if files.peek().is_none() {
+        out.push_str("[]");
+    } else {
+        out.push_str("[\n");
+        for (i, (cards, n)) in files.enumerate() {
+            out.push_str(if i == 0 { "    {\"cards\": " } else { ",\n    {\"cards\": " });
+            push_str_array(&mut out, cards.iter().map(|&c| deck.id(c)));
+            out.push_str(", \"probability\": ");
+            push_json_f64(&mut out, sleuth_core::analysis::ratio(n, total));
+            let _ = write!(out, ", \"models\": \"{n}\"}}");
+        }
+        out.push_str("\n  ]");
+    }
     if !analysis.case_files_listed() {
         // Too many to list: `case_file` is empty and says so.
-        fields.push(("case_file_omitted".into(), "true".into()));
+        field(&mut out, "case_file_omitted");
+        out.push_str("true");
     }
-    fields.push(("face_up".into(), json_str_array(game.face_up().iter().map(|c| deck.id(c)))));
+    field(&mut out, "face_up");
+    push_str_array(&mut out, game.face_up().iter().map(|c| deck.id(c)));
+    out.push_str("\n}\n");
+    out
+}
 
-    let body: Vec<String> = fields.iter().map(|(k, v)| format!("  {}: {v}", json_str(k))).collect();
-    format!("{{\n{}\n}}\n", body.join(",\n"))
+/// Appends a JSON array of strings on one line (as `output::json_str_array`).
+fn push_str_array<'a>(out: &mut String, items: impl IntoIterator<Item = &'a str>) {
+    out.push('[');
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        push_json_str(out, item);
+    }
+    out.push(']');
 }
 
 fn write_text(out: &mut dyn Write, game: &Game, analysis: &Analysis) -> std::io::Result<()> {

@@ -174,14 +174,37 @@ pub fn table_id(id: &str) -> std::borrow::Cow<'_, str> {
 
 /// A JSON string literal.
 pub fn json_str(s: &str) -> String {
-    serde_json::Value::String(s.to_string()).to_string()
+    let mut out = String::with_capacity(s.len() + 2);
+    push_json_str(&mut out, s);
+    out
+}
+
+/// Appends a JSON string literal. Ids and names rarely need escaping, so
+/// they are copied as they are; anything else goes through serde_json.
+pub fn push_json_str(out: &mut String, s: &str) {
+    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        out.push_str(&serde_json::Value::String(s.to_string()).to_string());
+    }
 }
 
 /// A JSON number for a probability; always finite.
 pub fn json_f64(x: f64) -> String {
+    let mut out = String::new();
+    push_json_f64(&mut out, x);
+    out
+}
+
+/// Appends [`json_f64`]'s number.
+pub fn push_json_f64(out: &mut String, x: f64) {
     match serde_json::Number::from_f64(x) {
-        Some(n) => n.to_string(),
-        None => "0".to_string(),
+        Some(n) => {
+            let _ = write!(out, "{n}");
+        }
+        None => out.push('0'),
     }
 }
 
