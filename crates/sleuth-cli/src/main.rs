@@ -13,6 +13,7 @@ mod constraints;
 mod experiment;
 mod generate;
 mod input;
+mod lazy_args;
 mod logic;
 mod notepad;
 mod output;
@@ -28,6 +29,7 @@ mod tournament;
 mod why;
 
 use clap::{Parser, Subcommand};
+use lazy_args::Lazy;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
@@ -58,10 +60,10 @@ struct Cli {
 enum Command {
     /// Print the detective notepad: every card at every place, as O, X or a probability.
     #[command(after_help = EXIT_CODES)]
-    Notepad(notepad::Args),
+    Notepad(Lazy<notepad::Args>),
     /// Print the exact analysis: counts, probabilities, certain facts, case files.
     #[command(after_help = EXIT_CODES)]
-    Analyze(analyze::Args),
+    Analyze(Lazy<analyze::Args>),
     /// Advise the player: best suggestions, whether to accuse, the opponents' progress;
     /// or, with --refute, which card to show.
     ///
@@ -87,38 +89,38 @@ enum Command {
     ///   guess about how people play, read only for opponents whose questions show that
     ///   habit. It never decides "accuse now" and is never a probability of a case file.
     #[command(after_help = EXIT_CODES)]
-    Advise(advise::Args),
+    Advise(Lazy<advise::Args>),
     /// Validate a game file and say whether its history is consistent.
     #[command(after_help = EXIT_CODES)]
-    Check(check::Args),
+    Check(Lazy<check::Args>),
     /// Print the game as at-least constraints, or as DIMACS CNF.
     #[command(after_help = EXIT_CODES)]
-    Constraints(constraints::Args),
+    Constraints(Lazy<constraints::Args>),
     /// Explain a certain fact: a smallest set of events that forces it.
     #[command(after_help = EXIT_CODES)]
-    Why(why::Args),
+    Why(Lazy<why::Args>),
     /// Write a random game played by the rules, from a seed.
     #[command(after_help = EXIT_CODES)]
-    Generate(generate::Args),
+    Generate(Lazy<generate::Args>),
     /// Time the exact analysis on game files or on generated states.
     #[command(after_help = EXIT_CODES)]
-    Bench(bench::Args),
+    Bench(Lazy<bench::Args>),
     /// The logic workbench: CNF, truth tables, entailment, resolution proofs, DPLL, WalkSAT.
-    Logic(logic::Args),
+    Logic(Lazy<logic::Args>),
     /// Estimate probabilities from sampled deals (exactly uniform, or WalkSAT as in
     /// Neller and Luo), with 95 % intervals; or print the deals.
     #[command(after_help = EXIT_CODES)]
-    Sample(sample::Args),
+    Sample(Lazy<sample::Args>),
     /// Rerun experiments: Neller and Luo's sampling-error experiment, and merging its shards.
-    Experiment(experiment::Args),
+    Experiment(Lazy<experiment::Args>),
     /// Serve the notepad in the browser: a local web server with a JSON API, games kept on disk.
-    Serve(serve::Args),
+    Serve(Lazy<serve::Args>),
     /// Play every seating of the chosen agents for each player count, with win rates and
     /// 95 % intervals by player count and seat; or merge the shards of a tournament.
-    Tournament(tournament::Args),
+    Tournament(Lazy<tournament::Args>),
     /// Play in a Speed Clue contest: connect to its server on localhost:PORT and answer it
     /// with an agent until the server says `done`.
-    Speedclue(speedclue::Args),
+    Speedclue(Lazy<speedclue::Args>),
 }
 
 /// How a command that ran to the end went; errors are exit code 2.
@@ -147,20 +149,20 @@ impl Outcome {
 
 fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     match cli.command {
-        Command::Notepad(args) => notepad::run(&args, out),
-        Command::Analyze(args) => analyze::run(&args, out),
-        Command::Advise(args) => advise::run(&args, out),
-        Command::Check(args) => check::run(&args, out),
-        Command::Constraints(args) => constraints::run(&args, out),
-        Command::Why(args) => why::run(&args, out),
-        Command::Generate(args) => generate::run(&args, out),
-        Command::Bench(args) => bench::run(&args, out),
-        Command::Logic(args) => logic::run(&args, out),
-        Command::Sample(args) => sample::run(&args, out),
-        Command::Experiment(args) => experiment::run(&args, out),
-        Command::Serve(args) => serve::run(&args, out),
-        Command::Tournament(args) => tournament::run(&args, out),
-        Command::Speedclue(args) => speedclue::run(&args, out),
+        Command::Notepad(Lazy(args)) => notepad::run(&args, out),
+        Command::Analyze(Lazy(args)) => analyze::run(&args, out),
+        Command::Advise(Lazy(args)) => advise::run(&args, out),
+        Command::Check(Lazy(args)) => check::run(&args, out),
+        Command::Constraints(Lazy(args)) => constraints::run(&args, out),
+        Command::Why(Lazy(args)) => why::run(&args, out),
+        Command::Generate(Lazy(args)) => generate::run(&args, out),
+        Command::Bench(Lazy(args)) => bench::run(&args, out),
+        Command::Logic(Lazy(args)) => logic::run(&args, out),
+        Command::Sample(Lazy(args)) => sample::run(&args, out),
+        Command::Experiment(Lazy(args)) => experiment::run(&args, out),
+        Command::Serve(Lazy(args)) => serve::run(&args, out),
+        Command::Tournament(Lazy(args)) => tournament::run(&args, out),
+        Command::Speedclue(Lazy(args)) => speedclue::run(&args, out),
     }
 }
 
@@ -198,5 +200,40 @@ fn main() -> ExitCode {
             let _ = writeln!(io::stderr().lock(), "error: {message}");
             ExitCode::from(2)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// clap's own checks of the command tree, every deferred part built.
+    #[test]
+    fn command_tree_is_valid() {
+        Cli::command().debug_assert();
+    }
+
+    /// Building a subcommand's deferred arguments leaves what `sleuth --help`
+    /// and `sleuth SUB --help` say about it as the variant's doc comment set it
+    /// (an `Args` struct's own doc comment would replace it).
+    #[test]
+    fn deferred_arguments_keep_descriptions() {
+        let eager = Cli::command();
+        let mut built = eager.clone();
+        built.build();
+        let texts = |c: &clap::Command| {
+            let s = |t: Option<&clap::builder::StyledStr>| t.map(ToString::to_string);
+            (s(c.get_about()), s(c.get_long_about()), s(c.get_after_help()), s(c.get_after_long_help()))
+        };
+        let mut seen = 0;
+        for sub in eager.get_subcommands() {
+            let after = built.find_subcommand(sub.get_name()).expect("the same subcommands");
+            assert_eq!(texts(sub), texts(after), "sleuth {}", sub.get_name());
+            assert!(sub.get_arguments().next().is_none(), "sleuth {}: arguments built eagerly", sub.get_name());
+            assert!(after.get_arguments().next().is_some(), "sleuth {}: no arguments", sub.get_name());
+            seen += 1;
+        }
+        assert_eq!(seen, 14);
     }
 }
