@@ -195,13 +195,27 @@ fn sweep<T: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<u128>]) -> 
     // one left (phase 2).
     let one = |pl: u8| pl.trailing_zeros() as usize;
     let left = |pl: u8| (!pl & 0b111).trailing_zeros() as usize;
+    // Candidates are numbered in step order, tail last, so at layer `t` the
+    // first case card of a path is among the `pre[c][t]` candidates placed
+    // so far, and the last one among the others: F vectors hold that
+    // prefix, B vectors that suffix (stored from its start).
+    let mut pre = vec![vec![0usize; n + 1]; k];
+    for (c, pre) in pre.iter_mut().enumerate() {
+        for t in 0..n {
+            let card = plan.steps[t].card as usize;
+            let here = s.cat_of[t].iter().any(|&cat| cat == Some(c)) && s.pos[card] < dims[c];
+            pre[t + 1] = pre[t] + usize::from(here);
+        }
+    }
+    let f_len = |t: usize, pl: u8| pre[one(pl)][t];
+    let b_len = |t: usize, pl: u8| dims[left(pl)] - pre[left(pl)][t];
     let vectors = |t: usize, phase: u32| -> Vectors<T> {
         let mut at = Vec::with_capacity(placed[t].len());
         let mut len = 0usize;
         for (&pl, &b) in placed[t].iter().zip(&back[t]) {
             if pl.count_ones() == phase && b != 0 {
                 at.push(len as u32);
-                len += dims[if phase == 1 { one(pl) } else { left(pl) }];
+                len += if phase == 1 { f_len(t, pl) } else { b_len(t, pl) };
             } else {
                 at.push(u32::MAX);
             }
@@ -240,7 +254,7 @@ fn sweep<T: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<u128>]) -> 
                         table[s.pos[card]] = table[s.pos[card]] + T::of(layer.counts[i]) * w * T::of(back[t + 1][j]);
                     }
                     (0, Some(c)) => {
-                        let to = &mut next.get_mut(j, dims[c])[s.pos[card]];
+                        let to = &mut next.get_mut(j, pre[c][t + 1])[s.pos[card]];
                         *to = *to + T::of(layer.counts[i]) * w;
                     }
                     (0, None) => {}
@@ -248,16 +262,16 @@ fn sweep<T: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<u128>]) -> 
                         let x_cat = one(placed[t][i]);
                         let b = w * T::of(back[t + 1][j]);
                         let at = s.pos[card] * stride[c];
-                        for (x, &fx) in f_vec[t].get(i, dims[x_cat]).iter().enumerate() {
+                        for (x, &fx) in f_vec[t].get(i, f_len(t, placed[t][i])).iter().enumerate() {
                             let to = &mut table[at + x * stride[x_cat]];
                             *to = *to + fx * b;
                         }
                     }
                     (_, Some(_)) => {} // the middle edge: in the backward sweep
                     (_, None) => {
-                        let len = dims[one(placed[t][i])];
-                        let from = f_vec[t].get(i, len);
-                        for (to, &fx) in next.get_mut(j, len).iter_mut().zip(from) {
+                        let pl = placed[t][i];
+                        let from = f_vec[t].get(i, f_len(t, pl));
+                        for (to, &fx) in next.get_mut(j, f_len(t + 1, pl)).iter_mut().zip(from) {
                             *to = *to + fx * w;
                         }
                     }
@@ -281,7 +295,7 @@ fn sweep<T: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<u128>]) -> 
             add_tails(&mut table, 0, &rest, &s.tails, &stride, T::of(f) * ways);
         } else {
             let x_cat = one(pl);
-            for (x, &fx) in f_vec[n].get(i, dims[x_cat]).iter().enumerate() {
+            for (x, &fx) in f_vec[n].get(i, f_len(n, pl)).iter().enumerate() {
                 if fx != T::ZERO {
                     add_tails(&mut table, x * stride[x_cat], &rest, &s.tails, &stride, fx * ways);
                 }
@@ -299,9 +313,9 @@ fn sweep<T: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<u128>]) -> 
                 continue;
             }
             let ways = full(i)?;
-            let v = b_next.get_mut(i, dims[left(pl)]);
+            let v = b_next.get_mut(i, b_len(n, pl));
             for &y in &s.tails[left(pl)] {
-                v[y] = ways;
+                v[y - pre[left(pl)][n]] = ways;
             }
         }
         for t in (0..n).rev() {
@@ -330,23 +344,25 @@ fn sweep<T: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<u128>]) -> 
                     let w = weight(t, i, m);
                     match (phase, s.cat_of[t][m]) {
                         (2, None) => {
-                            let len = dims[left(pl)];
-                            let from = b_next.get(j, len);
-                            for (to, &by) in b_cur.get_mut(i, len).iter_mut().zip(from) {
+                            // The suffix at `t + 1` starts where the card
+                            // of step `t`, if a candidate, is left out.
+                            let from = b_next.get(j, b_len(t + 1, pl));
+                            let skip = pre[left(pl)][t + 1] - pre[left(pl)][t];
+                            for (to, &by) in b_cur.get_mut(i, b_len(t, pl)).iter_mut().skip(skip).zip(from) {
                                 *to = *to + by * w;
                             }
                         }
                         (2, Some(c)) => {
-                            let to = &mut b_cur.get_mut(i, dims[c])[s.pos[card]];
+                            let to = &mut b_cur.get_mut(i, b_len(t, pl))[s.pos[card] - pre[c][t]];
                             *to = *to + w * T::of(back[t + 1][j]);
                         }
                         (_, Some(c)) => {
                             // The middle edge: every (x, y) of the first
                             // and last case cards around it.
                             let (x_cat, y_cat) = (one(pl), left(pl | 1 << c));
-                            let b_y = b_next.get(j, dims[y_cat]);
-                            let at = s.pos[card] * stride[c];
-                            for (x, &fx) in f_vec[t].get(i, dims[x_cat]).iter().enumerate() {
+                            let b_y = b_next.get(j, b_len(t + 1, pl | 1 << c));
+                            let at = s.pos[card] * stride[c] + pre[y_cat][t + 1] * stride[y_cat];
+                            for (x, &fx) in f_vec[t].get(i, f_len(t, pl)).iter().enumerate() {
                                 if fx == T::ZERO {
                                     continue;
                                 }
