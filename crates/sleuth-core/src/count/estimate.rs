@@ -20,17 +20,33 @@ pub(super) fn dp_states(p: &Problem, r: &Reduced, cards: &CardClasses, order: &[
     let total_room: usize = (0..np).map(|a| usize::from(r.rem[a])).sum();
     let tail = cards.tail.len();
     let open: Vec<usize> = (0..p.categories.len()).filter(|&k| r.cat_done >> k & 1 == 0).collect();
+    // `placed_ok[a][i]`: the cards among the first `i` that may go to
+    // player `a`; a category's first and last case-file candidate in the order.
+    let mut placed_ok = vec![vec![0usize; n + 1]; np];
+    for (a, counts) in placed_ok.iter_mut().enumerate() {
+        for (i, &c) in order.iter().enumerate() {
+            counts[i + 1] = counts[i] + usize::from(r.allowed[usize::from(c)] >> a & 1 == 1);
+        }
+    }
+    let case_ok =
+        |c: u8, k: usize| r.allowed[usize::from(c)] >> cf & 1 == 1 && usize::from(p.category_of[usize::from(c)]) == k;
+    let span: Vec<(usize, usize)> = open
+        .iter()
+        .map(|&k| {
+            let first = order.iter().position(|&c| case_ok(c, k)).unwrap_or(n);
+            let last = order.iter().rposition(|&c| case_ok(c, k)).map_or(0, |x| x + 1);
+            (first, last)
+        })
+        .collect();
     let mut sum = 0.0;
     for i in 0..=n {
-        let (before, after) = order.split_at(i);
-        let ok = |cs: &[u8], q: usize| cs.iter().filter(|&&c| r.allowed[usize::from(c)] >> q & 1 == 1).count();
         // Room vectors by their sum.
         let mut by_sum = vec![1.0f64];
         let (mut flo, mut fhi, mut nfree) = (0, 0, 0);
         for a in (0..np).filter(|&a| r.rem[a] > 0) {
             let rem = usize::from(r.rem[a]);
-            let lo = rem.saturating_sub(ok(before, a));
-            let hi = rem.min(ok(after, a) + tail);
+            let lo = rem.saturating_sub(placed_ok[a][i]);
+            let hi = rem.min(placed_ok[a][n] - placed_ok[a][i] + tail);
             if free[i] >> a & 1 == 1 {
                 (flo, fhi, nfree) = (flo + lo, fhi + hi, nfree + 1);
             } else {
@@ -42,14 +58,9 @@ pub(super) fn dp_states(p: &Problem, r: &Reduced, cards: &CardClasses, order: &[
         }
         // Case-file cards placed: forced (no case card left to come) or not.
         let (mut forced, mut varying) = (0, 0);
-        for &k in &open {
-            let in_cat = |cs: &[u8]| {
-                cs.iter().any(|&c| {
-                    r.allowed[usize::from(c)] >> cf & 1 == 1 && usize::from(p.category_of[usize::from(c)]) == k
-                })
-            };
+        for (&k, &(first, last)) in open.iter().zip(&span) {
             let tail_ok = (p.categories[k] & cards.tail).iter().any(|c| r.allowed[c.index()] >> cf & 1 == 1);
-            match (in_cat(before), in_cat(after) || tail_ok) {
+            match (first < i, last > i || tail_ok) {
                 (true, false) => forced += 1,
                 (true, true) => varying += 1,
                 _ => {}

@@ -122,6 +122,11 @@ fn choose_order(p: &Problem, r: &Reduced, cards: &CardClasses) -> (Vec<u8>, bool
             best = (e, other);
         }
     }
+    let inflight = order::inflight_order(r, cards);
+    let e = estimate(&inflight);
+    if e < INFLIGHT_MARGIN * best.0 {
+        best = (e, inflight);
+    }
     (best.1, true)
 }
 
@@ -143,6 +148,9 @@ const FREEING_MARGIN: f64 = 0.95;
 /// smallest estimate is taken.
 const WIDE_MARGIN: f64 = 0.6;
 const FRONTIER_MARGIN: f64 = 0.4;
+/// [`order::inflight_order`] is taken when its estimate is below this
+/// fraction of the order picked among the others.
+const INFLIGHT_MARGIN: f64 = 0.4;
 
 /// The DP in one fixed order (for profiling), symmetric on large problems.
 fn plan_in(p: &Problem, r: &Reduced, freeing: bool) -> Result<Plan, CountError> {

@@ -207,6 +207,42 @@ pub(super) fn named(name: &str, r: &Reduced, cards: &CardClasses, np: usize) -> 
         "freeing" => freeing_order(r, cards, np),
         "wide" => wide_first_order(r, cards),
         "frontier" => frontier_order(r, cards, np),
+        "inflight" => inflight_order(r, cards),
         _ => return None,
     })
+}
+
+/// Clause by clause, as [`dp_order`], but among the clauses with the fewest
+/// cards left, first the one after which the fewest other clauses are in
+/// flight (some of their cards placed, some not). Far fewer states than the
+/// other orders on some clause-heavy states (master 10 players, observer,
+/// 20 suggestions, seed 1: 11,479 against 61,644), more on others.
+pub(super) fn inflight_order(r: &Reduced, cards: &CardClasses) -> Vec<u8> {
+    let places = |c: Card| r.allowed[c.index()].count_ones();
+    let by_places = |s: CardSet| {
+        let mut v: Vec<Card> = s.iter().collect();
+        v.sort_by_key(|&c| places(c));
+        v
+    };
+    let mut pending = clause_sets(r);
+    let mut order: Vec<Card> = Vec::new();
+    let mut placed = CardSet::EMPTY;
+    while !pending.is_empty() {
+        let in_flight_after = |s: CardSet| {
+            let now = placed | s;
+            pending.iter().filter(|&&o| !(o & now).is_empty() && !(o - now).is_empty()).count()
+        };
+        let (i, _) = pending
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, &s)| {
+                ((s - placed).len(), in_flight_after(s), (s - placed).iter().map(places).sum::<u32>())
+            })
+            .expect("pending is not empty");
+        let set = pending.swap_remove(i);
+        order.extend(by_places(set - placed));
+        placed |= set;
+    }
+    order.extend(by_places(cards.dp - placed));
+    order.into_iter().map(|c| c.index() as u8).collect()
 }
