@@ -203,7 +203,7 @@ fn sweep<T: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<u128>]) -> 
     for (c, pre) in pre.iter_mut().enumerate() {
         for t in 0..n {
             let card = plan.steps[t].card as usize;
-            let here = s.cat_of[t].iter().any(|&cat| cat == Some(c)) && s.pos[card] < dims[c];
+            let here = s.cat_of[t].contains(&Some(c)) && s.pos[card] < dims[c];
             pre[t + 1] = pre[t] + usize::from(here);
         }
     }
