@@ -35,19 +35,19 @@ use crate::model::{Card, MAX_CARDS, MAX_PLACES};
 /// The case files with their (unscaled) counts, or `None` when the plan
 /// has more than three open categories or too many combinations (the
 /// caller then uses another method).
-pub(super) fn case_files(
+pub(super) fn case_files<B: Back>(
     p: &Problem,
     r: &Reduced,
     plan: &Plan,
     fwd: &Forward,
-    back: &[Vec<u128>],
+    back: &[Vec<B>],
     total: u128,
 ) -> Result<CaseFiles, CountError> {
     let Some(s) = Setup::new(p, r, plan, fwd) else { return Ok(None) };
     let table = if total <= u128::from(u64::MAX) {
-        sweep::<u64>(&s, plan, fwd, back)?.into_iter().map(u128::from).collect()
+        sweep::<u64, B>(&s, plan, fwd, back)?.into_iter().map(u128::from).collect()
     } else {
-        sweep::<u128>(&s, plan, fwd, back)?
+        sweep::<u128, B>(&s, plan, fwd, back)?
     };
     // The table, with the categories decided by propagation.
     let cf = p.np as u8;
@@ -142,6 +142,30 @@ impl Setup {
     }
 }
 
+/// The backward counts the sweeps read: the count's own, `u64` or `u128`.
+pub(super) trait Back: Copy {
+    fn is_zero(self) -> bool;
+    fn wide(self) -> u128;
+}
+
+impl Back for u64 {
+    fn is_zero(self) -> bool {
+        self == 0
+    }
+    fn wide(self) -> u128 {
+        u128::from(self)
+    }
+}
+
+impl Back for u128 {
+    fn is_zero(self) -> bool {
+        self == 0
+    }
+    fn wide(self) -> u128 {
+        self
+    }
+}
+
 /// The word the sweeps count in.
 trait Word: Copy + Default + Eq + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self> {
     const ZERO: Self;
@@ -166,7 +190,7 @@ impl Word for u128 {
 
 /// The sweeps: the (scaled) count of every combination of candidates,
 /// open category `c`'s index with stride `Π_{d < c} |cands[d]|`.
-fn sweep<T: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<u128>]) -> Result<Vec<T>, CountError> {
+fn sweep<T: Word, B: Back>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>]) -> Result<Vec<T>, CountError> {
     let np = plan.np;
     let k = s.cands.len();
     let dims: Vec<usize> = s.cands.iter().map(Vec::len).collect();
@@ -213,7 +237,7 @@ fn sweep<T: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<u128>]) -> 
         let mut at = Vec::with_capacity(placed[t].len());
         let mut len = 0usize;
         for (&pl, &b) in placed[t].iter().zip(&back[t]) {
-            if pl.count_ones() == phase && b != 0 {
+            if pl.count_ones() == phase && !b.is_zero() {
                 at.push(len as u32);
                 len += if phase == 1 { f_len(t, pl) } else { b_len(t, pl) };
             } else {
@@ -234,7 +258,7 @@ fn sweep<T: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<u128>]) -> 
         let card = step.card as usize;
         for (i, succ) in fwd.succ[t].chunks_exact(width).enumerate() {
             let phase = placed[t][i].count_ones();
-            if back[t][i] == 0 || phase > 1 || (phase == 1 && k == 1) {
+            if back[t][i].is_zero() || phase > 1 || (phase == 1 && k == 1) {
                 continue;
             }
             // Before any placement only the case-file move matters.
@@ -244,14 +268,15 @@ fn sweep<T: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<u128>]) -> 
                 _ => 0..width,
             };
             for (m, &j) in succ.iter().enumerate().take(moves.end).skip(moves.start) {
-                if j == NO_STATE || back[t + 1][j as usize] == 0 {
+                if j == NO_STATE || back[t + 1][j as usize].is_zero() {
                     continue;
                 }
                 let j = j as usize;
                 let w = weight(t, i, m);
                 match (phase, s.cat_of[t][m]) {
                     (0, Some(_)) if k == 1 => {
-                        table[s.pos[card]] = table[s.pos[card]] + T::of(layer.counts[i]) * w * T::of(back[t + 1][j]);
+                        table[s.pos[card]] =
+                            table[s.pos[card]] + T::of(layer.counts[i]) * w * T::of(back[t + 1][j].wide());
                     }
                     (0, Some(c)) => {
                         let to = &mut next.get_mut(j, pre[c][t + 1])[s.pos[card]];
@@ -260,7 +285,7 @@ fn sweep<T: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<u128>]) -> 
                     (0, None) => {}
                     (_, Some(c)) if k == 2 => {
                         let x_cat = one(placed[t][i]);
-                        let b = w * T::of(back[t + 1][j]);
+                        let b = w * T::of(back[t + 1][j].wide());
                         let at = s.pos[card] * stride[c];
                         for (x, &fx) in f_vec[t].get(i, f_len(t, placed[t][i])).iter().enumerate() {
                             let to = &mut table[at + x * stride[x_cat]];
@@ -286,7 +311,7 @@ fn sweep<T: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<u128>]) -> 
     for (i, &f) in last.counts.iter().enumerate() {
         let pl = placed[n][i];
         let phase = pl.count_ones() as usize;
-        if back[n][i] == 0 || (phase == k && k > 0) || (k == 3 && phase == 2) {
+        if back[n][i].is_zero() || (phase == k && k > 0) || (k == 3 && phase == 2) {
             continue; // counted at their last or middle placement
         }
         let ways = full(i)?;
@@ -309,7 +334,7 @@ fn sweep<T: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<u128>]) -> 
         let mut b_next = vectors(n, 2);
         for i in 0..last.counts.len() {
             let pl = placed[n][i];
-            if back[n][i] == 0 || pl.count_ones() != 2 {
+            if back[n][i].is_zero() || pl.count_ones() != 2 {
                 continue;
             }
             let ways = full(i)?;
@@ -326,7 +351,7 @@ fn sweep<T: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<u128>]) -> 
             for (i, succ) in fwd.succ[t].chunks_exact(width).enumerate() {
                 let pl = placed[t][i];
                 let phase = pl.count_ones();
-                if back[t][i] == 0 || phase == 0 || phase == 3 {
+                if back[t][i].is_zero() || phase == 0 || phase == 3 {
                     continue;
                 }
                 // With one placed only the case-file move (the middle
@@ -337,7 +362,7 @@ fn sweep<T: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<u128>]) -> 
                     _ => 0..width,
                 };
                 for (m, &j) in succ.iter().enumerate().take(moves.end).skip(moves.start) {
-                    if j == NO_STATE || back[t + 1][j as usize] == 0 {
+                    if j == NO_STATE || back[t + 1][j as usize].is_zero() {
                         continue;
                     }
                     let j = j as usize;
@@ -354,7 +379,7 @@ fn sweep<T: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<u128>]) -> 
                         }
                         (2, Some(c)) => {
                             let to = &mut b_cur.get_mut(i, b_len(t, pl))[s.pos[card] - pre[c][t]];
-                            *to = *to + w * T::of(back[t + 1][j]);
+                            *to = *to + w * T::of(back[t + 1][j].wide());
                         }
                         (_, Some(c)) => {
                             // The middle edge: every (x, y) of the first

@@ -143,15 +143,13 @@ pub(super) fn total(plan: &Plan, fwd: &Forward) -> Result<u128, CountError> {
     Ok(total)
 }
 
-/// The backward pass: fills `marginal[card][place]` for DP and tail cards
-/// and returns the total. With `keep`, also returns the backward count of
-/// every state of every layer (the number of completions from it).
-pub(super) fn backward(
+/// The final layer's backward counts (the ways to deal the tail from each
+/// state) and the total; fills the tail cards' marginals.
+fn final_layer(
     plan: &Plan,
     fwd: &Forward,
     marginal: &mut [[u128; MAX_PLACES]],
-    keep: bool,
-) -> Result<(u128, Vec<Vec<u128>>), CountError> {
+) -> Result<(u128, Vec<u128>), CountError> {
     let last = fwd.layers.last().expect("a forward pass has a final layer");
     let mut back = vec![0u128; last.keys.len()];
     let mut total = 0u128;
@@ -185,13 +183,26 @@ pub(super) fn backward(
             marginal[c as usize] = m;
         }
     }
+    Ok((total, back))
+}
+
+/// The backward pass: fills `marginal[card][place]` for DP and tail cards
+/// and returns the total. With `keep`, also returns the backward count of
+/// every state of every layer (the number of completions from it).
+pub(super) fn backward(
+    plan: &Plan,
+    fwd: &Forward,
+    marginal: &mut [[u128; MAX_PLACES]],
+    keep: bool,
+) -> Result<(u128, Vec<Vec<u128>>), CountError> {
+    let (total, mut back) = final_layer(plan, fwd, marginal)?;
     // Unweighted, every product below counts the deals through an edge and
     // every sum the deals through a state or with a card at a place: none
     // exceeds the total. When the total fits in 64 bits the pass runs on
     // u64 (still checked; the u128 pass is the fallback).
     if !keep && total >> 64 == 0 && plan.steps.iter().all(|s| !s.weighted) {
         let back64: Vec<u64> = back.iter().map(|&b| b as u64).collect();
-        if let Some(rows) = backward_u64(plan, fwd, back64) {
+        if let Some((rows, _)) = backward_u64(plan, fwd, back64, false) {
             for (step, row) in plan.steps.iter().zip(rows) {
                 marginal[step.card as usize] = row.map(u128::from);
             }
@@ -237,10 +248,42 @@ pub(super) fn backward(
     Ok((total, kept))
 }
 
+/// [`backward`] keeping every layer's backward counts, on u64: `None` when
+/// the plan is weighted or some count does not fit (then [`backward`]
+/// applies). The case-file sweep reads the counts.
+pub(super) fn backward_kept_u64(
+    plan: &Plan,
+    fwd: &Forward,
+    marginal: &mut [[u128; MAX_PLACES]],
+) -> Result<Option<(u128, Vec<Vec<u64>>)>, CountError> {
+    if plan.steps.iter().any(|s| s.weighted) {
+        return Ok(None);
+    }
+    // The tail cards' rows are written either way; on `None` the caller's
+    // `backward` writes them again.
+    let (total, last) = final_layer(plan, fwd, marginal)?;
+    if total >> 64 != 0 {
+        return Ok(None);
+    }
+    let back64: Vec<u64> = last.iter().map(|&b| b as u64).collect();
+    let Some((rows, kept)) = backward_u64(plan, fwd, back64, true) else { return Ok(None) };
+    for (step, row) in plan.steps.iter().zip(rows) {
+        marginal[step.card as usize] = row.map(u128::from);
+    }
+    Ok(Some((total, kept)))
+}
+
 /// The layers of [`backward`] on u64 for an unweighted plan: each step's
-/// marginal row, in step order; `None` if some count does not fit.
-fn backward_u64(plan: &Plan, fwd: &Forward, mut back: Vec<u64>) -> Option<Vec<[u64; MAX_PLACES]>> {
+/// marginal row, in step order, and with `keep` every layer's backward
+/// counts (layer order); `None` if some count does not fit.
+fn backward_u64(
+    plan: &Plan,
+    fwd: &Forward,
+    mut back: Vec<u64>,
+    keep: bool,
+) -> Option<(Vec<[u64; MAX_PLACES]>, Vec<Vec<u64>>)> {
     let mut rows = vec![[0u64; MAX_PLACES]; plan.steps.len()];
+    let mut kept = Vec::new();
     for (k, step) in plan.steps.iter().enumerate().rev() {
         let layer = &fwd.layers[k];
         let mut prev = vec![0u64; layer.counts.len()];
@@ -263,7 +306,14 @@ fn backward_u64(plan: &Plan, fwd: &Forward, mut back: Vec<u64>) -> Option<Vec<[u
                 row[q] = row[q].checked_add(f?.checked_mul(b)?)?;
             }
         }
-        back = prev;
+        let done = std::mem::replace(&mut back, prev);
+        if keep {
+            kept.push(done);
+        }
     }
-    Some(rows)
+    if keep {
+        kept.push(back);
+        kept.reverse();
+    }
+    Some((rows, kept))
 }

@@ -411,9 +411,17 @@ fn card_outer_files(p: &Problem, r: &Reduced, plan: &Plan, files: bool) -> Resul
     let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
     let fwd = if files { dp::forward_with_keys(plan)? } else { dp::forward(plan, true)? };
     let symmetric = plan.is_symmetric();
-    let (mut total, back) = dp::backward(plan, &fwd, &mut marginal, symmetric || files)?;
-    if symmetric && total > 0 {
-        sym::free_marginals(plan, &fwd, total, &back, &mut marginal)?;
+    // The sweep reads every layer's backward counts: on u64 where they fit.
+    let narrow = if files { dp::backward_kept_u64(plan, &fwd, &mut marginal)? } else { None };
+    let (mut total, back) = match narrow {
+        Some((total, back)) => (total, Kept::Narrow(back)),
+        None => {
+            let (total, back) = dp::backward(plan, &fwd, &mut marginal, symmetric || files)?;
+            (total, Kept::Wide(back))
+        }
+    };
+    if let (true, Kept::Wide(back)) = (symmetric && total > 0, &back) {
+        sym::free_marginals(plan, &fwd, total, back, &mut marginal)?;
     }
     if total == 0 {
         marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
@@ -430,11 +438,21 @@ fn card_outer_files(p: &Problem, r: &Reduced, plan: &Plan, files: bool) -> Resul
     if case_file::listed(p, &counts) > MAX_CASE_FILES {
         return Ok((counts, None));
     }
-    let found = match case_sweep::case_files(p, r, plan, &fwd, &back, total * plan.scale)? {
+    let swept = match &back {
+        Kept::Narrow(back) => case_sweep::case_files(p, r, plan, &fwd, back, total * plan.scale)?,
+        Kept::Wide(back) => case_sweep::case_files(p, r, plan, &fwd, back, total * plan.scale)?,
+    };
+    let found = match swept {
         Some(found) => found,
         None => case_file::without_sweep(p, r, &counts)?,
     };
     Ok((counts, Some(found)))
+}
+
+/// Every layer's backward counts, as the backward pass kept them.
+enum Kept {
+    Narrow(Vec<Vec<u64>>),
+    Wide(Vec<Vec<u128>>),
 }
 
 /// The counts and the possible case files with their counts, most likely
