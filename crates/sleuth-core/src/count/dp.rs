@@ -248,6 +248,9 @@ pub(super) fn backward(
     Ok((total, kept))
 }
 
+/// Every layer's backward counts on u64, layer by layer.
+pub(super) type Layers64 = Vec<Vec<u64>>;
+
 /// [`backward`] keeping every layer's backward counts, on u64: `None` when
 /// the plan is weighted or some count does not fit (then [`backward`]
 /// applies). The case-file sweep reads the counts.
@@ -255,7 +258,7 @@ pub(super) fn backward_kept_u64(
     plan: &Plan,
     fwd: &Forward,
     marginal: &mut [[u128; MAX_PLACES]],
-) -> Result<Option<(u128, Vec<Vec<u64>>)>, CountError> {
+) -> Result<Option<(u128, Layers64)>, CountError> {
     if plan.steps.iter().any(|s| s.weighted) {
         return Ok(None);
     }
@@ -281,7 +284,7 @@ fn backward_u64(
     fwd: &Forward,
     mut back: Vec<u64>,
     keep: bool,
-) -> Option<(Vec<[u64; MAX_PLACES]>, Vec<Vec<u64>>)> {
+) -> Option<(Vec<[u64; MAX_PLACES]>, Layers64)> {
     let mut rows = vec![[0u64; MAX_PLACES]; plan.steps.len()];
     let mut kept = Vec::new();
     for (k, step) in plan.steps.iter().enumerate().rev() {
