@@ -322,13 +322,23 @@ fn auto(p: &Problem, r: &Reduced) -> Result<Counts, CountError> {
 /// The players-outer count where [`auto`] picks it, with the count of
 /// every case file with deals (cards as a bitmask, see [`players`]).
 fn players_outer(p: &Problem, r: &Reduced) -> Result<Option<(Counts, players::FileCounts)>, CountError> {
-    let card_bound = card_bound(p, r, &CardClasses::new(p, r));
-    // The symmetric DP (and its choice of order) made the card-outer DP
-    // cheaper where it runs.
-    let ratio = if card_bound >= SYMMETRY_MIN_CARD_BOUND { PLAYERS_RATIO_SYMMETRIC } else { PLAYERS_RATIO };
-    let limit = PLAYERS_MAX_ESTIMATE.min(ratio * card_bound);
+    let cards = CardClasses::new(p, r);
+    let card_bound = card_bound(p, r, &cards);
     let worth_trying = card_bound >= PLAYERS_MIN_CARD_BOUND;
-    if let Some(pp) = worth_trying.then(|| players::prepare(p, r)).flatten().filter(|pp| pp.estimate() <= limit) {
+    let Some(pp) = worth_trying.then(|| players::prepare(p, r)).flatten() else { return Ok(None) };
+    // The symmetric DP (and its choice of order) made the card-outer DP
+    // cheaper where it runs; there its layer estimate, in the better of the
+    // usual and freeing orders, is a closer bound than the crude one.
+    let limit = if card_bound >= SYMMETRY_MIN_CARD_BOUND {
+        let layers = [order::dp_order(r, &cards), order::freeing_order(r, &cards, p.np)]
+            .iter()
+            .map(|order| estimate::dp_states(p, r, &cards, order))
+            .fold(card_bound, f64::min);
+        PLAYERS_RATIO_SYMMETRIC * layers
+    } else {
+        PLAYERS_RATIO * card_bound
+    };
+    if pp.estimate() <= PLAYERS_MAX_ESTIMATE.min(limit) {
         if let Some((total, marginal, states, files)) = players::marginals(&pp, PLAYERS_MAX_MOVES)? {
             let marginal = if total == 0 { vec![[0u128; MAX_PLACES]; MAX_CARDS] } else { marginal };
             return Ok(Some((finish(p, r, total, marginal, states), files)));
