@@ -80,27 +80,45 @@ pub struct WalkSatStats {
 /// assert!(cnf.is_satisfied_by(model));
 /// ```
 pub fn walksat(cnf: &Cnf, options: &WalkSatOptions) -> (WalkSatResult, WalkSatStats) {
-    let mut stats = WalkSatStats::default();
-    let n = cnf.num_vars() as usize;
-    let noise = if options.noise.is_nan() { 0.0 } else { options.noise.clamp(0.0, 1.0) };
-    let clauses: Vec<Vec<Lit>> =
-        cnf.clauses().iter().filter(|c| !c.is_tautology()).map(|c| c.dedup().lits().to_vec()).collect();
-    if clauses.iter().any(Vec::is_empty) {
-        return (WalkSatResult::Unknown, stats);
+    let clauses: Vec<(Vec<Lit>, u32)> =
+        cnf.clauses().iter().filter(|c| !c.is_tautology()).map(|c| (c.dedup().lits().to_vec(), 1)).collect();
+    if clauses.iter().any(|(lits, _)| lits.is_empty()) {
+        return (WalkSatResult::Unknown, WalkSatStats::default());
     }
+    let (value, stats) = search(cnf.num_vars() as usize, &clauses, options);
+    let Some(value) = value else { return (WalkSatResult::Unknown, stats) };
+    let model = Model::from_bools(&value);
+    debug_assert!(cnf.is_satisfied_by(&model));
+    (WalkSatResult::Sat(model), stats)
+}
+
+/// The search itself, on constraints "at least `k` of these literals"
+/// (`k = 1`: a clause) over variables `0..n`, each with `1 <= k <= len`,
+/// no literal repeated: [`walksat`] and [`crate::walksat_pb`] prepare their
+/// constraints and call it. A random unsatisfied constraint, then one of
+/// its false literals made true (for a clause: any of its literals).
+/// Returns the satisfying values found, if any.
+pub(crate) fn search(
+    n: usize,
+    cons: &[(Vec<Lit>, u32)],
+    options: &WalkSatOptions,
+) -> (Option<Vec<bool>>, WalkSatStats) {
+    let mut stats = WalkSatStats::default();
+    let noise = if options.noise.is_nan() { 0.0 } else { options.noise.clamp(0.0, 1.0) };
     let mut occurs: Vec<Vec<usize>> = vec![Vec::new(); 2 * n];
-    for (ci, c) in clauses.iter().enumerate() {
-        for l in c {
+    for (ci, (lits, _)) in cons.iter().enumerate() {
+        for l in lits {
             occurs[l.code()].push(ci);
         }
     }
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let mut value = vec![false; n];
-    let mut true_count = vec![0u32; clauses.len()];
+    let mut true_count = vec![0u32; cons.len()];
     let mut unsat: Vec<usize> = Vec::new();
-    let mut unsat_pos = vec![usize::MAX; clauses.len()];
+    let mut unsat_pos = vec![usize::MAX; cons.len()];
     let mut candidates: Vec<Var> = Vec::new();
-    stats.fewest_unsat = clauses.len();
+    let mut false_lits: Vec<Lit> = Vec::new();
+    stats.fewest_unsat = cons.len();
 
     for _ in 0..options.max_tries {
         stats.tries += 1;
@@ -108,11 +126,11 @@ pub fn walksat(cnf: &Cnf, options: &WalkSatOptions) -> (WalkSatResult, WalkSatSt
             *v = rng.gen();
         }
         unsat.clear();
-        for (ci, c) in clauses.iter().enumerate() {
-            let t = c.iter().filter(|l| l.apply(value[l.var().index()])).count() as u32;
+        for (ci, (lits, k)) in cons.iter().enumerate() {
+            let t = lits.iter().filter(|l| l.apply(value[l.var().index()])).count() as u32;
             true_count[ci] = t;
             unsat_pos[ci] = usize::MAX;
-            if t == 0 {
+            if t < *k {
                 unsat_pos[ci] = unsat.len();
                 unsat.push(ci);
             }
@@ -123,24 +141,26 @@ pub fn walksat(cnf: &Cnf, options: &WalkSatOptions) -> (WalkSatResult, WalkSatSt
                 break;
             }
             let ci = unsat[rng.gen_range(0..unsat.len())];
-            let clause = &clauses[ci];
-            // Break count of each variable: clauses it alone satisfies.
+            false_lits.clear();
+            false_lits.extend(cons[ci].0.iter().filter(|l| !l.apply(value[l.var().index()])));
+            // Break count of each flip: the constraints at their threshold
+            // that would lose a true literal (for a clause: that it alone
+            // satisfies).
             let mut best = u32::MAX;
             candidates.clear();
-            for &l in clause {
-                let v = l.var();
-                let now_true = v.lit(value[v.index()]);
-                let breaks = occurs[now_true.code()].iter().filter(|&&d| true_count[d] == 1).count() as u32;
+            for &l in &false_lits {
+                let now_true = !l;
+                let breaks = occurs[now_true.code()].iter().filter(|&&d| true_count[d] == cons[d].1).count() as u32;
                 if breaks < best {
                     best = breaks;
                     candidates.clear();
                 }
                 if breaks == best {
-                    candidates.push(v);
+                    candidates.push(l.var());
                 }
             }
             let var = if best > 0 && rng.gen_bool(noise) {
-                clause[rng.gen_range(0..clause.len())].var()
+                false_lits[rng.gen_range(0..false_lits.len())].var()
             } else {
                 candidates[rng.gen_range(0..candidates.len())]
             };
@@ -150,14 +170,14 @@ pub fn walksat(cnf: &Cnf, options: &WalkSatOptions) -> (WalkSatResult, WalkSatSt
             value[var.index()] = !value[var.index()];
             for &d in &occurs[was_true.code()] {
                 true_count[d] -= 1;
-                if true_count[d] == 0 {
+                if true_count[d] + 1 == cons[d].1 {
                     unsat_pos[d] = unsat.len();
                     unsat.push(d);
                 }
             }
             for &d in &occurs[(!was_true).code()] {
                 true_count[d] += 1;
-                if true_count[d] == 1 {
+                if true_count[d] == cons[d].1 {
                     let p = unsat_pos[d];
                     let last = *unsat.last().expect("d was unsatisfied");
                     unsat.swap_remove(p);
@@ -169,12 +189,10 @@ pub fn walksat(cnf: &Cnf, options: &WalkSatOptions) -> (WalkSatResult, WalkSatSt
             }
         }
         if unsat.is_empty() {
-            let model = Model::from_bools(&value);
-            debug_assert!(cnf.is_satisfied_by(&model));
-            return (WalkSatResult::Sat(model), stats);
+            return (Some(value), stats);
         }
     }
-    (WalkSatResult::Unknown, stats)
+    (None, stats)
 }
 
 #[cfg(test)]

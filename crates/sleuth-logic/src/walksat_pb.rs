@@ -2,7 +2,7 @@
 //! approach", Walser's WSAT(PB)): every constraint says "at least `k` of these
 //! literals are true"; a clause is the case `k = 1`.
 //!
-//! The search is [`walksat`](crate::walksat)'s, generalised: pick a random
+//! The search is [`walksat`](crate::walksat)'s (one function serves both), generalised: pick a random
 //! unsatisfied constraint and make one of its false literals true, one whose
 //! flip breaks no satisfied constraint if there is one, else a random one with
 //! probability `noise`, else one that breaks the fewest. A constraint breaks
@@ -16,12 +16,9 @@
 //! plain WalkSAT drifts among near-models with a handful of broken counter
 //! clauses. Here moving a card is two flips and the counts are exact.
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-
 use crate::clause::Model;
-use crate::lit::{Lit, Var};
-use crate::walksat::{WalkSatOptions, WalkSatResult, WalkSatStats};
+use crate::lit::Lit;
+use crate::walksat::{search, WalkSatOptions, WalkSatResult, WalkSatStats};
 
 /// "At least `k` of `lits` are true".
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,112 +58,29 @@ impl AtLeast {
 /// assert_eq!((1..=4).filter(|&i| model.get(x(i)) == Some(true)).count(), 2);
 /// ```
 pub fn walksat_pb(num_vars: u32, constraints: &[AtLeast], options: &WalkSatOptions) -> (WalkSatResult, WalkSatStats) {
-    let mut stats = WalkSatStats::default();
     let n = num_vars as usize;
-    let noise = if options.noise.is_nan() { 0.0 } else { options.noise.clamp(0.0, 1.0) };
     let mut cons: Vec<(Vec<Lit>, u32)> = Vec::new();
     for c in constraints {
         let mut lits = c.lits.clone();
         lits.sort_unstable_by_key(|l| l.code());
         lits.dedup();
         if lits.iter().any(|l| l.var().index() >= n) || c.k > lits.len() {
-            return (WalkSatResult::Unknown, stats);
+            return (WalkSatResult::Unknown, WalkSatStats::default());
         }
         if c.k > 0 {
             cons.push((lits, c.k as u32));
         }
     }
-    let mut occurs: Vec<Vec<usize>> = vec![Vec::new(); 2 * n];
-    for (ci, (lits, _)) in cons.iter().enumerate() {
-        for l in lits {
-            occurs[l.code()].push(ci);
-        }
-    }
-    let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
-    let mut value = vec![false; n];
-    let mut true_count = vec![0u32; cons.len()];
-    let mut unsat: Vec<usize> = Vec::new();
-    let mut unsat_pos = vec![usize::MAX; cons.len()];
-    let mut candidates: Vec<Var> = Vec::new();
-    let mut false_lits: Vec<Lit> = Vec::new();
-    stats.fewest_unsat = cons.len();
-
-    for _ in 0..options.max_tries {
-        stats.tries += 1;
-        for v in value.iter_mut() {
-            *v = rng.gen();
-        }
-        unsat.clear();
-        for (ci, (lits, k)) in cons.iter().enumerate() {
-            let t = lits.iter().filter(|l| l.apply(value[l.var().index()])).count() as u32;
-            true_count[ci] = t;
-            unsat_pos[ci] = usize::MAX;
-            if t < *k {
-                unsat_pos[ci] = unsat.len();
-                unsat.push(ci);
-            }
-        }
-        for _ in 0..options.max_flips {
-            stats.fewest_unsat = stats.fewest_unsat.min(unsat.len());
-            if unsat.is_empty() {
-                break;
-            }
-            let ci = unsat[rng.gen_range(0..unsat.len())];
-            false_lits.clear();
-            false_lits.extend(cons[ci].0.iter().filter(|l| !l.apply(value[l.var().index()])));
-            // Break count of each flip: constraints at their threshold that lose a true literal.
-            let mut best = u32::MAX;
-            candidates.clear();
-            for &l in &false_lits {
-                let now_true = !l;
-                let breaks = occurs[now_true.code()].iter().filter(|&&d| true_count[d] == cons[d].1).count() as u32;
-                if breaks < best {
-                    best = breaks;
-                    candidates.clear();
-                }
-                if breaks == best {
-                    candidates.push(l.var());
-                }
-            }
-            let var = if best > 0 && rng.gen_bool(noise) {
-                false_lits[rng.gen_range(0..false_lits.len())].var()
-            } else {
-                candidates[rng.gen_range(0..candidates.len())]
-            };
-            stats.flips += 1;
-            let was_true = var.lit(value[var.index()]);
-            value[var.index()] = !value[var.index()];
-            for &d in &occurs[was_true.code()] {
-                true_count[d] -= 1;
-                if true_count[d] + 1 == cons[d].1 {
-                    unsat_pos[d] = unsat.len();
-                    unsat.push(d);
-                }
-            }
-            for &d in &occurs[(!was_true).code()] {
-                true_count[d] += 1;
-                if true_count[d] == cons[d].1 {
-                    let p = unsat_pos[d];
-                    let last = *unsat.last().expect("d was unsatisfied");
-                    unsat.swap_remove(p);
-                    if last != d {
-                        unsat_pos[last] = p;
-                    }
-                    unsat_pos[d] = usize::MAX;
-                }
-            }
-        }
-        if unsat.is_empty() {
-            debug_assert!(constraints.iter().all(|c| c.is_satisfied_by(&value)));
-            return (WalkSatResult::Sat(Model::from_bools(&value)), stats);
-        }
-    }
-    (WalkSatResult::Unknown, stats)
+    let (value, stats) = search(n, &cons, options);
+    let Some(value) = value else { return (WalkSatResult::Unknown, stats) };
+    debug_assert!(constraints.iter().all(|c| c.is_satisfied_by(&value)));
+    (WalkSatResult::Sat(Model::from_bools(&value)), stats)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lit::Var;
 
     fn lit(d: i32) -> Lit {
         Lit::from_dimacs(d).unwrap()
