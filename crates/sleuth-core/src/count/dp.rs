@@ -209,7 +209,7 @@ pub(super) fn backward(
             return Ok((total, Vec::new()));
         }
     }
-    let mut kept = Vec::new();
+    let mut kept = KeptLayers::new(keep);
     for (k, step) in plan.steps.iter().enumerate().rev() {
         let layer = &fwd.layers[k];
         let mut prev = vec![0u128; layer.counts.len()];
@@ -236,16 +236,9 @@ pub(super) fn backward(
                 }
             }
         }
-        let done = std::mem::replace(&mut back, prev);
-        if keep {
-            kept.push(done);
-        }
+        kept.push(std::mem::replace(&mut back, prev));
     }
-    if keep {
-        kept.push(back);
-        kept.reverse();
-    }
-    Ok((total, kept))
+    Ok((total, kept.finish(back)))
 }
 
 /// Every layer's backward counts on u64, layer by layer.
@@ -286,7 +279,7 @@ fn backward_u64(
     keep: bool,
 ) -> Option<(Vec<[u64; MAX_PLACES]>, Layers64)> {
     let mut rows = vec![[0u64; MAX_PLACES]; plan.steps.len()];
-    let mut kept = Vec::new();
+    let mut kept = KeptLayers::new(keep);
     for (k, step) in plan.steps.iter().enumerate().rev() {
         let layer = &fwd.layers[k];
         let mut prev = vec![0u64; layer.counts.len()];
@@ -309,14 +302,33 @@ fn backward_u64(
                 row[q] = row[q].checked_add(f?.checked_mul(b)?)?;
             }
         }
-        let done = std::mem::replace(&mut back, prev);
-        if keep {
-            kept.push(done);
+        kept.push(std::mem::replace(&mut back, prev));
+    }
+    Some((rows, kept.finish(back)))
+}
+
+/// The backward counts of every layer, gathered last layer first when
+/// asked for (and nothing otherwise).
+struct KeptLayers<T> {
+    keep: bool,
+    layers: Vec<Vec<T>>,
+}
+
+impl<T> KeptLayers<T> {
+    fn new(keep: bool) -> KeptLayers<T> {
+        KeptLayers { keep, layers: Vec::new() }
+    }
+
+    fn push(&mut self, layer: Vec<T>) {
+        if self.keep {
+            self.layers.push(layer);
         }
     }
-    if keep {
-        kept.push(back);
-        kept.reverse();
+
+    /// Every layer in layer order, given the first.
+    fn finish(mut self, first: Vec<T>) -> Vec<Vec<T>> {
+        self.push(first);
+        self.layers.reverse();
+        self.layers
     }
-    Some((rows, kept))
 }
