@@ -2,22 +2,24 @@
 //! states of the card-outer DP, of the players-outer counter and of the
 //! one `count_marginals` picks (a tool for tuning the choice between them).
 //!
-//! Usage: count_compare DECK PLAYERS observer|bystander SUGGESTIONS SEEDS [moves]
+//! Usage: count_compare DECK PLAYERS observer|bystander SUGGESTIONS SEEDS [moves|whole]
 //!
-//! With `moves`, only the players-outer counter's states and moves.
+//! With `moves`, only the players-outer counter's states and moves; with
+//! `whole`, each counter times the whole analysis (counts and case files).
 
 mod states;
 
-use sleuth_core::count::{count_marginals_by, order_estimates, players_outer_cost, Counter};
+use sleuth_core::count::{count_marginals_by, count_with_case_files_by, order_estimates, players_outer_cost, Counter};
 use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let Some((states, rest)) = states::from_args(&args) else {
-        eprintln!("usage: count_compare DECK PLAYERS observer|bystander SUGGESTIONS SEEDS [moves]");
+        eprintln!("usage: count_compare DECK PLAYERS observer|bystander SUGGESTIONS SEEDS [moves|whole]");
         std::process::exit(2);
     };
     let moves_only = rest.first().is_some_and(|x| x == "moves");
+    let whole = rest.first().is_some_and(|x| x == "whole");
     for (seed, p) in states {
         let mut line = format!("seed {seed}");
         if moves_only {
@@ -28,7 +30,11 @@ fn main() {
         line += &format!(" | cost {:?} | orders {:?}", players_outer_cost(&p), order_estimates(&p));
         for counter in [Counter::CardOuter, Counter::PlayersOuter, Counter::Auto] {
             let t = Instant::now();
-            let c = count_marginals_by(&p, counter).expect("counts");
+            let c = if whole {
+                count_with_case_files_by(&p, counter).expect("counts").map(|(c, _)| c)
+            } else {
+                count_marginals_by(&p, counter).expect("counts")
+            };
             let ms = t.elapsed().as_secs_f64() * 1e3;
             match c {
                 Some(c) => {

@@ -249,6 +249,38 @@ pub fn count_marginals_by(p: &Problem, counter: Counter) -> Result<Option<Counts
     }
 }
 
+/// [`count_with_case_files`] with a chosen counter (`Auto`, `CardOuter` or
+/// `PlayersOuter`), for profiling; `None` if the players-outer counter does
+/// not handle the problem or gives up.
+///
+/// # Errors
+/// [`CountError`] if a count does not fit or the state is too large.
+#[doc(hidden)]
+pub fn count_with_case_files_by(p: &Problem, counter: Counter) -> Result<Option<(Counts, CaseFiles)>, CountError> {
+    let Some(r) = propagate(p) else { return count_with_case_files(p).map(Some) };
+    let found = match counter {
+        Counter::PlayersOuter => {
+            let Some(pp) = players::prepare(p, &r) else { return Ok(None) };
+            let Some((total, marginal, states, files)) = players::marginals(&pp, PROFILE_MAX_MOVES)? else {
+                return Ok(None);
+            };
+            let marginal = if total == 0 { vec![[0u128; MAX_PLACES]; MAX_CARDS] } else { marginal };
+            let counts = finish(p, &r, total, marginal, states);
+            let files = (case_file::listed(p, &counts) <= MAX_CASE_FILES).then(|| case_file::from_masks(p, &r, &files));
+            (counts, files)
+        }
+        Counter::CardOuter => {
+            let plan = plan(p, &r)?;
+            match card_outer_files(p, &r, &plan, true) {
+                Err(CountError::Overflow) if plan.scale > 1 => card_outer_files(p, &r, &unpooled(p, &r, &plan)?, true)?,
+                other => other?,
+            }
+        }
+        _ => count_with_case_files(p)?,
+    };
+    Ok(Some(found))
+}
+
 /// The states and moves of the players-outer counter's forward pass, its
 /// estimate and the card-outer bound, for profiling; `None` if it does not
 /// handle the problem or gives up.
