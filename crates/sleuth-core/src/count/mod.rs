@@ -726,8 +726,8 @@ mod tests {
         assert!(fewer * 4 > compared, "symmetry saved states on only {fewer} of {compared} games");
     }
 
-    /// The DP in the order that frees players early, the wide-first order
-    /// and the frontier order (symmetric, whatever the size) against the
+    /// The DP in the order that frees players early, the wide-first, the
+    /// frontier and the in-flight orders (symmetric, whatever the size) against the
     /// plain DP in the usual order, on seeded classic and master games:
     /// equal totals and marginals of every card at every place; each order
     /// a permutation of the DP cards, differing from the usual one on many
@@ -741,14 +741,14 @@ mod tests {
             (DeckChoice::Master, 8),
             (DeckChoice::Master, 10),
         ];
-        let (mut compared, differ) = (0, [(); 3].map(|_| std::cell::Cell::new(0)));
+        let (mut compared, differ) = (0, [(); 4].map(|_| std::cell::Cell::new(0)));
         for_each_generated(
             &sizes,
             5,
             |players, seed| 5000 + 100 * players as u64 + seed,
             |label, p| {
                 let plain = plain_dp(p).expect(label);
-                for (i, name) in ["freeing", "wide", "frontier"].into_iter().enumerate() {
+                for (i, name) in ["freeing", "wide", "frontier", "inflight"].into_iter().enumerate() {
                     let other = marginals_with(p, |p, r| {
                         let cards = CardClasses::new(p, r);
                         let order = order::named(name, r, &cards, p.np).expect("a known order");
@@ -767,7 +767,7 @@ mod tests {
             },
         );
         assert!(compared > 150, "only {compared} games compared");
-        for (differ, name) in differ.iter().zip(["freeing", "wide", "frontier"]) {
+        for (differ, name) in differ.iter().zip(["freeing", "wide", "frontier", "inflight"]) {
             let differ = differ.get();
             assert!(differ * 4 > compared, "the {name} order differs on only {differ} of {compared} games");
         }

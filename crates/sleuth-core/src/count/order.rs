@@ -18,7 +18,8 @@
 //! rooms by their sum and the rooms' sum fixed) picks the better of the two
 //! on most of them, where the older capacity-vector estimate could not rank
 //! orders. [`wide_first_order`] and [`frontier_order`] help clause-heavy
-//! states and are taken when the estimate clearly prefers them.
+//! states and are taken when the estimate clearly prefers them, as is
+//! [`inflight_order`] (the independent plain DP's clause order).
 
 use super::plan::CardClasses;
 use crate::deduce::Reduced;
