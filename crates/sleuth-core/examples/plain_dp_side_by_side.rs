@@ -186,6 +186,11 @@ fn median(mut xs: Vec<f64>) -> f64 {
     }
 }
 
+/// Prints one state's times.
+fn print_state(s: &State) {
+    println!("  {}: analyze {:.2} ms, plain_dp {:.2} ms, ratio {:.2}", s.label, ms(s.analyze), ms(s.plain), s.ratio());
+}
+
 /// Prints how `analyze` fares on a set of states.
 fn summary(name: &str, states: &[&State]) {
     let slower: Vec<&&State> = states.iter().filter(|s| s.analyze > s.plain).collect();
@@ -249,13 +254,7 @@ fn measure(o: &Options, dir: &Path) -> Result<(), String> {
     );
     println!("\nissue 20's states:");
     for s in &states[..ISSUE_STATES.len()] {
-        println!(
-            "  {}: analyze {:.2} ms, plain_dp {:.2} ms, ratio {:.2}",
-            s.label,
-            ms(s.analyze),
-            ms(s.plain),
-            s.ratio()
-        );
+        print_state(s);
     }
 
     let mut by_plain: Vec<&State> = states.iter().collect();
@@ -286,13 +285,7 @@ fn measure(o: &Options, dir: &Path) -> Result<(), String> {
     slower.sort_by(|a, b| b.ratio().total_cmp(&a.ratio()));
     println!("\nstates where analyze is slower than plain_dp, worst first:");
     for s in slower {
-        println!(
-            "  {}: analyze {:.2} ms, plain_dp {:.2} ms, ratio {:.2}",
-            s.label,
-            ms(s.analyze),
-            ms(s.plain),
-            s.ratio()
-        );
+        print_state(s);
     }
     Ok(())
 }
