@@ -3,7 +3,8 @@
 use crate::input::{in_file, load_game};
 use crate::notepad::describe_cards;
 use crate::output::{
-    deck_name, fine_percent, group_digits, places, push_json_f64, push_json_str, viewpoint, write_conflict,
+    deck_name, fine_percent, group_digits, places, push_json_f64, push_json_str, push_json_str_array, viewpoint,
+    write_conflict,
 };
 use crate::Outcome;
 use sleuth_core::{Analysis, Card, Game, Place, Status};
@@ -70,7 +71,7 @@ pub fn to_json(game: &Game, analysis: &Analysis) -> String {
     field(&mut out, "method");
     out.push_str("\"exact\"");
     field(&mut out, "places");
-    push_str_array(&mut out, places.iter().map(|&(_, id)| id));
+    push_json_str_array(&mut out, places.iter().map(|&(_, id)| id));
 
     let per_card = |out: &mut String, cell: &dyn Fn(&mut String, Card, Place)| {
         out.push_str("{\n");
@@ -108,7 +109,7 @@ pub fn to_json(game: &Game, analysis: &Analysis) -> String {
         out.push_str("[\n");
         for (i, (cards, n)) in files.enumerate() {
             out.push_str(if i == 0 { "    {\"cards\": " } else { ",\n    {\"cards\": " });
-            push_str_array(&mut out, cards.iter().map(|&c| deck.id(c)));
+            push_json_str_array(&mut out, cards.iter().map(|&c| deck.id(c)));
             out.push_str(", \"probability\": ");
             push_json_f64(&mut out, sleuth_core::analysis::ratio(n, total));
             let _ = write!(out, ", \"models\": \"{n}\"}}");
@@ -121,21 +122,9 @@ pub fn to_json(game: &Game, analysis: &Analysis) -> String {
         out.push_str("true");
     }
     field(&mut out, "face_up");
-    push_str_array(&mut out, game.face_up().iter().map(|c| deck.id(c)));
+    push_json_str_array(&mut out, game.face_up().iter().map(|c| deck.id(c)));
     out.push_str("\n}\n");
     out
-}
-
-/// Appends a JSON array of strings on one line (as `output::json_str_array`).
-fn push_str_array<'a>(out: &mut String, items: impl IntoIterator<Item = &'a str>) {
-    out.push('[');
-    for (i, item) in items.into_iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        push_json_str(out, item);
-    }
-    out.push(']');
 }
 
 fn write_text(out: &mut dyn Write, game: &Game, analysis: &Analysis) -> std::io::Result<()> {

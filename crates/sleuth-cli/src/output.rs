@@ -210,15 +210,21 @@ pub fn push_json_f64(out: &mut String, x: f64) {
 
 /// A JSON array of strings on one line.
 pub fn json_str_array<'a>(items: impl IntoIterator<Item = &'a str>) -> String {
-    let mut s = String::from("[");
+    let mut s = String::new();
+    push_json_str_array(&mut s, items);
+    s
+}
+
+/// Appends [`json_str_array`]'s array.
+pub fn push_json_str_array<'a>(out: &mut String, items: impl IntoIterator<Item = &'a str>) {
+    out.push('[');
     for (i, item) in items.into_iter().enumerate() {
         if i > 0 {
-            s.push_str(", ");
+            out.push_str(", ");
         }
-        s.push_str(&json_str(item));
+        push_json_str(out, item);
     }
-    s.push(']');
-    s
+    out.push(']');
 }
 
 /// A JSON object on one line from already-rendered values.
