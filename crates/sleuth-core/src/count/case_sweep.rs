@@ -35,7 +35,7 @@ use crate::model::{Card, MAX_CARDS, MAX_PLACES};
 /// The case files with their (unscaled) counts, or `None` when the plan
 /// has more than three open categories or too many combinations (the
 /// caller then uses another method).
-pub(super) fn case_files<B: Back>(
+pub(super) fn case_files<B: Word>(
     p: &Problem,
     r: &Reduced,
     plan: &Plan,
@@ -142,35 +142,16 @@ impl Setup {
     }
 }
 
-/// The backward counts the sweeps read: the count's own, `u64` or `u128`.
-pub(super) trait Back: Copy {
-    fn is_zero(self) -> bool;
-    fn wide(self) -> u128;
-}
-
-impl Back for u64 {
-    fn is_zero(self) -> bool {
-        self == 0
-    }
-    fn wide(self) -> u128 {
-        u128::from(self)
-    }
-}
-
-impl Back for u128 {
-    fn is_zero(self) -> bool {
-        self == 0
-    }
-    fn wide(self) -> u128 {
-        self
-    }
-}
-
-/// The word the sweeps count in.
-trait Word: Copy + Default + Eq + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self> {
+/// The word the sweeps count in, and the word of the backward counts they
+/// read (the count's own: `u64` or `u128`).
+pub(super) trait Word:
+    Copy + Default + Eq + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self>
+{
     const ZERO: Self;
     /// `x`, which fits (see the module comment).
     fn of(x: u128) -> Self;
+    /// The value as a `u128`.
+    fn wide(self) -> u128;
 }
 
 impl Word for u64 {
@@ -179,6 +160,9 @@ impl Word for u64 {
         debug_assert!(x <= u128::from(u64::MAX));
         x as u64
     }
+    fn wide(self) -> u128 {
+        u128::from(self)
+    }
 }
 
 impl Word for u128 {
@@ -186,11 +170,14 @@ impl Word for u128 {
     fn of(x: u128) -> u128 {
         x
     }
+    fn wide(self) -> u128 {
+        self
+    }
 }
 
 /// The sweeps: the (scaled) count of every combination of candidates,
 /// open category `c`'s index with stride `Π_{d < c} |cands[d]|`.
-fn sweep<T: Word, B: Back>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>]) -> Result<Vec<T>, CountError> {
+fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>]) -> Result<Vec<T>, CountError> {
     let np = plan.np;
     let k = s.cands.len();
     let dims: Vec<usize> = s.cands.iter().map(Vec::len).collect();
@@ -237,7 +224,7 @@ fn sweep<T: Word, B: Back>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
         let mut at = Vec::with_capacity(placed[t].len());
         let mut len = 0usize;
         for (&pl, &b) in placed[t].iter().zip(&back[t]) {
-            if pl.count_ones() == phase && !b.is_zero() {
+            if pl.count_ones() == phase && b != B::ZERO {
                 at.push(len as u32);
                 len += if phase == 1 { f_len(t, pl) } else { b_len(t, pl) };
             } else {
@@ -258,7 +245,7 @@ fn sweep<T: Word, B: Back>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
         let card = step.card as usize;
         for (i, succ) in fwd.succ[t].chunks_exact(width).enumerate() {
             let phase = placed[t][i].count_ones();
-            if back[t][i].is_zero() || phase > 1 || (phase == 1 && k == 1) {
+            if back[t][i] == B::ZERO || phase > 1 || (phase == 1 && k == 1) {
                 continue;
             }
             // Before any placement only the case-file move matters.
@@ -268,7 +255,7 @@ fn sweep<T: Word, B: Back>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
                 _ => 0..width,
             };
             for (m, &j) in succ.iter().enumerate().take(moves.end).skip(moves.start) {
-                if j == NO_STATE || back[t + 1][j as usize].is_zero() {
+                if j == NO_STATE || back[t + 1][j as usize] == B::ZERO {
                     continue;
                 }
                 let j = j as usize;
@@ -311,7 +298,7 @@ fn sweep<T: Word, B: Back>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
     for (i, &f) in last.counts.iter().enumerate() {
         let pl = placed[n][i];
         let phase = pl.count_ones() as usize;
-        if back[n][i].is_zero() || (phase == k && k > 0) || (k == 3 && phase == 2) {
+        if back[n][i] == B::ZERO || (phase == k && k > 0) || (k == 3 && phase == 2) {
             continue; // counted at their last or middle placement
         }
         let ways = full(i)?;
@@ -334,7 +321,7 @@ fn sweep<T: Word, B: Back>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
         let mut b_next = vectors(n, 2);
         for i in 0..last.counts.len() {
             let pl = placed[n][i];
-            if back[n][i].is_zero() || pl.count_ones() != 2 {
+            if back[n][i] == B::ZERO || pl.count_ones() != 2 {
                 continue;
             }
             let ways = full(i)?;
@@ -351,7 +338,7 @@ fn sweep<T: Word, B: Back>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
             for (i, succ) in fwd.succ[t].chunks_exact(width).enumerate() {
                 let pl = placed[t][i];
                 let phase = pl.count_ones();
-                if back[t][i].is_zero() || phase == 0 || phase == 3 {
+                if back[t][i] == B::ZERO || phase == 0 || phase == 3 {
                     continue;
                 }
                 // With one placed only the case-file move (the middle
@@ -362,7 +349,7 @@ fn sweep<T: Word, B: Back>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
                     _ => 0..width,
                 };
                 for (m, &j) in succ.iter().enumerate().take(moves.end).skip(moves.start) {
-                    if j == NO_STATE || back[t + 1][j as usize].is_zero() {
+                    if j == NO_STATE || back[t + 1][j as usize] == B::ZERO {
                         continue;
                     }
                     let j = j as usize;
