@@ -30,13 +30,24 @@ use crate::model::{Card, CardSet};
 /// clause bits stay in the state for a short time; within a clause and
 /// after the clauses, cards with fewer allowed places first.
 pub(super) fn dp_order(r: &Reduced, cards: &CardClasses) -> Vec<u8> {
-    let places = |c: Card| r.allowed[c.index()].count_ones();
-    let by_places = |s: CardSet| {
-        let mut v: Vec<Card> = s.iter().collect();
-        v.sort_by_key(|&c| places(c));
-        v
-    };
-    clause_order(r, cards, |s, placed| (s - placed).iter().map(places).sum(), by_places)
+    clause_order(r, cards, |s, placed| places_of(r, s - placed), |s| fewest_places_first(r, s))
+}
+
+/// A card's allowed places.
+fn places(r: &Reduced, c: Card) -> u32 {
+    r.allowed[c.index()].count_ones()
+}
+
+/// The allowed places of a set's cards, summed.
+fn places_of(r: &Reduced, s: CardSet) -> u32 {
+    s.iter().map(|c| places(r, c)).sum()
+}
+
+/// A set's cards, those with fewer allowed places first.
+fn fewest_places_first(r: &Reduced, s: CardSet) -> Vec<Card> {
+    let mut v: Vec<Card> = s.iter().collect();
+    v.sort_by_key(|&c| places(r, c));
+    v
 }
 
 /// The order before the tie-breaks above (clauses with fewest cards left
@@ -53,31 +64,48 @@ fn clause_order(
     tie: impl Fn(CardSet, CardSet) -> u32,
     arrange: impl Fn(CardSet) -> Vec<Card>,
 ) -> Vec<u8> {
+    clause_order_by(r, cards, fewest_left_first(tie), arrange)
+}
+
+/// All clauses in the order of `key` (see [`place_clauses`]), then the
+/// other DP cards.
+fn clause_order_by<K: Ord>(
+    r: &Reduced,
+    cards: &CardClasses,
+    key: impl Fn(CardSet, CardSet, &[CardSet]) -> K,
+    arrange: impl Fn(CardSet) -> Vec<Card>,
+) -> Vec<u8> {
     let mut order: Vec<Card> = Vec::new();
     let mut placed = CardSet::EMPTY;
-    place_clauses(&mut order, &mut placed, clause_sets(r), &tie, &arrange);
+    place_clauses(&mut order, &mut placed, clause_sets(r), &key, &arrange);
     order.extend(arrange(cards.dp - placed));
     order.into_iter().map(|c| c.index() as u8).collect()
+}
+
+/// The usual key of the next clause: fewest cards left, then `tie`, then
+/// fewest cards.
+fn fewest_left_first(
+    tie: impl Fn(CardSet, CardSet) -> u32,
+) -> impl Fn(CardSet, CardSet, &[CardSet]) -> (usize, u32, usize) {
+    move |s, placed, _| ((s - placed).len(), tie(s, placed), s.len())
 }
 
 fn clause_sets(r: &Reduced) -> Vec<CardSet> {
     r.clauses.iter().map(|cl| cl.iter().map(|l| Card(l.card)).collect()).collect()
 }
 
-/// Appends the cards of `pending` clause by clause, fewest cards left first.
-fn place_clauses(
+/// Appends the cards of `pending` clause by clause, each time the clause
+/// with the smallest `key(clause, placed, pending)` (the first such).
+fn place_clauses<K: Ord>(
     order: &mut Vec<Card>,
     placed: &mut CardSet,
     mut pending: Vec<CardSet>,
-    tie: impl Fn(CardSet, CardSet) -> u32,
+    key: impl Fn(CardSet, CardSet, &[CardSet]) -> K,
     arrange: impl Fn(CardSet) -> Vec<Card>,
 ) {
     while !pending.is_empty() {
-        let (i, _) = pending
-            .iter()
-            .enumerate()
-            .min_by_key(|(_, &s)| ((s - *placed).len(), tie(s, *placed), s.len()))
-            .expect("pending is not empty");
+        let (i, _) =
+            pending.iter().enumerate().min_by_key(|(_, &s)| key(s, *placed, &pending)).expect("pending is not empty");
         let set = pending.swap_remove(i);
         order.extend(arrange(set - *placed));
         *placed |= set;
@@ -91,13 +119,8 @@ fn place_clauses(
 /// by clause as in [`dp_order`]; then the rest in [`dp_order`]'s order.
 /// Fewer states than [`dp_order`] on some states, more on others.
 pub(super) fn freeing_order(r: &Reduced, cards: &CardClasses, np: usize) -> Vec<u8> {
-    let places = |c: Card| r.allowed[c.index()].count_ones();
-    let tie = |s: CardSet, placed: CardSet| (s - placed).iter().map(places).sum();
-    let by_places = |s: CardSet| {
-        let mut v: Vec<Card> = s.iter().collect();
-        v.sort_by_key(|&c| places(c));
-        v
-    };
+    let key = fewest_left_first(|s, placed| places_of(r, s - placed));
+    let by_places = |s: CardSet| fewest_places_first(r, s);
     let clauses = clause_sets(r);
     let needs: Vec<CardSet> =
         (0..np).filter(|&a| r.rem[a] > 0).map(|a| needed_to_free(r, cards, &clauses, a)).collect();
@@ -109,11 +132,11 @@ pub(super) fn freeing_order(r: &Reduced, cards: &CardClasses, np: usize) -> Vec<
         // Freeing a player only with the last card saves nothing.
         let Some(need) = next.filter(|s| s.len() < left.len()) else { break };
         let pending = clauses.iter().copied().filter(|&s| !(s & need).is_empty()).collect();
-        place_clauses(&mut order, &mut placed, pending, tie, by_places);
+        place_clauses(&mut order, &mut placed, pending, &key, by_places);
         order.extend(by_places(need - placed));
         placed |= need;
     }
-    place_clauses(&mut order, &mut placed, clauses, tie, by_places);
+    place_clauses(&mut order, &mut placed, clauses, &key, by_places);
     order.extend(by_places(cards.dp - placed));
     order.into_iter().map(|c| c.index() as u8).collect()
 }
@@ -142,13 +165,12 @@ fn needed_to_free(r: &Reduced, cards: &CardClasses, clauses: &[CardSet], a: usiz
 /// allowed places first. Far fewer states than [`dp_order`] on some
 /// clause-heavy states (BENCHMARKS.md's git history, eighth round), more on others.
 pub(super) fn wide_first_order(r: &Reduced, cards: &CardClasses) -> Vec<u8> {
-    let places = |c: Card| r.allowed[c.index()].count_ones();
     let most_places = |s: CardSet| {
         let mut v: Vec<Card> = s.iter().collect();
-        v.sort_by_key(|&c| std::cmp::Reverse(places(c)));
+        v.sort_by_key(|&c| std::cmp::Reverse(places(r, c)));
         v
     };
-    clause_order(r, cards, |s, placed| u32::MAX - (s - placed).iter().map(places).sum::<u32>(), most_places)
+    clause_order(r, cards, |s, placed| u32::MAX - places_of(r, s - placed), most_places)
 }
 
 /// Greedily, block by block (a clause's cards left, or one DP card in no
@@ -160,7 +182,6 @@ pub(super) fn wide_first_order(r: &Reduced, cards: &CardClasses) -> Vec<u8> {
 /// then fewer allowed places. Within a block, cards with fewer allowed
 /// places first.
 pub(super) fn frontier_order(r: &Reduced, cards: &CardClasses, np: usize) -> Vec<u8> {
-    let places = |c: Card| r.allowed[c.index()].count_ones();
     let clauses = clause_sets(r);
     let players: Vec<(usize, CardSet)> = (0..np)
         .filter(|&a| r.rem[a] > 0)
@@ -190,12 +211,10 @@ pub(super) fn frontier_order(r: &Reduced, cards: &CardClasses, np: usize) -> Vec
             .filter(|s| !s.is_empty())
             .chain((cards.dp - placed - in_clause).iter().map(|c| [c].into_iter().collect()));
         let (_, _, _, block) = blocks
-            .map(|b: CardSet| (cost(placed | b), b.len(), b.iter().map(places).sum::<u32>(), b))
+            .map(|b: CardSet| (cost(placed | b), b.len(), places_of(r, b), b))
             .min_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)))
             .expect("DP cards are left");
-        let mut v: Vec<Card> = block.iter().collect();
-        v.sort_by_key(|&c| places(c));
-        order.extend(v);
+        order.extend(fewest_places_first(r, block));
         placed |= block;
     }
     order.into_iter().map(|c| c.index() as u8).collect()
@@ -219,31 +238,14 @@ pub(super) fn named(name: &str, r: &Reduced, cards: &CardClasses, np: usize) -> 
 /// other orders on some clause-heavy states (master 10 players, observer,
 /// 20 suggestions, seed 1: 11,479 against 61,644), more on others.
 pub(super) fn inflight_order(r: &Reduced, cards: &CardClasses) -> Vec<u8> {
-    let places = |c: Card| r.allowed[c.index()].count_ones();
-    let by_places = |s: CardSet| {
-        let mut v: Vec<Card> = s.iter().collect();
-        v.sort_by_key(|&c| places(c));
-        v
+    let in_flight_after = |s: CardSet, placed: CardSet, pending: &[CardSet]| {
+        let now = placed | s;
+        pending.iter().filter(|&&o| !(o & now).is_empty() && !(o - now).is_empty()).count()
     };
-    let mut pending = clause_sets(r);
-    let mut order: Vec<Card> = Vec::new();
-    let mut placed = CardSet::EMPTY;
-    while !pending.is_empty() {
-        let in_flight_after = |s: CardSet| {
-            let now = placed | s;
-            pending.iter().filter(|&&o| !(o & now).is_empty() && !(o - now).is_empty()).count()
-        };
-        let (i, _) = pending
-            .iter()
-            .enumerate()
-            .min_by_key(|(_, &s)| {
-                ((s - placed).len(), in_flight_after(s), (s - placed).iter().map(places).sum::<u32>())
-            })
-            .expect("pending is not empty");
-        let set = pending.swap_remove(i);
-        order.extend(by_places(set - placed));
-        placed |= set;
-    }
-    order.extend(by_places(cards.dp - placed));
-    order.into_iter().map(|c| c.index() as u8).collect()
+    clause_order_by(
+        r,
+        cards,
+        |s, placed, pending| ((s - placed).len(), in_flight_after(s, placed, pending), places_of(r, s - placed)),
+        |s| fewest_places_first(r, s),
+    )
 }
