@@ -83,30 +83,58 @@ use plan::{CardClasses, Plan};
 /// The DP for a reduced problem.
 fn plan(p: &Problem, r: &Reduced) -> Result<Plan, CountError> {
     let cards = CardClasses::new(p, r);
-    let (order, symmetric) = choose_order(p, r, &cards);
-    if symmetric {
-        pooled(p, r, &cards, order)
-    } else {
-        Plan::new(p, r, &cards, order)
+    plan_from(p, r, &cards, BaseOrders::if_symmetric(p, r, &cards).as_ref())
+}
+
+/// [`plan`] from the problem's card classes and, where the DP pools free
+/// players, its base orders: the usual order alone otherwise.
+fn plan_from(p: &Problem, r: &Reduced, cards: &CardClasses, base: Option<&BaseOrders>) -> Result<Plan, CountError> {
+    match base {
+        Some(base) => pooled(p, r, cards, pooled_order(p, r, cards, base)),
+        None => Plan::new(p, r, cards, order::dp_order(r, cards)),
     }
 }
 
-/// The card order of the DP, and whether to pool free players.
+/// The card order [`plan`] picks, and whether it pools free players.
 fn choose_order(p: &Problem, r: &Reduced, cards: &CardClasses) -> (Vec<u8>, bool) {
-    let usual = order::dp_order(r, cards);
-    if card_bound(p, r, cards) < SYMMETRY_MIN_CARD_BOUND {
-        return (usual, false);
+    match BaseOrders::if_symmetric(p, r, cards) {
+        Some(base) => (pooled_order(p, r, cards, &base), true),
+        None => (order::dp_order(r, cards), false),
     }
+}
+
+/// The usual order and the one that frees players early, each with its
+/// estimated states: where the DP pools free players both the choice of
+/// counter ([`players_outer`]) and the choice of order start from them.
+struct BaseOrders {
+    usual: (f64, Vec<u8>),
+    freeing: (f64, Vec<u8>),
+}
+
+impl BaseOrders {
+    fn new(p: &Problem, r: &Reduced, cards: &CardClasses) -> BaseOrders {
+        let usual = order::dp_order(r, cards);
+        let freeing = order::freeing_order(r, cards, p.np);
+        let usual_est = estimate::dp_states(p, r, cards, &usual);
+        let freeing_est = if freeing == usual { usual_est } else { estimate::dp_states(p, r, cards, &freeing) };
+        BaseOrders { usual: (usual_est, usual), freeing: (freeing_est, freeing) }
+    }
+
+    /// The base orders where the DP pools free players (see
+    /// [`SYMMETRY_MIN_CARD_BOUND`]), `None` elsewhere.
+    fn if_symmetric(p: &Problem, r: &Reduced, cards: &CardClasses) -> Option<BaseOrders> {
+        (card_bound(p, r, cards) >= SYMMETRY_MIN_CARD_BOUND).then(|| BaseOrders::new(p, r, cards))
+    }
+}
+
+/// The card order of a pooled DP.
+fn pooled_order(p: &Problem, r: &Reduced, cards: &CardClasses, base: &BaseOrders) -> Vec<u8> {
     // Neither order wins everywhere (up to 7x either way); the estimate
     // picks the better one on most states.
-    let freeing = order::freeing_order(r, cards, p.np);
     let estimate = |order: &[u8]| estimate::dp_states(p, r, cards, order);
-    let mut best = (estimate(&usual), usual);
-    if freeing != best.1 {
-        let e = estimate(&freeing);
-        if e < FREEING_MARGIN * best.0 {
-            best = (e, freeing);
-        }
+    let mut best = base.usual.clone();
+    if base.freeing.1 != best.1 && base.freeing.0 < FREEING_MARGIN * best.0 {
+        best = base.freeing.clone();
     }
     // Two more orders that are far better on some clause-heavy states and
     // worse on others. The estimate ranks them less reliably, so each must
@@ -127,7 +155,7 @@ fn choose_order(p: &Problem, r: &Reduced, cards: &CardClasses) -> (Vec<u8>, bool
     if e < INFLIGHT_MARGIN * best.0 {
         best = (e, inflight);
     }
-    (best.1, true)
+    best.1
 }
 
 /// The pooled plan (see [`sym`]), or the plain one when its scale does not
@@ -240,11 +268,7 @@ pub fn count_marginals_by(p: &Problem, counter: Counter) -> Result<Option<Counts
         Counter::CardOuterFreeing => card_outer(p, &r, |p, r| plan_in(p, r, true)).map(Some),
         Counter::PlayersOuter => {
             let Some(pp) = players::prepare(p, &r) else { return Ok(None) };
-            let Some((total, marginal, states, _)) = players::marginals(&pp, PROFILE_MAX_MOVES)? else {
-                return Ok(None);
-            };
-            let marginal = if total == 0 { vec![[0u128; MAX_PLACES]; MAX_CARDS] } else { marginal };
-            Ok(Some(finish(p, &r, total, marginal, states)))
+            Ok(players_outer_within(p, &r, &pp, PROFILE_MAX_MOVES)?.map(|(counts, _)| counts))
         }
     }
 }
@@ -261,21 +285,11 @@ pub fn count_with_case_files_by(p: &Problem, counter: Counter) -> Result<Option<
     let found = match counter {
         Counter::PlayersOuter => {
             let Some(pp) = players::prepare(p, &r) else { return Ok(None) };
-            let Some((total, marginal, states, files)) = players::marginals(&pp, PROFILE_MAX_MOVES)? else {
-                return Ok(None);
-            };
-            let marginal = if total == 0 { vec![[0u128; MAX_PLACES]; MAX_CARDS] } else { marginal };
-            let counts = finish(p, &r, total, marginal, states);
-            let files = (case_file::listed(p, &counts) <= MAX_CASE_FILES).then(|| case_file::from_masks(p, &r, &files));
+            let Some((counts, masks)) = players_outer_within(p, &r, &pp, PROFILE_MAX_MOVES)? else { return Ok(None) };
+            let files = files_from_masks(p, &r, &counts, &masks);
             (counts, files)
         }
-        Counter::CardOuter => {
-            let plan = plan(p, &r)?;
-            match card_outer_files(p, &r, &plan, true) {
-                Err(CountError::Overflow) if plan.scale > 1 => card_outer_files(p, &r, &unpooled(p, &r, &plan)?, true)?,
-                other => other?,
-            }
-        }
+        Counter::CardOuter => card_outer_and_files(p, &r, plan, true)?,
         _ => count_with_case_files(p)?,
     };
     Ok(Some(found))
@@ -300,9 +314,8 @@ pub fn players_outer_cost(p: &Problem) -> Option<(usize, usize, f64, f64)> {
 pub fn order_estimates(p: &Problem) -> Option<(f64, f64, f64)> {
     let r = propagate(p)?;
     let cards = CardClasses::new(p, &r);
-    let usual = estimate::dp_states(p, &r, &cards, &order::dp_order(&r, &cards));
-    let freeing = estimate::dp_states(p, &r, &cards, &order::freeing_order(&r, &cards, p.np));
-    Some((usual, freeing, card_bound(p, &r, &cards)))
+    let base = BaseOrders::new(p, &r, &cards);
+    Some((base.usual.0, base.freeing.0, card_bound(p, &r, &cards)))
 }
 
 /// The forward pass's states in a named card order (`usual`, `freeing`,
@@ -345,38 +358,57 @@ fn auto(p: &Problem, r: &Reduced) -> Result<Counts, CountError> {
     // within a move budget, and fall back to the card-outer DP otherwise.
     // The constants come from seeds 0..199 of the master 10-player cells
     // (BENCHMARKS.md's git history, fourth and sixth rounds).
-    match players_outer(p, r)? {
+    let cards = CardClasses::new(p, r);
+    let base = BaseOrders::if_symmetric(p, r, &cards);
+    match players_outer(p, r, &cards, base.as_ref())? {
         Some((counts, _)) => Ok(counts),
-        None => card_outer(p, r, plan),
+        None => card_outer(p, r, |p, r| plan_from(p, r, &cards, base.as_ref())),
     }
 }
 
 /// The players-outer count where [`auto`] picks it, with the count of
 /// every case file with deals (cards as a bitmask, see [`players`]).
-fn players_outer(p: &Problem, r: &Reduced) -> Result<Option<(Counts, players::FileCounts)>, CountError> {
-    let cards = CardClasses::new(p, r);
-    let card_bound = card_bound(p, r, &cards);
+/// `base`: the base orders where the card-outer DP pools free players.
+fn players_outer(
+    p: &Problem,
+    r: &Reduced,
+    cards: &CardClasses,
+    base: Option<&BaseOrders>,
+) -> Result<Option<(Counts, players::FileCounts)>, CountError> {
+    let card_bound = card_bound(p, r, cards);
     let worth_trying = card_bound >= PLAYERS_MIN_CARD_BOUND;
     let Some(pp) = worth_trying.then(|| players::prepare(p, r)).flatten() else { return Ok(None) };
     // The symmetric DP (and its choice of order) made the card-outer DP
     // cheaper where it runs; there its layer estimate, in the better of the
     // usual and freeing orders, is a closer bound than the crude one.
-    let limit = if card_bound >= SYMMETRY_MIN_CARD_BOUND {
-        let layers = [order::dp_order(r, &cards), order::freeing_order(r, &cards, p.np)]
-            .iter()
-            .map(|order| estimate::dp_states(p, r, &cards, order))
-            .fold(card_bound, f64::min);
-        PLAYERS_RATIO_SYMMETRIC * layers
-    } else {
-        PLAYERS_RATIO * card_bound
+    let limit = match base {
+        Some(base) => PLAYERS_RATIO_SYMMETRIC * card_bound.min(base.usual.0).min(base.freeing.0),
+        None => PLAYERS_RATIO * card_bound,
     };
-    if pp.estimate() <= PLAYERS_MAX_ESTIMATE.min(limit) {
-        if let Some((total, marginal, states, files)) = players::marginals(&pp, PLAYERS_MAX_MOVES)? {
-            let marginal = if total == 0 { vec![[0u128; MAX_PLACES]; MAX_CARDS] } else { marginal };
-            return Ok(Some((finish(p, r, total, marginal, states), files)));
-        }
+    if pp.estimate() > PLAYERS_MAX_ESTIMATE.min(limit) {
+        return Ok(None);
     }
-    Ok(None)
+    players_outer_within(p, r, &pp, PLAYERS_MAX_MOVES)
+}
+
+/// The players-outer count within `max_moves`, with the count of every
+/// case file with deals (cards as a bitmask, see [`players`]); `None` if it
+/// gives up.
+fn players_outer_within(
+    p: &Problem,
+    r: &Reduced,
+    pp: &players::Prepared,
+    max_moves: usize,
+) -> Result<Option<(Counts, players::FileCounts)>, CountError> {
+    let Some((total, marginal, states, files)) = players::marginals(pp, max_moves)? else { return Ok(None) };
+    let marginal = if total == 0 { vec![[0u128; MAX_PLACES]; MAX_CARDS] } else { marginal };
+    Ok(Some((finish(p, r, total, marginal, states), files)))
+}
+
+/// The case files of the players-outer counter's file counts, or `None`
+/// when there are more than [`MAX_CASE_FILES`].
+fn files_from_masks(p: &Problem, r: &Reduced, counts: &Counts, masks: &players::FileCounts) -> CaseFiles {
+    (case_file::listed(p, counts) <= MAX_CASE_FILES).then(|| case_file::from_masks(p, r, masks))
 }
 
 /// Below this card-outer bound the card-outer DP takes well under a
@@ -427,15 +459,22 @@ fn card_outer(
     r: &Reduced,
     plan: impl Fn(&Problem, &Reduced) -> Result<Plan, CountError>,
 ) -> Result<Counts, CountError> {
-    let plan = plan(p, r)?;
-    match card_outer_with(p, r, &plan) {
-        Err(CountError::Overflow) if plan.scale > 1 => card_outer_with(p, r, &unpooled(p, r, &plan)?),
-        other => other,
-    }
+    card_outer_and_files(p, r, plan, false).map(|(counts, _)| counts)
 }
 
-fn card_outer_with(p: &Problem, r: &Reduced, plan: &Plan) -> Result<Counts, CountError> {
-    card_outer_files(p, r, plan, false).map(|(counts, _)| counts)
+/// [`card_outer_files`] with the plan `plan` compiles, and again unpooled
+/// when the pooled (scaled) counts overflow.
+fn card_outer_and_files(
+    p: &Problem,
+    r: &Reduced,
+    plan: impl Fn(&Problem, &Reduced) -> Result<Plan, CountError>,
+    files: bool,
+) -> Result<(Counts, CaseFiles), CountError> {
+    let plan = plan(p, r)?;
+    match card_outer_files(p, r, &plan, files) {
+        Err(CountError::Overflow) if plan.scale > 1 => card_outer_files(p, r, &unpooled(p, r, &plan)?, files),
+        other => other,
+    }
 }
 
 /// Possible case files (cards in category order) with their numbers of
@@ -493,7 +532,7 @@ fn card_outer_files(p: &Problem, r: &Reduced, plan: &Plan, files: bool) -> Resul
 
 /// Every layer's backward counts, as the backward pass kept them.
 enum Kept {
-    Narrow(Vec<Vec<u64>>),
+    Narrow(dp::Layers64),
     Wide(Vec<Vec<u128>>),
 }
 
@@ -507,18 +546,14 @@ pub fn count_with_case_files(p: &Problem) -> Result<(Counts, CaseFiles), CountEr
     let Some(r) = propagate(p) else {
         return Ok((Counts { total: 0, marginal: vec![[0u128; MAX_PLACES]; MAX_CARDS], states: 0 }, Some(Vec::new())));
     };
-    let (counts, mut files) = match players_outer(p, &r)? {
-        Some((counts, files)) => {
-            let files = (case_file::listed(p, &counts) <= MAX_CASE_FILES).then(|| case_file::from_masks(p, &r, &files));
+    let cards = CardClasses::new(p, &r);
+    let base = BaseOrders::if_symmetric(p, &r, &cards);
+    let (counts, mut files) = match players_outer(p, &r, &cards, base.as_ref())? {
+        Some((counts, masks)) => {
+            let files = files_from_masks(p, &r, &counts, &masks);
             (counts, files)
         }
-        None => {
-            let plan = plan(p, &r)?;
-            match card_outer_files(p, &r, &plan, true) {
-                Err(CountError::Overflow) if plan.scale > 1 => card_outer_files(p, &r, &unpooled(p, &r, &plan)?, true)?,
-                other => other?,
-            }
-        }
+        None => card_outer_and_files(p, &r, |p, r| plan_from(p, r, &cards, base.as_ref()), true)?,
     };
     if let Some(files) = &mut files {
         case_file::sort(files);
@@ -793,7 +828,7 @@ mod tests {
                 let r = propagate(&p).expect("generated games are consistent");
                 let cards = CardClasses::new(&p, &r);
                 let scaled = Plan::new_symmetric(&p, &r, &cards, order::dp_order(&r, &cards))
-                    .and_then(|plan| card_outer_with(&p, &r, &plan).map(|_| ()));
+                    .and_then(|plan| card_outer_files(&p, &r, &plan, false).map(|_| ()));
                 if scaled == Err(CountError::Overflow) {
                     fell_back[case] += 1;
                 }
