@@ -2,8 +2,9 @@
 //!
 //! With the derive API clap builds every subcommand's arguments on every
 //! run, before it looks at the command line: for `sleuth analyze` on a small
-//! game that was 0.15 ms of a 1.8 ms process, a third of what Sleuth's
-//! start-up costs beyond a minimal program (BENCHMARKS.md, "Whole process").
+//! game that was 0.13 ms of a 1.86 ms process, about a third of what
+//! Sleuth's start-up cost beyond a minimal program (BENCHMARKS.md, "Whole
+//! process").
 //! Wrapped in [`Lazy`], a subcommand's arguments are added through
 //! [`clap::Command::defer`], which clap runs when it parses that subcommand
 //! or renders its help; the subcommand's name and one-line description stay
