@@ -21,6 +21,10 @@ const CARD_KEYS: &[&str] = &["id", "name"];
 /// How many problems a message lists before "... and N more".
 const MAX_LISTED: usize = 10;
 
+/// Up to this many keys, an object's keys are checked for repeats by
+/// comparing them in turn.
+const SCAN_KEYS: usize = 16;
+
 /// A JSON value with its object keys in file order.
 #[derive(Debug)]
 pub(super) enum Node {
@@ -78,10 +82,23 @@ impl<'de> Visitor<'de> for NodeVisitor {
         Ok(Node::List(out))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
-        let mut out = Vec::new();
-        let mut seen = HashSet::new();
+        let mut out: Vec<(String, Node)> = Vec::new();
+        // The format's objects have a few keys: those are compared in turn;
+        // a set takes over past `SCAN_KEYS`, so that a huge object stays
+        // linear.
+        let mut seen: Option<HashSet<String>> = None;
         while let Some(key) = map.next_key::<String>()? {
-            if !seen.insert(key.clone()) {
+            let repeated = match &mut seen {
+                Some(seen) => !seen.insert(key.clone()),
+                None => {
+                    let repeated = out.iter().any(|(k, _)| *k == key);
+                    if out.len() >= SCAN_KEYS {
+                        seen = Some(out.iter().map(|(k, _)| k.clone()).chain([key.clone()]).collect());
+                    }
+                    repeated
+                }
+            };
+            if repeated {
                 return Err(de::Error::custom(format!("the key '{}' is repeated in one object", quote(&key))));
             }
             out.push((key, map.next_value()?));

@@ -372,6 +372,29 @@ fn repeated_keys_are_errors() {
     assert!(m.contains("the key 'by' is repeated in one object"), "{m}");
 }
 
+/// Objects of many keys are checked by a set (small ones key by key): a
+/// repeat is found on either side of the switch, and none is invented.
+#[test]
+fn repeated_keys_are_found_in_large_objects() {
+    let object = |keys: &[usize]| {
+        let fields: Vec<String> = keys.iter().map(|k| format!("\"k{k}\": {k}")).collect();
+        format!(r#"{{"version": 1, "deck": "classic", "players": ["a", "b"], "extra": {{{}}}}}"#, fields.join(", "))
+    };
+    for (keys, repeated) in [
+        ((0..40).chain([3]).collect::<Vec<_>>(), "k3"),
+        ((0..40).chain([39]).collect(), "k39"),
+        ((0..16).chain([15]).collect(), "k15"),
+        ((0..17).chain([16]).collect(), "k16"),
+        ((0..10).chain([0]).collect(), "k0"),
+    ] {
+        let m = format_error(&object(&keys));
+        assert!(m.contains(&format!("the key '{repeated}' is repeated in one object")), "{m}");
+    }
+    if let Err(e) = Game::from_json(&object(&(0..40).collect::<Vec<_>>())) {
+        assert!(!e.to_string().contains("repeated"), "{e}");
+    }
+}
+
 /// Issue 19: control and bidi characters in ids and names are refused at
 /// validation, with the id (escaped) and the character's position.
 #[test]
