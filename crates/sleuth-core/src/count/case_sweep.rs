@@ -136,7 +136,13 @@ impl Setup {
                 st.moves.iter().map(|mv| (mv.place == cf).then_some(c)).collect()
             })
             .collect();
-        s.placed = fwd.layers.iter().map(|l| l.keys.iter().map(|&key| plan.placed_of(key)).collect()).collect();
+        // Each state's placed categories, without a loop per key (one cost
+        // a tenth of the sweeps).
+        let masks = plan.placed_masks()?;
+        let placed_of = |key: u128| {
+            u8::from(key & masks[0] != 0) | u8::from(key & masks[1] != 0) << 1 | u8::from(key & masks[2] != 0) << 2
+        };
+        s.placed = fwd.layers.iter().map(|l| l.keys.iter().map(|&key| placed_of(key)).collect()).collect();
         s.cf_move = plan.steps.iter().map(|st| st.moves.iter().position(|mv| mv.place == cf)).collect();
         Some(s)
     }

@@ -656,16 +656,15 @@ impl Plan {
         (v > 0).then(|| o.cands[v - 1])
     }
 
-    /// The open categories whose case card a key has placed (bit `i` for
-    /// `open_cats[i]`).
-    pub fn placed_of(&self, key: u128) -> u8 {
-        let mut placed = 0u8;
-        for (i, o) in self.open_cats.iter().enumerate() {
-            if key & o.mask != 0 {
-                placed |= 1 << i;
-            }
+    /// The fields of the open categories (up to three; zero past the
+    /// last): a key has placed the case card of `open_cats[i]` when
+    /// `key & masks[i] != 0`. `None` with more than three.
+    pub fn placed_masks(&self) -> Option<[u128; 3]> {
+        let mut masks = [0u128; 3];
+        for (m, o) in masks.iter_mut().zip(&self.open_cats) {
+            *m = o.mask;
         }
-        placed
+        (self.open_cats.len() <= 3).then_some(masks)
     }
 
     /// The open categories of a final state (bit `i` for `open_cats[i]`).
