@@ -5,7 +5,7 @@
 //! come from the tail at the end), so along a path the number of
 //! categories *placed* goes 0, 1, 2, 3. Keys only say which categories are
 //! placed, not by which card; the card is recovered by two sweeps over the
-//! stored layers and successor tables of the count:
+//! stored layers and edges of the count:
 //!
 //! * forward, on states with exactly one category placed: `F[s][x]`, the
 //!   forward count of the paths into `s` whose case card is `x`;
@@ -26,7 +26,7 @@
 //! completions, so none exceeds the count's scaled total, which fits: the
 //! sweeps run on `u64` when the total does, unchecked.
 
-use super::dp::{Forward, NO_STATE};
+use super::dp::Forward;
 use super::plan::{CardClasses, Plan};
 use super::{CaseFiles, CountError};
 use crate::deduce::{Problem, Reduced};
@@ -251,18 +251,13 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
     for t in 0..n {
         let mut next = if k > 1 { vectors(t + 1, 1) } else { Vectors::default() };
         let step = &plan.steps[t];
-        let width = step.moves.len();
         let at = s.pos[step.card as usize];
         let (pre_t, pre_n) = (pre[t], pre[t + 1]);
         let (counts, placed_t, cat_of) = (&fwd.layers[t].counts[..], &placed[t][..], &s.cat_of[t][..]);
-        let (back_t, back_next, f_t, succ) = (&back[t][..], &back[t + 1][..], f_vec[t].view(), &fwd.succ[t][..]);
+        let (back_t, back_next, f_t, succ) = (&back[t][..], &back[t + 1][..], f_vec[t].view(), &fwd.succ[t]);
         let w_of = |i: usize, m: usize| if step.weighted { weight(t, i, m) } else { T::of(1) };
         // The successor of state `i` by move `m`, if it has completions.
-        let live = |i: usize, m: usize| match succ[i * width + m] {
-            NO_STATE => None,
-            j if back_next[j as usize] == B::ZERO => None,
-            j => Some(j as usize),
-        };
+        let live = |i: usize, m: usize| succ.by(i, m).filter(|&j| back_next[j] != B::ZERO);
         for (i, &pl) in placed_t.iter().enumerate() {
             let phase = pl.count_ones();
             if phase > 1 || (phase == 1 && k == 1) || back_t[i] == B::ZERO {
@@ -282,8 +277,10 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
                 continue;
             }
             let from = f_t.get(i, pre_t[one(pl)]);
-            for m in 0..width {
-                let Some(j) = live(i, m) else { continue };
+            for (m, j) in succ.of(i) {
+                if back_next[j] == B::ZERO {
+                    continue;
+                }
                 let w = w_of(i, m);
                 match cat_of[m] {
                     Some(c) if k == 2 => {
@@ -342,18 +339,13 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
         for t in (0..n).rev() {
             let mut b_cur = vectors(t, 2);
             let step = &plan.steps[t];
-            let width = step.moves.len();
             let at = s.pos[step.card as usize];
             let (pre_t, pre_n) = (pre[t], pre[t + 1]);
             let (placed_t, cat_of, back_t, back_next) =
                 (&placed[t][..], &s.cat_of[t][..], &back[t][..], &back[t + 1][..]);
-            let (succ, f_t, b_n) = (&fwd.succ[t][..], f_vec[t].view(), b_next.view());
+            let (succ, f_t, b_n) = (&fwd.succ[t], f_vec[t].view(), b_next.view());
             let w_of = |i: usize, m: usize| if step.weighted { weight(t, i, m) } else { T::of(1) };
-            let live = |i: usize, m: usize| match succ[i * width + m] {
-                NO_STATE => None,
-                j if back_next[j as usize] == B::ZERO => None,
-                j => Some(j as usize),
-            };
+            let live = |i: usize, m: usize| succ.by(i, m).filter(|&j| back_next[j] != B::ZERO);
             for (i, &pl) in placed_t.iter().enumerate() {
                 let phase = pl.count_ones();
                 if phase == 0 || phase == 3 || back_t[i] == B::ZERO {
@@ -386,8 +378,10 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
                 // The suffix at `t + 1` starts where the card of step `t`,
                 // if a candidate, is left out.
                 let (skip, from_len) = (pre_n[y_cat] - pre_t[y_cat], len[y_cat] - pre_n[y_cat]);
-                for m in 0..width {
-                    let Some(j) = live(i, m) else { continue };
+                for (m, j) in succ.of(i) {
+                    if back_next[j] == B::ZERO {
+                        continue;
+                    }
                     let w = w_of(i, m);
                     match cat_of[m] {
                         Some(c) => {

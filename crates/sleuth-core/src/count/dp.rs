@@ -14,23 +14,47 @@ pub(super) struct Layer {
     pub counts: Vec<u128>,
 }
 
-/// "No successor" in [`Forward::succ`].
-pub(super) const NO_STATE: u32 = u32::MAX;
+/// A step's edges, state by state: the possible moves of each state of the
+/// layer before the step, in move order, each with the state it leads to.
+/// Only possible moves are kept (on 20-suggestion states a state has two
+/// or three of its nine or more), so the passes that follow never test an
+/// impossible one.
+#[derive(Default)]
+pub(super) struct Edges {
+    /// State `i`'s edges are at `start[i]..start[i + 1]`.
+    start: Vec<u32>,
+    /// Per edge: the move's index among the step's moves.
+    mv: Vec<u8>,
+    /// Per edge: the index of the state it leads to.
+    to: Vec<u32>,
+}
+
+impl Edges {
+    /// State `i`'s edges: the move's index and the next state's.
+    #[inline]
+    pub fn of(&self, i: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let (a, b) = (self.start[i] as usize, self.start[i + 1] as usize);
+        self.mv[a..b].iter().zip(&self.to[a..b]).map(|(&m, &j)| (usize::from(m), j as usize))
+    }
+
+    /// State `i`'s successor by move `m`, if the move is possible.
+    pub fn by(&self, i: usize, m: usize) -> Option<usize> {
+        self.of(i).find(|&(x, _)| x == m).map(|(_, j)| j)
+    }
+}
 
 /// A completed forward pass.
 pub(super) struct Forward {
     /// Layers `0..=steps`; the last is the DP's final layer.
     pub layers: Vec<Layer>,
-    /// Per step, when kept: for state `i` of the layer before the step and
-    /// move `m`, the index of the state after it (`NO_STATE` if the move is
-    /// impossible), at `i * moves + m`.
-    pub succ: Vec<Vec<u32>>,
+    /// Per step, when kept: its edges.
+    pub succ: Vec<Edges>,
     /// The number of states visited.
     pub states: usize,
 }
 
-/// Runs the forward pass. With `keep`, every layer and its successor table
-/// is kept for the backward pass; without, only the final layer.
+/// Runs the forward pass. With `keep`, every layer and its edges are
+/// kept for the backward pass; without, only the final layer.
 pub(super) fn forward(plan: &Plan, keep: bool) -> Result<Forward, CountError> {
     forward_with(plan, keep, plan.is_symmetric())
 }
@@ -60,7 +84,12 @@ fn forward_keyed<K: Key>(plan: &Plan, keep: bool, keys: bool) -> Result<Forward,
         let cur = layers.last().expect("layers start non-empty");
         let mut next = Layer::default();
         let width = step.moves.len();
-        let mut table = if keep { vec![NO_STATE; cur.keys.len() * width] } else { Vec::new() };
+        let mut table = Edges::default();
+        if keep {
+            table.start.reserve(cur.keys.len() + 1);
+            table.mv.reserve(cur.keys.len() * 3);
+            table.to.reserve(cur.keys.len() * 3);
+        }
         index.clear();
         next.keys.reserve(cur.keys.len() * 2);
         next.counts.reserve(cur.keys.len() * 2);
@@ -69,7 +98,11 @@ fn forward_keyed<K: Key>(plan: &Plan, keep: bool, keys: bool) -> Result<Forward,
         let deps = Plan::demand_deps(step);
         let every = ((1u64 << step.demand.len()) - 1) as u32;
         let shared = deps.iter().fold(0, |m, &d| m | !d) & every;
-        for (i, (&wide, &f)) in cur.keys.iter().zip(&cur.counts).enumerate() {
+        for (&wide, &f) in cur.keys.iter().zip(&cur.counts) {
+            // At most MAX_STATES × moves edges per layer: the offsets fit.
+            if keep {
+                table.start.push(table.to.len() as u32);
+            }
             let key = K::narrow(wide);
             let (moves, all) = match Plan::allowed(step, key) {
                 Allowed::Dead => continue,
@@ -100,7 +133,8 @@ fn forward_keyed<K: Key>(plan: &Plan, keep: bool, keys: bool) -> Result<Forward,
                 });
                 next.counts[j as usize] = add(next.counts[j as usize], add_f)?;
                 if keep {
-                    table[i * width + m] = j;
+                    table.mv.push(m as u8);
+                    table.to.push(j);
                 }
             }
         }
@@ -112,11 +146,12 @@ fn forward_keyed<K: Key>(plan: &Plan, keep: bool, keys: bool) -> Result<Forward,
         // kept (a symmetric plan's, or on request), the others are dropped
         // after the next step.
         if keep {
+            table.start.push(table.to.len() as u32);
             next.counts.shrink_to_fit();
             if keys {
                 next.keys.shrink_to_fit();
             }
-            // The successor table now links the layers; only the last
+            // The edges now link the layers; only the last
             // layer's keys are read again (by the tail), and every layer's
             // by the free players' marginals of a symmetric plan.
             succ.push(table);
@@ -214,14 +249,10 @@ pub(super) fn backward(
         let layer = &fwd.layers[k];
         let mut prev = vec![0u128; layer.counts.len()];
         let row = &mut marginal[step.card as usize];
-        let width = step.moves.len();
-        for (i, succ) in fwd.succ[k].chunks_exact(width).enumerate() {
-            let f = layer.counts[i];
-            for (m, (mv, &j)) in step.moves.iter().zip(succ).enumerate() {
-                if j == NO_STATE {
-                    continue;
-                }
-                let mut b = back[j as usize];
+        for (i, &f) in layer.counts.iter().enumerate() {
+            for (m, j) in fwd.succ[k].of(i) {
+                let mv = &step.moves[m];
+                let mut b = back[j];
                 if b == 0 {
                     continue;
                 }
@@ -284,21 +315,17 @@ fn backward_u64(
         let layer = &fwd.layers[k];
         let mut prev = vec![0u64; layer.counts.len()];
         let row = &mut rows[k];
-        let width = step.moves.len();
-        for ((succ, &f), p) in fwd.succ[k].chunks_exact(width).zip(&layer.counts).zip(prev.iter_mut()) {
+        for (i, (&f, p)) in layer.counts.iter().zip(prev.iter_mut()).enumerate() {
             // A state with completions has `f * back <= total`; one without
             // only meets zeros below.
             let f = u64::try_from(f).ok();
-            for (mv, &j) in step.moves.iter().zip(succ) {
-                if j == NO_STATE {
-                    continue;
-                }
-                let b = back[j as usize];
+            for (m, j) in fwd.succ[k].of(i) {
+                let b = back[j];
                 if b == 0 {
                     continue;
                 }
                 *p = p.checked_add(b)?;
-                let q = mv.place as usize;
+                let q = step.moves[m].place as usize;
                 row[q] = row[q].checked_add(f?.checked_mul(b)?)?;
             }
         }

@@ -39,7 +39,7 @@
 //! times the largest pool room, and fits in the word chosen for that.
 
 use super::arith::{add, mul};
-use super::dp::{Forward, NO_STATE};
+use super::dp::Forward;
 use super::plan::{Plan, POOL};
 use super::CountError;
 use crate::model::MAX_PLACES;
@@ -145,8 +145,7 @@ fn sweep_step<T: Word>(
     // This card's marginal at each player free now, and at all of them.
     let mut acc = vec![T::default(); k];
     let mut mass = T::default();
-    let width = step.moves.len();
-    for (i, succ) in fwd.succ[t].chunks_exact(width).enumerate() {
+    for i in 0..layer.counts.len() {
         // A state with no completion adds nothing, nor do its successors
         // from it.
         if back[i] == 0 {
@@ -154,21 +153,22 @@ fn sweep_step<T: Word>(
         }
         let (key, f) = (layer.keys[i], T::of(layer.counts[i]));
         let xi = &cur[i * k..(i + 1) * k];
-        for (m, (mv, &j)) in step.moves.iter().zip(succ).enumerate() {
-            if j == NO_STATE || back_next[j as usize] == 0 {
+        for (m, j) in fwd.succ[t].of(i) {
+            if back_next[j] == 0 {
                 continue;
             }
+            let mv = &step.moves[m];
             let (slots, joins) = if step.weighted { plan.weight(step, key, m) } else { (1, 1) };
             let to_pool = mv.place == POOL;
-            let xj = &mut out[j as usize * kn..][..kn];
+            let xj = &mut out[j * kn..][..kn];
             // `a` keeps its slots unless the card took one of them.
             let keep = T::of(if to_pool { (slots - 1) * joins } else { joins });
             if to_pool {
-                let b = T::of(back_next[j as usize] * joins);
+                let b = T::of(back_next[j] * joins);
                 for (to, &x) in acc.iter_mut().zip(xi) {
                     *to += x * b;
                 }
-                mass += f * T::of(slots * joins) * T::of(back_next[j as usize]);
+                mass += f * T::of(slots * joins) * T::of(back_next[j]);
             }
             if same {
                 for (to, &x) in xj.iter_mut().zip(xi) {

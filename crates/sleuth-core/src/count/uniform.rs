@@ -8,7 +8,7 @@
 //! cards dealt at random to the room left. Every consistent deal is equally
 //! likely, exactly (up to the RNG).
 
-use super::dp::{self, Forward, NO_STATE};
+use super::dp::{self, Forward};
 use super::plan::{CardClasses, Plan};
 use super::{order, CountError};
 use crate::deduce::{propagate, Problem, Reduced, NONE};
@@ -66,17 +66,12 @@ impl UniformSampler {
         // Walk the DP.
         let mut i = 0usize;
         for (k, step) in self.plan.steps.iter().enumerate() {
-            let width = step.moves.len();
-            let succ = &self.fwd.succ[k][i * width..(i + 1) * width];
             let mut pick = rng.gen_range(0..self.back[k][i]);
             let mut chosen = None;
-            for (mv, &j) in step.moves.iter().zip(succ) {
-                if j == NO_STATE {
-                    continue;
-                }
-                let b = self.back[k + 1][j as usize];
+            for (m, j) in self.fwd.succ[k].of(i) {
+                let b = self.back[k + 1][j];
                 if pick < b {
-                    chosen = Some((mv.place, j as usize));
+                    chosen = Some((step.moves[m].place, j));
                     break;
                 }
                 pick -= b;
