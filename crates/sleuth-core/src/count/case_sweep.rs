@@ -231,16 +231,29 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
     }
     let f_len = |t: usize, pl: u8| pre[t][one(pl)];
     let b_len = |t: usize, pl: u8| len[left(pl)] - pre[t][left(pl)];
-    let vectors = |t: usize, phase: u32| -> Vectors<T> {
-        let mut at = Vec::with_capacity(placed[t].len());
-        let mut len = 0usize;
-        for (&pl, &b) in placed[t].iter().zip(&back[t]) {
-            if pl.count_ones() == phase && b != B::ZERO {
-                at.push(len as u32);
-                len += if phase == 1 { f_len(t, pl) } else { b_len(t, pl) };
-            } else {
-                at.push(u32::MAX);
+    // Per layer, the states with completions by categories placed (0, 1
+    // or 2): the loops below visit only those they work on (sorting the
+    // states once, not testing every state in every loop, halves the
+    // bookkeeping).
+    let alive: Vec<[Vec<u32>; 3]> = (0..=n)
+        .map(|t| {
+            let mut by_phase: [Vec<u32>; 3] = Default::default();
+            for (i, (&pl, &b)) in placed[t].iter().zip(&back[t]).enumerate() {
+                let phase = pl.count_ones() as usize;
+                if b != B::ZERO && phase < 3 {
+                    by_phase[phase].push(i as u32);
+                }
             }
+            by_phase
+        })
+        .collect();
+    let vectors = |t: usize, phase: usize| -> Vectors<T> {
+        let mut at = vec![u32::MAX; placed[t].len()];
+        let mut len = 0usize;
+        for &i in &alive[t][phase] {
+            at[i as usize] = len as u32;
+            let pl = placed[t][i as usize];
+            len += if phase == 1 { f_len(t, pl) } else { b_len(t, pl) };
         }
         Vectors { at, val: vec![T::ZERO; len] }
     };
@@ -254,19 +267,15 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
         let at = s.pos[step.card as usize];
         let (pre_t, pre_n) = (pre[t], pre[t + 1]);
         let (counts, placed_t, cat_of) = (&fwd.layers[t].counts[..], &placed[t][..], &s.cat_of[t][..]);
-        let (back_t, back_next, f_t, succ) = (&back[t][..], &back[t + 1][..], f_vec[t].view(), &fwd.succ[t]);
+        let (back_next, f_t, succ) = (&back[t + 1][..], f_vec[t].view(), &fwd.succ[t]);
         let w_of = |i: usize, m: usize| if step.weighted { weight(t, i, m) } else { T::of(1) };
         // The successor of state `i` by move `m`, if it has completions.
         let live = |i: usize, m: usize| succ.by(i, m).filter(|&j| back_next[j] != B::ZERO);
-        for (i, &pl) in placed_t.iter().enumerate() {
-            let phase = pl.count_ones();
-            if phase > 1 || (phase == 1 && k == 1) || back_t[i] == B::ZERO {
-                continue;
-            }
-            if phase == 0 {
-                // Before any placement only the case-file move matters.
-                let Some(m) = s.cf_move[t] else { continue };
-                let (Some(j), Some(c)) = (live(i, m), cat_of[m]) else { continue };
+        // Before any placement only the case-file move matters.
+        if let (Some(m), Some(c)) = (s.cf_move[t], s.cf_move[t].and_then(|m| cat_of[m])) {
+            for &i in &alive[t][0] {
+                let i = i as usize;
+                let Some(j) = live(i, m) else { continue };
                 let fw = T::of(counts[i]) * w_of(i, m);
                 if k == 1 {
                     table[at] = table[at] + fw * T::of(back_next[j].wide());
@@ -274,8 +283,12 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
                     let to = &mut next.get_mut(j, pre_n[c])[at];
                     *to = *to + fw;
                 }
-                continue;
             }
+        }
+        // With one open category, the first placement ended it.
+        let ones: &[u32] = if k > 1 { &alive[t][1] } else { &[] };
+        for &i in ones {
+            let (i, pl) = (i as usize, placed_t[i as usize]);
             let from = f_t.get(i, pre_t[one(pl)]);
             for (m, j) in succ.of(i) {
                 if back_next[j] == B::ZERO {
@@ -325,11 +338,8 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
     // the middle edges.
     if k == 3 {
         let mut b_next = vectors(n, 2);
-        for i in 0..last.counts.len() {
-            let pl = placed[n][i];
-            if back[n][i] == B::ZERO || pl.count_ones() != 2 {
-                continue;
-            }
+        for &i in &alive[n][2] {
+            let (i, pl) = (i as usize, placed[n][i as usize]);
             let ways = full(i)?;
             let v = b_next.get_mut(i, b_len(n, pl));
             for &y in &s.tails[left(pl)] {
@@ -341,21 +351,16 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
             let step = &plan.steps[t];
             let at = s.pos[step.card as usize];
             let (pre_t, pre_n) = (pre[t], pre[t + 1]);
-            let (placed_t, cat_of, back_t, back_next) =
-                (&placed[t][..], &s.cat_of[t][..], &back[t][..], &back[t + 1][..]);
+            let (placed_t, cat_of, back_next) = (&placed[t][..], &s.cat_of[t][..], &back[t + 1][..]);
             let (succ, f_t, b_n) = (&fwd.succ[t], f_vec[t].view(), b_next.view());
             let w_of = |i: usize, m: usize| if step.weighted { weight(t, i, m) } else { T::of(1) };
             let live = |i: usize, m: usize| succ.by(i, m).filter(|&j| back_next[j] != B::ZERO);
-            for (i, &pl) in placed_t.iter().enumerate() {
-                let phase = pl.count_ones();
-                if phase == 0 || phase == 3 || back_t[i] == B::ZERO {
-                    continue;
-                }
-                if phase == 1 {
-                    // The middle edge (the case-file move): every (x, y) of
-                    // the first and last case cards around it.
-                    let Some(m) = s.cf_move[t] else { continue };
-                    let (Some(j), Some(c)) = (live(i, m), cat_of[m]) else { continue };
+            // The middle edges (the case-file move): every (x, y) of the
+            // first and last case cards around it.
+            if let (Some(m), Some(c)) = (s.cf_move[t], s.cf_move[t].and_then(|m| cat_of[m])) {
+                for &i in &alive[t][1] {
+                    let (i, pl) = (i as usize, placed_t[i as usize]);
+                    let Some(j) = live(i, m) else { continue };
                     let w = w_of(i, m);
                     let (x_cat, y_cat) = (one(pl), left(pl | 1 << c));
                     let b_y = b_n.get(j, len[y_cat] - pre_n[y_cat]);
@@ -371,8 +376,10 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
                             *to = *to + fw * by;
                         }
                     }
-                    continue;
                 }
+            }
+            for &i in &alive[t][2] {
+                let (i, pl) = (i as usize, placed_t[i as usize]);
                 let y_cat = left(pl);
                 let to = b_cur.get_mut(i, len[y_cat] - pre_t[y_cat]);
                 // The suffix at `t + 1` starts where the card of step `t`,
