@@ -38,8 +38,11 @@ impl Edges {
     }
 
     /// State `i`'s successor by move `m`, if the move is possible.
+    #[inline]
     pub fn by(&self, i: usize, m: usize) -> Option<usize> {
-        self.of(i).find(|&(x, _)| x == m).map(|(_, j)| j)
+        let (a, b) = (self.start[i] as usize, self.start[i + 1] as usize);
+        let at = self.mv[a..b].iter().position(|&x| usize::from(x) == m)?;
+        Some(self.to[a + at] as usize)
     }
 }
 
