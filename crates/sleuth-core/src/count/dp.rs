@@ -234,11 +234,11 @@ pub(super) fn backward(
     keep: bool,
 ) -> Result<(u128, Vec<Vec<u128>>), CountError> {
     let (total, mut back) = final_layer(plan, fwd, marginal)?;
-    // Unweighted, every product below counts the deals through an edge and
+    // Every product below counts the (scaled) deals through an edge and
     // every sum the deals through a state or with a card at a place: none
     // exceeds the total. When the total fits in 64 bits the pass runs on
     // u64 (still checked; the u128 pass is the fallback).
-    if !keep && total >> 64 == 0 && plan.steps.iter().all(|s| !s.weighted) {
+    if !keep && total >> 64 == 0 {
         let back64: Vec<u64> = back.iter().map(|&b| b as u64).collect();
         if let Some((rows, _)) = backward_u64(plan, fwd, back64, false) {
             for (step, row) in plan.steps.iter().zip(rows) {
@@ -279,16 +279,13 @@ pub(super) fn backward(
 pub(super) type Layers64 = Vec<Vec<u64>>;
 
 /// [`backward`] keeping every layer's backward counts, on u64: `None` when
-/// the plan is weighted or some count does not fit (then [`backward`]
-/// applies). The case-file sweep reads the counts.
+/// some count does not fit (then [`backward`] applies). The case-file sweep
+/// and the free players' marginals read the counts.
 pub(super) fn backward_kept_u64(
     plan: &Plan,
     fwd: &Forward,
     marginal: &mut [[u128; MAX_PLACES]],
 ) -> Result<Option<(u128, Layers64)>, CountError> {
-    if plan.steps.iter().any(|s| s.weighted) {
-        return Ok(None);
-    }
     // The tail cards' rows are written either way; on `None` the caller's
     // `backward` writes them again.
     let (total, last) = final_layer(plan, fwd, marginal)?;
@@ -303,7 +300,7 @@ pub(super) fn backward_kept_u64(
     Ok(Some((total, kept)))
 }
 
-/// The layers of [`backward`] on u64 for an unweighted plan: each step's
+/// The layers of [`backward`] on u64: each step's
 /// marginal row, in step order, and with `keep` every layer's backward
 /// counts (layer order); `None` if some count does not fit.
 fn backward_u64(
@@ -323,13 +320,21 @@ fn backward_u64(
             // only meets zeros below.
             let f = u64::try_from(f).ok();
             for (m, j) in fwd.succ[k].of(i) {
-                let b = back[j];
+                let mut b = back[j];
                 if b == 0 {
                     continue;
                 }
+                if step.weighted {
+                    let (slots, joins) = plan.weight(step, layer.keys[i], m);
+                    b = b.checked_mul(u64::try_from(slots.checked_mul(joins)?).ok()?)?;
+                }
                 *p = p.checked_add(b)?;
-                let q = step.moves[m].place as usize;
-                row[q] = row[q].checked_add(f?.checked_mul(b)?)?;
+                // Moves to the pool: see `sym::free_marginals`.
+                let q = step.moves[m].place;
+                if q != POOL {
+                    let q = usize::from(q);
+                    row[q] = row[q].checked_add(f?.checked_mul(b)?)?;
+                }
             }
         }
         kept.push(std::mem::replace(&mut back, prev));

@@ -492,8 +492,9 @@ fn card_outer_files(p: &Problem, r: &Reduced, plan: &Plan, files: bool) -> Resul
     let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
     let fwd = if files { dp::forward_with_keys(plan)? } else { dp::forward(plan, true)? };
     let symmetric = plan.is_symmetric();
-    // The sweep reads every layer's backward counts: on u64 where they fit.
-    let narrow = if files { dp::backward_kept_u64(plan, &fwd, &mut marginal)? } else { None };
+    // The sweeps (case files, free players) read every layer's backward
+    // counts: on u64 where they fit.
+    let narrow = if files || symmetric { dp::backward_kept_u64(plan, &fwd, &mut marginal)? } else { None };
     let (mut total, back) = match narrow {
         Some((total, back)) => (total, Kept::Narrow(back)),
         None => {
@@ -501,8 +502,11 @@ fn card_outer_files(p: &Problem, r: &Reduced, plan: &Plan, files: bool) -> Resul
             (total, Kept::Wide(back))
         }
     };
-    if let (true, Kept::Wide(back)) = (symmetric && total > 0, &back) {
-        sym::free_marginals(plan, &fwd, total, back, &mut marginal)?;
+    if symmetric && total > 0 {
+        match &back {
+            Kept::Narrow(back) => sym::free_marginals(plan, &fwd, total, back, &mut marginal)?,
+            Kept::Wide(back) => sym::free_marginals(plan, &fwd, total, back, &mut marginal)?,
+        }
     }
     if total == 0 {
         marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];

@@ -52,6 +52,17 @@ trait Word: Copy + Default + AddAssign + SubAssign + Mul<Output = Self> {
     fn wide(self) -> u128;
 }
 
+/// The word of the backward counts the sweep reads: the count's own,
+/// `u64` where they fit, else `u128`.
+pub(super) trait Back: Copy + Into<u128> {
+    fn is_zero(self) -> bool {
+        self.into() == 0
+    }
+}
+
+impl Back for u64 {}
+impl Back for u128 {}
+
 impl Word for u64 {
     fn of(x: u128) -> u64 {
         debug_assert!(x <= u128::from(u64::MAX));
@@ -78,26 +89,26 @@ fn players(set: u16) -> Vec<usize> {
 
 /// Adds the free players' marginals of DP and tail cards, given the (scaled)
 /// total and the backward counts of every layer (`back[t]` for layer `t`).
-pub(super) fn free_marginals(
+pub(super) fn free_marginals<B: Back>(
     plan: &Plan,
     fwd: &Forward,
     total: u128,
-    back: &[Vec<u128>],
+    back: &[Vec<B>],
     marginal: &mut [[u128; MAX_PLACES]],
 ) -> Result<(), CountError> {
     let pool: u128 = (0..plan.np).filter(|&a| plan.free_final >> a & 1 == 1).map(|a| u128::from(plan.rem0[a])).sum();
     let bound = total.checked_mul(pool + 1).ok_or(CountError::Overflow)?;
     if bound <= u128::from(u64::MAX) {
-        sweep::<u64>(plan, fwd, back, marginal)
+        sweep::<u64, B>(plan, fwd, back, marginal)
     } else {
-        sweep::<u128>(plan, fwd, back, marginal)
+        sweep::<u128, B>(plan, fwd, back, marginal)
     }
 }
 
-fn sweep<T: Word>(
+fn sweep<T: Word, B: Back>(
     plan: &Plan,
     fwd: &Forward,
-    back: &[Vec<u128>],
+    back: &[Vec<B>],
     marginal: &mut [[u128; MAX_PLACES]],
 ) -> Result<(), CountError> {
     let n = plan.steps.len();
@@ -121,12 +132,12 @@ fn sweep<T: Word>(
 /// One step of the sweep: adds the card's marginals at the players free
 /// before it and returns `X` of the next layer, for the free players but
 /// the hidden one.
-fn sweep_step<T: Word>(
+fn sweep_step<T: Word, B: Back>(
     plan: &Plan,
     fwd: &Forward,
     t: usize,
     (free, free_next, hidden): (u16, u16, u16),
-    (back, back_next): (&[u128], &[u128]),
+    (back, back_next): (&[B], &[B]),
     cur: &[T],
     marginal: &mut [[u128; MAX_PLACES]],
 ) -> Result<Vec<T>, CountError> {
@@ -148,13 +159,14 @@ fn sweep_step<T: Word>(
     for i in 0..layer.counts.len() {
         // A state with no completion adds nothing, nor do its successors
         // from it.
-        if back[i] == 0 {
+        if back[i].is_zero() {
             continue;
         }
         let (key, f) = (layer.keys[i], T::of(layer.counts[i]));
         let xi = &cur[i * k..(i + 1) * k];
         for (m, j) in fwd.succ[t].of(i) {
-            if back_next[j] == 0 {
+            let b_j: u128 = back_next[j].into();
+            if b_j == 0 {
                 continue;
             }
             let mv = &step.moves[m];
@@ -164,11 +176,11 @@ fn sweep_step<T: Word>(
             // `a` keeps its slots unless the card took one of them.
             let keep = T::of(if to_pool { (slots - 1) * joins } else { joins });
             if to_pool {
-                let b = T::of(back_next[j] * joins);
+                let b = T::of(b_j * joins);
                 for (to, &x) in acc.iter_mut().zip(xi) {
                     *to += x * b;
                 }
-                mass += f * T::of(slots * joins) * T::of(back_next[j]);
+                mass += f * T::of(slots * joins) * T::of(b_j);
             }
             if same {
                 for (to, &x) in xj.iter_mut().zip(xi) {
@@ -199,11 +211,11 @@ fn sweep_step<T: Word>(
 
 /// The tail cards' marginals at the players free in the final layer, given
 /// that layer's backward counts (its tail ways).
-fn tail<T: Word>(
+fn tail<T: Word, B: Back>(
     plan: &Plan,
     fwd: &Forward,
     (free, hidden): (u16, u16),
-    back: &[u128],
+    back: &[B],
     cur: &[T],
     marginal: &mut [[u128; MAX_PLACES]],
 ) -> Result<(), CountError> {
@@ -217,7 +229,7 @@ fn tail<T: Word>(
     let last = fwd.layers.last().expect("a forward pass has a final layer");
     let mut sums: Vec<(u32, [u128; MAX_PLACES])> = Vec::new();
     for (i, &key) in last.keys.iter().enumerate() {
-        if back[i] == 0 {
+        if back[i].is_zero() {
             continue;
         }
         let open = plan.open_of(key);
