@@ -1,6 +1,7 @@
 //! Checked `u128` arithmetic and binomial coefficients.
 
 use super::CountError;
+use std::ops::{Add, AddAssign, Mul, SubAssign};
 
 /// Binomial coefficients up to 64 choose k, all of which fit in u128.
 pub(super) static BINOMIAL: [[u128; 65]; 65] = {
@@ -17,6 +18,40 @@ pub(super) static BINOMIAL: [[u128; 65]; 65] = {
     }
     t
 };
+
+/// The word a pass counts in where the count allows it (`u64` where the
+/// scaled total, and so every number of the pass, fits; else `u128`), and
+/// the word of the backward counts it reads.
+pub(super) trait Word:
+    Copy + Default + Eq + Add<Output = Self> + AddAssign + SubAssign + Mul<Output = Self>
+{
+    const ZERO: Self;
+    /// `x`, which fits (the caller chose the word for that).
+    fn of(x: u128) -> Self;
+    /// The value as a `u128`.
+    fn wide(self) -> u128;
+}
+
+impl Word for u64 {
+    const ZERO: u64 = 0;
+    fn of(x: u128) -> u64 {
+        debug_assert!(x <= u128::from(u64::MAX));
+        x as u64
+    }
+    fn wide(self) -> u128 {
+        u128::from(self)
+    }
+}
+
+impl Word for u128 {
+    const ZERO: u128 = 0;
+    fn of(x: u128) -> u128 {
+        x
+    }
+    fn wide(self) -> u128 {
+        self
+    }
+}
 
 #[inline]
 pub(super) fn add(a: u128, b: u128) -> Result<u128, CountError> {

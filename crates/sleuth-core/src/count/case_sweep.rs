@@ -26,6 +26,7 @@
 //! completions, so none exceeds the count's scaled total, which fits: the
 //! sweeps run on `u64` when the total does, unchecked.
 
+use super::arith::Word;
 use super::dp::Forward;
 use super::plan::{CardClasses, Plan};
 use super::{CaseFiles, CountError};
@@ -148,39 +149,6 @@ impl Setup {
     }
 }
 
-/// The word the sweeps count in, and the word of the backward counts they
-/// read (the count's own: `u64` or `u128`).
-pub(super) trait Word:
-    Copy + Default + Eq + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self>
-{
-    const ZERO: Self;
-    /// `x`, which fits (see the module comment).
-    fn of(x: u128) -> Self;
-    /// The value as a `u128`.
-    fn wide(self) -> u128;
-}
-
-impl Word for u64 {
-    const ZERO: u64 = 0;
-    fn of(x: u128) -> u64 {
-        debug_assert!(x <= u128::from(u64::MAX));
-        x as u64
-    }
-    fn wide(self) -> u128 {
-        u128::from(self)
-    }
-}
-
-impl Word for u128 {
-    const ZERO: u128 = 0;
-    fn of(x: u128) -> u128 {
-        x
-    }
-    fn wide(self) -> u128 {
-        self
-    }
-}
-
 /// The sweeps: the (scaled) count of every combination of candidates,
 /// open category `c`'s index with stride `Π_{d < c} |cands[d]|`.
 ///
@@ -235,11 +203,15 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
     // or 2): each loop below visits only those it works on (testing every
     // state in each loop was a fifth of the case files' time). One pass per
     // phase, without a branch per state: the phases mix at random, and a
-    // branch that mispredicts cost more than the three passes.
+    // branch that mispredicts cost more than the three passes. With `k`
+    // open categories the loops read phases below `k` only.
     let mut scratch = vec![0u32; placed.iter().map(Vec::len).max().unwrap_or(0)];
     let alive: Vec<[Vec<u32>; 3]> = (0..=n)
         .map(|t| {
             std::array::from_fn(|phase| {
+                if phase >= k {
+                    return Vec::new();
+                }
                 let mut found = 0;
                 for (i, (&pl, &b)) in placed[t].iter().zip(&back[t]).enumerate() {
                     scratch[found] = i as u32;
@@ -274,16 +246,16 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
         // The successor of state `i` by move `m`, if it has completions.
         let live = |i: usize, m: usize| succ.by(i, m).filter(|&j| back_next[j] != B::ZERO);
         // Before any placement only the case-file move matters.
-        if let (Some(m), Some(c)) = (s.cf_move[t], s.cf_move[t].and_then(|m| cat_of[m])) {
+        if let Some((m, c)) = s.cf_move[t].and_then(|m| Some((m, cat_of[m]?))) {
             for &i in &alive[t][0] {
                 let i = i as usize;
                 let Some(j) = live(i, m) else { continue };
                 let fw = T::of(counts[i]) * w_of(i, m);
                 if k == 1 {
-                    table[at] = table[at] + fw * T::of(back_next[j].wide());
+                    table[at] += fw * T::of(back_next[j].wide());
                 } else {
                     let to = &mut next.get_mut(j, pre_n[c])[at];
-                    *to = *to + fw;
+                    *to += fw;
                 }
             }
         }
@@ -302,7 +274,7 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
                         let (row, x_stride) = (at * stride[c], stride[one(pl)]);
                         for (x, &fx) in from.iter().enumerate() {
                             let to = &mut table[row + x * x_stride];
-                            *to = *to + fx * b;
+                            *to += fx * b;
                         }
                     }
                     Some(_) => {} // the middle edge: in the backward sweep
@@ -358,7 +330,7 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
             let live = |i: usize, m: usize| succ.by(i, m).filter(|&j| back_next[j] != B::ZERO);
             // The middle edges (the case-file move): every (x, y) of the
             // first and last case cards around it.
-            if let (Some(m), Some(c)) = (s.cf_move[t], s.cf_move[t].and_then(|m| cat_of[m])) {
+            if let Some((m, c)) = s.cf_move[t].and_then(|m| Some((m, cat_of[m]?))) {
                 for &i in &alive[t][1] {
                     let (i, pl) = (i as usize, placed_t[i as usize]);
                     let Some(j) = live(i, m) else { continue };
@@ -374,7 +346,7 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
                         let row = at + x * stride[x_cat];
                         for (y, &by) in b_y.iter().enumerate() {
                             let to = &mut table[row + y * stride[y_cat]];
-                            *to = *to + fw * by;
+                            *to += fw * by;
                         }
                     }
                 }
@@ -391,7 +363,7 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
                     match cat_of[m] {
                         Some(c) => {
                             let y = &mut to[at - pre_t[c]];
-                            *y = *y + w * T::of(back_next[j].wide());
+                            *y += w * T::of(back_next[j].wide());
                         }
                         None => axpy(&mut to[skip..], b_n.get(j, from_len), w),
                     }
@@ -408,11 +380,11 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
 fn axpy<T: Word>(to: &mut [T], from: &[T], w: T) {
     if w == T::of(1) {
         for (to, &x) in to.iter_mut().zip(from) {
-            *to = *to + x;
+            *to += x;
         }
     } else {
         for (to, &x) in to.iter_mut().zip(from) {
-            *to = *to + x * w;
+            *to += x * w;
         }
     }
 }
@@ -421,7 +393,7 @@ fn axpy<T: Word>(to: &mut [T], from: &[T], w: T) {
 /// each category in `rest`.
 fn add_tails<T: Word>(table: &mut [T], at: usize, rest: &[usize], tails: &[Vec<usize>], stride: &[usize], v: T) {
     let Some((&c, more)) = rest.split_first() else {
-        table[at] = table[at] + v;
+        table[at] += v;
         return;
     };
     for &x in &tails[c] {

@@ -30,19 +30,25 @@ pub(super) struct Edges {
 }
 
 impl Edges {
+    /// Where state `i`'s edges are.
+    #[inline]
+    fn range(&self, i: usize) -> std::ops::Range<usize> {
+        self.start[i] as usize..self.start[i + 1] as usize
+    }
+
     /// State `i`'s edges: the move's index and the next state's.
     #[inline]
     pub fn of(&self, i: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let (a, b) = (self.start[i] as usize, self.start[i + 1] as usize);
-        self.mv[a..b].iter().zip(&self.to[a..b]).map(|(&m, &j)| (usize::from(m), j as usize))
+        let r = self.range(i);
+        self.mv[r.clone()].iter().zip(&self.to[r]).map(|(&m, &j)| (usize::from(m), j as usize))
     }
 
     /// State `i`'s successor by move `m`, if the move is possible.
     #[inline]
     pub fn by(&self, i: usize, m: usize) -> Option<usize> {
-        let (a, b) = (self.start[i] as usize, self.start[i + 1] as usize);
-        let at = self.mv[a..b].iter().position(|&x| usize::from(x) == m)?;
-        Some(self.to[a + at] as usize)
+        let r = self.range(i);
+        let at = self.mv[r.clone()].iter().position(|&x| usize::from(x) == m)?;
+        Some(self.to[r.start + at] as usize)
     }
 }
 
@@ -88,6 +94,7 @@ fn forward_keyed<K: Key>(plan: &Plan, keep: bool, keys: bool) -> Result<Forward,
         let mut next = Layer::default();
         let width = step.moves.len();
         let mut table = Edges::default();
+        // Room for about three edges per state, as on 20-suggestion states.
         if keep {
             table.start.reserve(cur.keys.len() + 1);
             table.mv.reserve(cur.keys.len() * 3);

@@ -38,49 +38,11 @@
 //! the total and `X_a ≤ R × f`, so every product below is at most the total
 //! times the largest pool room, and fits in the word chosen for that.
 
-use super::arith::{add, mul};
+use super::arith::{add, mul, Word};
 use super::dp::Forward;
 use super::plan::{Plan, POOL};
 use super::CountError;
 use crate::model::MAX_PLACES;
-use std::ops::{AddAssign, Mul, SubAssign};
-
-/// The word `X` is kept in.
-trait Word: Copy + Default + AddAssign + SubAssign + Mul<Output = Self> {
-    /// `x`, which fits (see the module comment).
-    fn of(x: u128) -> Self;
-    fn wide(self) -> u128;
-}
-
-/// The word of the backward counts the sweep reads: the count's own,
-/// `u64` where they fit, else `u128`.
-pub(super) trait Back: Copy + Into<u128> {
-    fn is_zero(self) -> bool {
-        self.into() == 0
-    }
-}
-
-impl Back for u64 {}
-impl Back for u128 {}
-
-impl Word for u64 {
-    fn of(x: u128) -> u64 {
-        debug_assert!(x <= u128::from(u64::MAX));
-        x as u64
-    }
-    fn wide(self) -> u128 {
-        u128::from(self)
-    }
-}
-
-impl Word for u128 {
-    fn of(x: u128) -> u128 {
-        x
-    }
-    fn wide(self) -> u128 {
-        self
-    }
-}
 
 /// The players of a set, in seat order.
 fn players(set: u16) -> Vec<usize> {
@@ -89,7 +51,7 @@ fn players(set: u16) -> Vec<usize> {
 
 /// Adds the free players' marginals of DP and tail cards, given the (scaled)
 /// total and the backward counts of every layer (`back[t]` for layer `t`).
-pub(super) fn free_marginals<B: Back>(
+pub(super) fn free_marginals<B: Word>(
     plan: &Plan,
     fwd: &Forward,
     total: u128,
@@ -105,7 +67,7 @@ pub(super) fn free_marginals<B: Back>(
     }
 }
 
-fn sweep<T: Word, B: Back>(
+fn sweep<T: Word, B: Word>(
     plan: &Plan,
     fwd: &Forward,
     back: &[Vec<B>],
@@ -132,7 +94,7 @@ fn sweep<T: Word, B: Back>(
 /// One step of the sweep: adds the card's marginals at the players free
 /// before it and returns `X` of the next layer, for the free players but
 /// the hidden one.
-fn sweep_step<T: Word, B: Back>(
+fn sweep_step<T: Word, B: Word>(
     plan: &Plan,
     fwd: &Forward,
     t: usize,
@@ -159,13 +121,13 @@ fn sweep_step<T: Word, B: Back>(
     for i in 0..layer.counts.len() {
         // A state with no completion adds nothing, nor do its successors
         // from it.
-        if back[i].is_zero() {
+        if back[i] == B::ZERO {
             continue;
         }
         let (key, f) = (layer.keys[i], T::of(layer.counts[i]));
         let xi = &cur[i * k..(i + 1) * k];
         for (m, j) in fwd.succ[t].of(i) {
-            let b_j: u128 = back_next[j].into();
+            let b_j = back_next[j].wide();
             if b_j == 0 {
                 continue;
             }
@@ -211,7 +173,7 @@ fn sweep_step<T: Word, B: Back>(
 
 /// The tail cards' marginals at the players free in the final layer, given
 /// that layer's backward counts (its tail ways).
-fn tail<T: Word, B: Back>(
+fn tail<T: Word, B: Word>(
     plan: &Plan,
     fwd: &Forward,
     (free, hidden): (u16, u16),
@@ -229,7 +191,7 @@ fn tail<T: Word, B: Back>(
     let last = fwd.layers.last().expect("a forward pass has a final layer");
     let mut sums: Vec<(u32, [u128; MAX_PLACES])> = Vec::new();
     for (i, &key) in last.keys.iter().enumerate() {
-        if back[i].is_zero() {
+        if back[i] == B::ZERO {
             continue;
         }
         let open = plan.open_of(key);
