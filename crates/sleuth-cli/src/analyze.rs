@@ -3,8 +3,8 @@
 use crate::input::{in_file, load_game};
 use crate::notepad::describe_cards;
 use crate::output::{
-    deck_name, fine_percent, group_digits, places, push_json_f64, push_json_str, push_json_str_array, viewpoint,
-    write_conflict,
+    deck_name, fine_percent, group_digits, places, push_json_count, push_json_f64, push_json_str, push_json_str_array,
+    viewpoint, write_conflict,
 };
 use crate::Outcome;
 use sleuth_core::{Analysis, Card, Game, Place, Status};
@@ -67,7 +67,7 @@ pub fn to_json(game: &Game, analysis: &Analysis) -> String {
         let _ = write!(out, "{minimum}");
     }
     field(&mut out, "models");
-    let _ = write!(out, "\"{}\"", analysis.models());
+    push_json_count(&mut out, analysis.models());
     field(&mut out, "method");
     out.push_str("\"exact\"");
     field(&mut out, "places");
@@ -96,9 +96,7 @@ pub fn to_json(game: &Game, analysis: &Analysis) -> String {
     field(&mut out, "status");
     per_card(&mut out, &|out, c, p| push_json_str(out, analysis.status(c, p).as_str()));
     field(&mut out, "models_by_place");
-    per_card(&mut out, &|out, c, p| {
-        let _ = write!(out, "\"{}\"", analysis.count(c, p));
-    });
+    per_card(&mut out, &|out, c, p| push_json_count(out, analysis.count(c, p)));
 
     let total = analysis.models();
     field(&mut out, "case_file");
@@ -112,7 +110,9 @@ pub fn to_json(game: &Game, analysis: &Analysis) -> String {
             push_json_str_array(&mut out, cards.iter().map(|&c| deck.id(c)));
             out.push_str(", \"probability\": ");
             push_json_f64(&mut out, sleuth_core::analysis::ratio(n, total));
-            let _ = write!(out, ", \"models\": \"{n}\"}}");
+            out.push_str(", \"models\": ");
+            push_json_count(&mut out, n);
+            out.push('}');
         }
         out.push_str("\n  ]");
     }

@@ -200,12 +200,21 @@ pub fn json_f64(x: f64) -> String {
 
 /// Appends [`json_f64`]'s number.
 pub fn push_json_f64(out: &mut String, x: f64) {
-    match serde_json::Number::from_f64(x) {
-        Some(n) => {
-            let _ = write!(out, "{n}");
-        }
-        None => out.push('0'),
+    // serde_json's own float formatting (its `Number`'s text), without
+    // going through `fmt`.
+    if x.is_finite() {
+        out.push_str(zmij::Buffer::new().format_finite(x));
+    } else {
+        out.push('0');
     }
+}
+
+/// Appends a count as a JSON string of its decimal digits (counts can
+/// exceed what a JSON number holds exactly).
+pub fn push_json_count(out: &mut String, n: u128) {
+    out.push('"');
+    out.push_str(itoa::Buffer::new().format(n));
+    out.push('"');
 }
 
 /// A JSON array of strings on one line.

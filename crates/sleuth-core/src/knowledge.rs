@@ -77,11 +77,13 @@ impl Knowledge {
         // Evidence said twice is one constraint (the first one said): a
         // repeated event adds nothing, and must not cost the counter more.
         let np = game.num_players();
-        let mut said = std::collections::HashSet::new();
+        let mut said = rustc_hash::FxHashSet::default();
         let mut push = |lits: Vec<Lit>, at_least: usize, origin: Origin| {
             if matches!(origin, Origin::Hand | Origin::Event(_)) {
-                let mut key: Vec<(usize, usize, bool)> =
-                    lits.iter().map(|l| (l.card.index(), l.place.index(np), l.positive)).collect();
+                let mut key: Vec<usize> = lits
+                    .iter()
+                    .map(|l| (l.card.index() * (np + 1) + l.place.index(np)) * 2 + usize::from(l.positive))
+                    .collect();
                 key.sort_unstable();
                 key.dedup();
                 if !said.insert((key, at_least)) {

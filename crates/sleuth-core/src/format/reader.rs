@@ -146,7 +146,7 @@ impl Reader {
     }
 
     /// Reports unknown keys that look like misspellings of known ones.
-    fn check_keys(&mut self, node: &Node, known: &[&str], place: &str) {
+    fn check_keys(&mut self, node: &Node, known: &[&str], place: impl fmt::Display) {
         let Node::Object(entries) = node else { return };
         for (key, _) in entries {
             if known.contains(&key.as_str()) {
@@ -161,7 +161,9 @@ impl Reader {
         }
     }
 
-    fn string(&mut self, node: &Node, at: &str, what: &str) -> Option<String> {
+    // `at` and `what` are formatted only for a message: building them for
+    // every value read cost more than the rest of reading an event.
+    fn string(&mut self, node: &Node, at: impl fmt::Display, what: impl fmt::Display) -> Option<String> {
         match node {
             Node::String(s) => Some(s.clone()),
             other => {
@@ -171,7 +173,7 @@ impl Reader {
         }
     }
 
-    fn strings(&mut self, node: &Node, at: &str, what: &str) -> Option<Vec<String>> {
+    fn strings(&mut self, node: &Node, at: impl fmt::Display, what: impl fmt::Display) -> Option<Vec<String>> {
         let Node::List(items) = node else {
             self.report(format!("{at}: expected a list of {what}s such as [\"a\", \"b\"], found {}", node.kind()));
             return None;
@@ -179,7 +181,7 @@ impl Reader {
         let mut out = Vec::with_capacity(items.len());
         let mut ok = true;
         for (i, item) in items.iter().enumerate() {
-            match self.string(item, &format!("{at}: entry {i}"), &format!("a {what}")) {
+            match self.string(item, format_args!("{at}: entry {i}"), format_args!("a {what}")) {
                 Some(s) => out.push(s),
                 None => ok = false,
             }
@@ -192,7 +194,7 @@ impl Reader {
         node.get(key).filter(|v| !matches!(v, Node::Null))
     }
 
-    fn required<'a>(&mut self, node: &'a Node, key: &str, at: &str, hint: &str) -> Option<&'a Node> {
+    fn required<'a>(&mut self, node: &'a Node, key: &str, at: impl fmt::Display, hint: &str) -> Option<&'a Node> {
         let found = node.get(key);
         if found.is_none() {
             self.report(format!("{at}: '{key}' is missing ({hint})"));
@@ -321,7 +323,7 @@ fn read_category(r: &mut Reader, node: &Node, i: usize) -> Option<CategorySpec> 
         ));
         return None;
     }
-    r.check_keys(node, CATEGORY_KEYS, &format!("category {i} of the deck"));
+    r.check_keys(node, CATEGORY_KEYS, format_args!("category {i} of the deck"));
     let name = r.required(node, "name", &at, "give the category a name").and_then(|n| r.string(n, &at, "a name"));
     let at = match &name {
         Some(n) => format!("deck: category {i} ('{}')", quote(n)),
@@ -391,7 +393,7 @@ const EVENT_SHAPE: &str = "{\"suggestion\": {...}} or {\"accusation\": {...}}";
 /// of a file is read; `at` names it in messages.
 pub(super) fn event(node: &Node, at: &str, every_key: bool) -> Result<EventSpec, String> {
     let mut r = Reader { problems: Vec::new(), more: 0, every_key };
-    match read_event_at(&mut r, node, at) {
+    match read_event_at(&mut r, node, &at) {
         Some(event) if r.problems.is_empty() => Ok(event),
         _ => {
             let mut message = format!("not a valid event: {}", r.problems.join("; "));
@@ -404,10 +406,10 @@ pub(super) fn event(node: &Node, at: &str, every_key: bool) -> Result<EventSpec,
 }
 
 fn read_event(r: &mut Reader, node: &Node, i: usize) -> Option<EventSpec> {
-    read_event_at(r, node, &format!("event {i}"))
+    read_event_at(r, node, &format_args!("event {i}"))
 }
 
-fn read_event_at(r: &mut Reader, node: &Node, at: &str) -> Option<EventSpec> {
+fn read_event_at(r: &mut Reader, node: &Node, at: &dyn fmt::Display) -> Option<EventSpec> {
     let Node::Object(entries) = node else {
         r.report(format!("{at}: expected an object such as {EVENT_SHAPE}, found {}", node.kind()));
         return None;
@@ -439,7 +441,7 @@ fn read_event_at(r: &mut Reader, node: &Node, at: &str) -> Option<EventSpec> {
     }
 }
 
-fn read_suggestion(r: &mut Reader, node: &Node, at: &str) -> Option<SuggestionSpec> {
+fn read_suggestion(r: &mut Reader, node: &Node, at: &dyn fmt::Display) -> Option<SuggestionSpec> {
     if !matches!(node, Node::Object(_)) {
         r.report(format!(
             "{at}: expected a suggestion such as {{\"by\": \"a\", \"cards\": [...], \"refuted_by\": \"b\"}}, found {}",
@@ -450,24 +452,24 @@ fn read_suggestion(r: &mut Reader, node: &Node, at: &str) -> Option<SuggestionSp
     r.check_keys(node, SUGGESTION_KEYS, at);
     let by = r
         .required(node, "by", at, "give the suggester's id")
-        .and_then(|v| r.string(v, &format!("{at}: 'by'"), "a player id"));
+        .and_then(|v| r.string(v, format_args!("{at}: 'by'"), "a player id"));
     let cards = r
         .required(node, "cards", at, "list one card of each category")
-        .and_then(|v| r.strings(v, &format!("{at}: 'cards'"), "card id"));
+        .and_then(|v| r.strings(v, format_args!("{at}: 'cards'"), "card id"));
     let refuted_by = r.required(node, "refuted_by", at, "give the refuter's id, or null when nobody refuted").and_then(
         |v| match v {
             Node::Null => Some(None),
-            v => r.string(v, &format!("{at}: 'refuted_by'"), "a player id or null").map(Some),
+            v => r.string(v, format_args!("{at}: 'refuted_by'"), "a player id or null").map(Some),
         },
     );
     let shown = match Reader::optional(node, "shown") {
         None => Some(None),
-        Some(v) => r.string(v, &format!("{at}: 'shown'"), "a card id").map(Some),
+        Some(v) => r.string(v, format_args!("{at}: 'shown'"), "a card id").map(Some),
     };
     Some(SuggestionSpec { by: by?, cards: cards?, refuted_by: refuted_by?, shown: shown? })
 }
 
-fn read_accusation(r: &mut Reader, node: &Node, at: &str) -> Option<AccusationSpec> {
+fn read_accusation(r: &mut Reader, node: &Node, at: &dyn fmt::Display) -> Option<AccusationSpec> {
     if !matches!(node, Node::Object(_)) {
         r.report(format!(
             "{at}: expected an accusation such as {{\"by\": \"a\", \"cards\": [...], \"correct\": false}}, found {}",
@@ -478,10 +480,10 @@ fn read_accusation(r: &mut Reader, node: &Node, at: &str) -> Option<AccusationSp
     r.check_keys(node, ACCUSATION_KEYS, at);
     let by = r
         .required(node, "by", at, "give the accuser's id")
-        .and_then(|v| r.string(v, &format!("{at}: 'by'"), "a player id"));
+        .and_then(|v| r.string(v, format_args!("{at}: 'by'"), "a player id"));
     let cards = r
         .required(node, "cards", at, "list one card of each category")
-        .and_then(|v| r.strings(v, &format!("{at}: 'cards'"), "card id"));
+        .and_then(|v| r.strings(v, format_args!("{at}: 'cards'"), "card id"));
     let correct = r.required(node, "correct", at, "true or false").and_then(|v| match v {
         Node::Bool(b) => Some(*b),
         other => {
