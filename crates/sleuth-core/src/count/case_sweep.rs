@@ -143,7 +143,7 @@ impl Setup {
         let placed_of = |key: u128| {
             u8::from(key & masks[0] != 0) | u8::from(key & masks[1] != 0) << 1 | u8::from(key & masks[2] != 0) << 2
         };
-        s.placed = fwd.layers.iter().map(|l| l.keys.iter().map(|&key| placed_of(key)).collect()).collect();
+        s.placed = fwd.layers.iter().map(|l| l.keys.iter().map(placed_of).collect()).collect();
         s.cf_move = plan.steps.iter().map(|st| st.moves.iter().position(|mv| mv.place == cf)).collect();
         Some(s)
     }
@@ -169,13 +169,13 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
     // Slices, not `Vec`s, in the loops below: after a store into a vector
     // the compiler reloads every `Vec` header it cannot prove untouched.
     let weight = |t: usize, i: usize, m: usize| -> T {
-        let (slots, joins) = plan.weight(&plan.steps[t], fwd.layers[t].keys[i], m);
+        let (slots, joins) = plan.weight(&plan.steps[t], fwd.layers[t].keys.get(i), m);
         T::of(slots) * T::of(joins)
     };
     let last = fwd.layers.last().expect("a forward pass has a final layer");
     let mut shares = [0u128; MAX_PLACES];
     let mut full = |i: usize| -> Result<T, CountError> {
-        plan.player_shares(last.keys[i], &mut shares)?;
+        plan.player_shares(last.keys.get(i), &mut shares)?;
         Ok(T::of(shares[np]))
     };
     // The category of a state's vector: the one placed (phase 1) or the

@@ -8,10 +8,48 @@ use rustc_hash::FxHashMap;
 
 /// One layer of states: keys and their forward counts, by index. Once the
 /// next layer is built, a kept layer drops its keys (see [`forward`]).
-#[derive(Default)]
 pub(super) struct Layer {
-    pub keys: Vec<u128>,
+    pub keys: Keys,
     pub counts: Vec<u128>,
+}
+
+/// A layer's keys, on `u64` where the plan's keys fit: the layers are most
+/// of the count's memory, and on small states touching fresh memory (page
+/// faults) is much of the whole process's time.
+pub(super) enum Keys {
+    Narrow(Vec<u64>),
+    Wide(Vec<u128>),
+}
+
+impl Keys {
+    pub fn len(&self) -> usize {
+        match self {
+            Keys::Narrow(keys) => keys.len(),
+            Keys::Wide(keys) => keys.len(),
+        }
+    }
+
+    /// Key `i`, widened.
+    #[inline]
+    pub fn get(&self, i: usize) -> u128 {
+        match self {
+            Keys::Narrow(keys) => u128::from(keys[i]),
+            Keys::Wide(keys) => keys[i],
+        }
+    }
+
+    /// Every key in order, widened.
+    pub fn iter(&self) -> impl Iterator<Item = u128> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+
+    /// Gives the keys' memory back (a layer whose keys are not read again).
+    fn drop_all(&mut self) {
+        *self = match self {
+            Keys::Narrow(_) => Keys::Narrow(Vec::new()),
+            Keys::Wide(_) => Keys::Wide(Vec::new()),
+        };
+    }
 }
 
 /// A step's edges, state by state: the possible moves of each state of the
@@ -85,13 +123,14 @@ fn forward_with(plan: &Plan, keep: bool, keys: bool) -> Result<Forward, CountErr
 }
 
 fn forward_keyed<K: Key>(plan: &Plan, keep: bool, keys: bool) -> Result<Forward, CountError> {
-    let mut layers = vec![Layer { keys: vec![plan.init], counts: vec![1] }];
+    let mut layers = vec![Layer { keys: K::store(vec![K::narrow(plan.init)]), counts: vec![1] }];
     let mut succ = Vec::new();
     let mut states = 1usize;
     let mut index: FxHashMap<K, u32> = FxHashMap::default();
     for step in &plan.steps {
         let cur = layers.last().expect("layers start non-empty");
-        let mut next = Layer::default();
+        let cur_keys = K::stored(&cur.keys);
+        let (mut next_keys, mut next_counts): (Vec<K>, Vec<u128>) = (Vec::new(), Vec::new());
         let width = step.moves.len();
         let mut table = Edges::default();
         // Room for about three edges per state, as on 20-suggestion states.
@@ -101,19 +140,18 @@ fn forward_keyed<K: Key>(plan: &Plan, keep: bool, keys: bool) -> Result<Forward,
             table.to.reserve(cur.keys.len() * 3);
         }
         index.clear();
-        next.keys.reserve(cur.keys.len() * 2);
-        next.counts.reserve(cur.keys.len() * 2);
+        next_keys.reserve(cur_keys.len() * 2);
+        next_counts.reserve(cur_keys.len() * 2);
         // Demand checks a move cannot change are run once per state: a
         // move is tried only if the state passes the checks it leaves alone.
         let deps = Plan::demand_deps(step);
         let every = ((1u64 << step.demand.len()) - 1) as u32;
         let shared = deps.iter().fold(0, |m, &d| m | !d) & every;
-        for (&wide, &f) in cur.keys.iter().zip(&cur.counts) {
+        for (&key, &f) in cur_keys.iter().zip(&cur.counts) {
             // At most MAX_STATES × moves edges per layer: the offsets fit.
             if keep {
                 table.start.push(table.to.len() as u32);
             }
-            let key = K::narrow(wide);
             let (moves, all) = match Plan::allowed(step, key) {
                 Allowed::Dead => continue,
                 Allowed::Only(m) => (m..m + 1, false),
@@ -131,24 +169,24 @@ fn forward_keyed<K: Key>(plan: &Plan, keep: bool, keys: bool) -> Result<Forward,
                     continue;
                 }
                 let (nk, add_f) = if step.weighted {
-                    let (slots, joins) = plan.weight(step, wide, m);
+                    let (slots, joins) = plan.weight(step, key.wide(), m);
                     (plan.join(step, nk), mul(f, mul(slots, joins)?)?)
                 } else {
                     (nk, f)
                 };
                 let j = *index.entry(nk).or_insert_with(|| {
-                    next.keys.push(nk.wide());
-                    next.counts.push(0);
-                    (next.keys.len() - 1) as u32
+                    next_keys.push(nk);
+                    next_counts.push(0);
+                    (next_keys.len() - 1) as u32
                 });
-                next.counts[j as usize] = add(next.counts[j as usize], add_f)?;
+                next_counts[j as usize] = add(next_counts[j as usize], add_f)?;
                 if keep {
                     table.mv.push(m as u8);
                     table.to.push(j);
                 }
             }
         }
-        states += next.keys.len();
+        states += next_keys.len();
         if states > super::MAX_STATES {
             return Err(CountError::TooManyStates(super::MAX_STATES));
         }
@@ -157,9 +195,9 @@ fn forward_keyed<K: Key>(plan: &Plan, keep: bool, keys: bool) -> Result<Forward,
         // after the next step.
         if keep {
             table.start.push(table.to.len() as u32);
-            next.counts.shrink_to_fit();
+            next_counts.shrink_to_fit();
             if keys {
-                next.keys.shrink_to_fit();
+                next_keys.shrink_to_fit();
             }
             // The edges now link the layers; only the last
             // layer's keys are read again (by the tail), and every layer's
@@ -167,12 +205,12 @@ fn forward_keyed<K: Key>(plan: &Plan, keep: bool, keys: bool) -> Result<Forward,
             succ.push(table);
             if !keys {
                 let done = layers.last_mut().expect("layers start non-empty");
-                done.keys = Vec::new();
+                done.keys.drop_all();
             }
         } else {
             layers.clear();
         }
-        layers.push(next);
+        layers.push(Layer { keys: K::store(next_keys), counts: next_counts });
     }
     Ok(Forward { layers, succ, states })
 }
@@ -182,7 +220,7 @@ fn forward_keyed<K: Key>(plan: &Plan, keep: bool, keys: bool) -> Result<Forward,
 pub(super) fn total(plan: &Plan, fwd: &Forward) -> Result<u128, CountError> {
     let last = fwd.layers.last().expect("a forward pass has a final layer");
     let mut total = 0u128;
-    for (&key, &f) in last.keys.iter().zip(&last.counts) {
+    for (key, &f) in last.keys.iter().zip(&last.counts) {
         total = add(total, mul(f, plan.tail_ways(key)?)?)?;
     }
     Ok(total)
@@ -201,7 +239,7 @@ fn final_layer(
     // Forward-weighted tail shares, grouped by which categories are open.
     let mut sums: Vec<(u32, [u128; MAX_PLACES])> = Vec::new();
     let mut shares = [0u128; MAX_PLACES];
-    for (i, (&key, &f)) in last.keys.iter().zip(&last.counts).enumerate() {
+    for (i, (key, &f)) in last.keys.iter().zip(&last.counts).enumerate() {
         let open = plan.open_of(key);
         plan.player_shares(key, &mut shares)?;
         let w = plan.ways_from(open, &shares)?;
@@ -267,7 +305,7 @@ pub(super) fn backward(
                     continue;
                 }
                 if step.weighted {
-                    let (slots, joins) = plan.weight(step, layer.keys[i], m);
+                    let (slots, joins) = plan.weight(step, layer.keys.get(i), m);
                     b = mul(b, mul(slots, joins)?)?;
                 }
                 prev[i] = add(prev[i], b)?;
@@ -332,7 +370,7 @@ fn backward_u64(
                     continue;
                 }
                 if step.weighted {
-                    let (slots, joins) = plan.weight(step, layer.keys[i], m);
+                    let (slots, joins) = plan.weight(step, layer.keys.get(i), m);
                     b = b.checked_mul(u64::try_from(slots.checked_mul(joins)?).ok()?)?;
                 }
                 *p = p.checked_add(b)?;

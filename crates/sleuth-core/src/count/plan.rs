@@ -7,6 +7,7 @@
 
 use super::arith::{add, mul, multinomial};
 use super::demand::{need_table, single_player, Demand};
+use super::dp::Keys;
 use super::CountError;
 use crate::deduce::{Problem, Reduced};
 use crate::model::{Card, CardSet, MAX_PLACES, MAX_PLAYERS};
@@ -175,6 +176,11 @@ pub(super) trait Key:
     fn wide(self) -> u128;
     /// The low bits as an index (only a few are read).
     fn low(self) -> usize;
+    /// A layer's keys stored at this width.
+    fn store(keys: Vec<Self>) -> Keys;
+    /// The keys of a layer stored at this width (a forward pass keeps
+    /// one width for all its layers).
+    fn stored(keys: &Keys) -> &[Self];
 }
 
 impl Key for u64 {
@@ -191,6 +197,15 @@ impl Key for u64 {
     fn low(self) -> usize {
         self as usize
     }
+    fn store(keys: Vec<u64>) -> Keys {
+        Keys::Narrow(keys)
+    }
+    fn stored(keys: &Keys) -> &[u64] {
+        match keys {
+            Keys::Narrow(keys) => keys,
+            Keys::Wide(_) => unreachable!("a forward pass keeps one key width"),
+        }
+    }
 }
 
 impl Key for u128 {
@@ -206,6 +221,15 @@ impl Key for u128 {
     #[inline]
     fn low(self) -> usize {
         self as usize
+    }
+    fn store(keys: Vec<u128>) -> Keys {
+        Keys::Wide(keys)
+    }
+    fn stored(keys: &Keys) -> &[u128] {
+        match keys {
+            Keys::Wide(keys) => keys,
+            Keys::Narrow(_) => unreachable!("a forward pass keeps one key width"),
+        }
     }
 }
 

@@ -124,7 +124,7 @@ fn sweep_step<T: Word, B: Word>(
         if back[i] == B::ZERO {
             continue;
         }
-        let (key, f) = (layer.keys[i], T::of(layer.counts[i]));
+        let (key, f) = (layer.keys.get(i), T::of(layer.counts[i]));
         let xi = &cur[i * k..(i + 1) * k];
         for (m, j) in fwd.succ[t].of(i) {
             let b_j = back_next[j].wide();
@@ -190,7 +190,7 @@ fn tail<T: Word, B: Word>(
     let d = (free & hidden != 0).then(|| hidden.trailing_zeros() as usize);
     let last = fwd.layers.last().expect("a forward pass has a final layer");
     let mut sums: Vec<(u32, [u128; MAX_PLACES])> = Vec::new();
-    for (i, &key) in last.keys.iter().enumerate() {
+    for (i, key) in last.keys.iter().enumerate() {
         if back[i] == B::ZERO {
             continue;
         }

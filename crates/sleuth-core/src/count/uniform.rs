@@ -82,7 +82,7 @@ impl UniformSampler {
         }
         // The tail from the final state.
         let last = self.fwd.layers.last().expect("a forward pass has a final layer");
-        let (rem, open) = self.plan.final_state(last.keys[i]);
+        let (rem, open) = self.plan.final_state(last.keys.get(i));
         let mut rest: Vec<u8> = Vec::new();
         let mut case_cards: Vec<u8> = Vec::new();
         for &k in &open {
