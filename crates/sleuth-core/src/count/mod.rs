@@ -228,6 +228,9 @@ fn unpooled(p: &Problem, r: &Reduced, plan: &Plan) -> Result<Plan, CountError> {
 ///
 /// # Errors
 /// [`CountError`] if a count does not fit or the state is too large.
+// Out of line, so that callgrind finds it in a link-time-optimised build
+// (examples/count_modes_ir.sh); called once per analysis.
+#[inline(never)]
 pub fn count_marginals(p: &Problem) -> Result<Counts, CountError> {
     let Some(r) = propagate(p) else {
         return Ok(Counts { total: 0, marginal: vec![[0u128; MAX_PLACES]; MAX_CARDS], states: 0 });
@@ -546,6 +549,9 @@ enum Kept {
 ///
 /// # Errors
 /// [`CountError`] if a count does not fit or the state is too large.
+// Out of line, so that callgrind finds it in a link-time-optimised build
+// (examples/count_modes_ir.sh); called once per analysis.
+#[inline(never)]
 pub fn count_with_case_files(p: &Problem) -> Result<(Counts, CaseFiles), CountError> {
     let Some(r) = propagate(p) else {
         return Ok((Counts { total: 0, marginal: vec![[0u128; MAX_PLACES]; MAX_CARDS], states: 0 }, Some(Vec::new())));
