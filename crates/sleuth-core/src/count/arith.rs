@@ -30,6 +30,8 @@ pub(super) trait Word:
     fn of(x: u128) -> Self;
     /// The value as a `u128`.
     fn wide(self) -> u128;
+    /// `self + b`, or an overflow error.
+    fn add_checked(self, b: Self) -> Result<Self, CountError>;
 }
 
 impl Word for u64 {
@@ -41,6 +43,10 @@ impl Word for u64 {
     fn wide(self) -> u128 {
         u128::from(self)
     }
+    #[inline]
+    fn add_checked(self, b: u64) -> Result<u64, CountError> {
+        self.checked_add(b).ok_or(CountError::Overflow)
+    }
 }
 
 impl Word for u128 {
@@ -50,6 +56,10 @@ impl Word for u128 {
     }
     fn wide(self) -> u128 {
         self
+    }
+    #[inline]
+    fn add_checked(self, b: u128) -> Result<u128, CountError> {
+        add(self, b)
     }
 }
 
