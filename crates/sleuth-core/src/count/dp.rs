@@ -42,14 +42,6 @@ impl Keys {
     pub fn iter(&self) -> impl Iterator<Item = u128> + '_ {
         (0..self.len()).map(|i| self.get(i))
     }
-
-    /// Gives the keys' memory back (a layer whose keys are not read again).
-    fn drop_all(&mut self) {
-        *self = match self {
-            Keys::Narrow(_) => Keys::Narrow(Vec::new()),
-            Keys::Wide(_) => Keys::Wide(Vec::new()),
-        };
-    }
 }
 
 /// A step's edges, state by state: the possible moves of each state of the
@@ -216,7 +208,7 @@ fn forward_keyed<K: Key, C: Word>(plan: &Plan, keep: bool, keys: bool) -> Result
             succ.push(table);
             if !keys {
                 let done = layers.last_mut().expect("layers start non-empty");
-                done.keys.drop_all();
+                done.keys = K::store(Vec::new());
             }
         } else {
             layers.clear();

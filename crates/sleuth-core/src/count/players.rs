@@ -437,7 +437,9 @@ pub(super) fn marginals(pp: &Prepared, max_moves: usize) -> Result<Option<Margin
     for t in (0..pp.stages.len()).rev() {
         let st = &pp.stages[t];
         let layer = &layers[t];
-        let (width, width_next) = (pp.stages.len() - t, pp.stages.len() - t - 1);
+        // This stage's player and the later ones: q's entries, in order.
+        let players: Vec<usize> = pp.stages[t..].iter().map(|s| s.player).collect();
+        let (width, width_next) = (players.len(), players.len() - 1);
         let mut b: Vec<u128> = std::mem::take(&mut b_spare);
         b.clear();
         b.resize(layer.keys.len(), 0);
@@ -476,7 +478,6 @@ pub(super) fn marginals(pp: &Prepared, max_moves: usize) -> Result<Option<Margin
                 }
             }
         }
-        let players: Vec<usize> = pp.stages[t..].iter().map(|s| s.player).collect();
         join_marginals(&joins[t], &q, &players, &mut marginal)?;
         b_spare = std::mem::replace(&mut back, b);
         q_spare = std::mem::replace(&mut q_next, q);
