@@ -31,7 +31,7 @@ use super::dp::Forward;
 use super::plan::{CardClasses, Plan};
 use super::{CaseFiles, CountError};
 use crate::deduce::{Problem, Reduced};
-use crate::model::{Card, MAX_CARDS, MAX_PLACES};
+use crate::model::{Card, MAX_CARDS};
 
 /// The case files with their (unscaled) counts, or `None` when the plan
 /// has more than three open categories or too many combinations (the
@@ -156,7 +156,6 @@ impl Setup {
 /// most of the cost: the loops read each layer through slices and arrays
 /// taken once per layer (10 % less time than through the `Vec`s).
 fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>]) -> Result<Vec<T>, CountError> {
-    let np = plan.np;
     let k = s.cands.len();
     let dims: Vec<usize> = s.cands.iter().map(Vec::len).collect();
     let mut stride = vec![1usize; k];
@@ -173,11 +172,6 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
         T::of(slots) * T::of(joins)
     };
     let last = fwd.layers.last().expect("a forward pass has a final layer");
-    let mut shares = [0u128; MAX_PLACES];
-    let mut full = |i: usize| -> Result<T, CountError> {
-        plan.player_shares(last.keys.get(i), &mut shares)?;
-        Ok(T::of(shares[np]))
-    };
     // The category of a state's vector: the one placed (phase 1) or the
     // one left (phase 2).
     let one = |pl: u8| pl.trailing_zeros() as usize;
@@ -286,24 +280,39 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
     }
 
     // Final states: what the DP left open comes from the tail, every tail
-    // candidate in as many ways.
+    // candidate in as many ways: a state's backward count over the number
+    // of tail combinations. Summed first by placed categories and first
+    // case card, then spread over the tail combinations once per sum (per
+    // state, the spreading was a quarter of the sweeps on small states).
+    let max_f = dims.iter().copied().max().unwrap_or(0).max(1);
+    let mut deals = vec![T::ZERO; 8 * max_f];
     for (i, &f) in last.counts.iter().enumerate() {
-        let pl = placed[n][i];
+        let (pl, b) = (placed[n][i], back[n][i]);
         let phase = pl.count_ones() as usize;
-        if back[n][i] == B::ZERO || (phase == k && k > 0) || (k == 3 && phase == 2) {
+        if b == B::ZERO || (phase == k && k > 0) || (k == 3 && phase == 2) {
             continue; // counted at their last or middle placement
         }
-        let ways = full(i)?;
-        let rest: Vec<usize> = (0..k).filter(|&c| pl >> c & 1 == 0).collect();
+        let b = T::of(b.wide());
+        let row = &mut deals[usize::from(pl) * max_f..][..max_f];
         if phase == 0 {
-            add_tails(&mut table, 0, &rest, &s.tails, &stride, T::of(f) * ways);
+            row[0] += T::of(f) * b;
         } else {
-            let x_cat = one(pl);
-            for (x, &fx) in f_vec[n].view().get(i, f_len(n, pl)).iter().enumerate() {
-                if fx != T::ZERO {
-                    add_tails(&mut table, x * stride[x_cat], &rest, &s.tails, &stride, fx * ways);
-                }
+            for (to, &fx) in row.iter_mut().zip(f_vec[n].view().get(i, f_len(n, pl))) {
+                *to += fx * b;
             }
+        }
+    }
+    for pl in 0..8u8 {
+        let rest: Vec<usize> = (0..k).filter(|&c| pl >> c & 1 == 0).collect();
+        let combos: usize = rest.iter().map(|&c| s.tails[c].len()).product();
+        let row = &deals[usize::from(pl) * max_f..][..max_f];
+        for (x, &d) in row.iter().enumerate() {
+            if d == T::ZERO {
+                continue;
+            }
+            let at = if pl == 0 { 0 } else { x * stride[one(pl)] };
+            debug_assert!(d.wide() % combos as u128 == 0);
+            add_tails(&mut table, at, &rest, &s.tails, &stride, T::of(d.wide() / combos as u128));
         }
     }
 
@@ -313,7 +322,9 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
         let mut b_next = vectors(n, 2);
         for &i in &alive[n][2] {
             let (i, pl) = (i as usize, placed[n][i as usize]);
-            let ways = full(i)?;
+            // One open category left: its tail candidates share the
+            // state's backward count.
+            let ways = T::of(back[n][i].wide() / s.tails[left(pl)].len() as u128);
             let v = b_next.get_mut(i, b_len(n, pl));
             for &y in &s.tails[left(pl)] {
                 v[y - pre[n][left(pl)]] = ways;
