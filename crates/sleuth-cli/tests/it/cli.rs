@@ -61,3 +61,28 @@ fn closed_pipe_exits_cleanly() {
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(stderr.is_empty(), "{stderr}");
 }
+
+/// The binary links statically exactly where `.cargo/link-sleuth-static`
+/// says it can (a fast start, README "Usage"): a static PIE has no program
+/// interpreter. Unknowable when a wrapper from the environment replaced it.
+#[cfg(target_os = "linux")]
+#[test]
+fn binary_links_statically_where_glibc_allows() {
+    if std::env::var_os("RUSTC_WORKSPACE_WRAPPER").is_some() {
+        return;
+    }
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.cargo/link-sleuth-static");
+    let can = Command::new("sh").arg(&script).arg("--static-glibc").status().unwrap().success();
+    let elf = std::fs::read(env!("CARGO_BIN_EXE_sleuth")).unwrap();
+    assert_eq!(&elf[..4], b"\x7fELF");
+    assert_eq!(elf[4], 2, "a 64-bit ELF file");
+    let u16_at = |at: usize| usize::from(u16::from_le_bytes([elf[at], elf[at + 1]]));
+    let phoff = u64::from_le_bytes(elf[0x20..0x28].try_into().unwrap()) as usize;
+    let (phentsize, phnum) = (u16_at(0x36), u16_at(0x38));
+    const PT_INTERP: u32 = 3;
+    let interp = (0..phnum).any(|i| {
+        let at = phoff + i * phentsize;
+        u32::from_le_bytes(elf[at..at + 4].try_into().unwrap()) == PT_INTERP
+    });
+    assert_eq!(!interp, can, "statically linked: {}, static glibc available: {can}", !interp);
+}
