@@ -19,11 +19,75 @@ pub(super) static BINOMIAL: [[u128; 65]; 65] = {
     t
 };
 
+/// A layer's column of keys or forward counts, on `u64` where its values
+/// fit: the layers are most of the count's memory, and on small states
+/// touching fresh memory (page faults) is much of the whole process's time.
+pub(super) enum Column {
+    Narrow(Vec<u64>),
+    Wide(Vec<u128>),
+}
+
+impl Column {
+    pub fn len(&self) -> usize {
+        match self {
+            Column::Narrow(v) => v.len(),
+            Column::Wide(v) => v.len(),
+        }
+    }
+
+    /// Value `i`, widened.
+    #[inline]
+    pub fn get(&self, i: usize) -> u128 {
+        match self {
+            Column::Narrow(v) => u128::from(v[i]),
+            Column::Wide(v) => v[i],
+        }
+    }
+
+    /// Every value in order, widened.
+    pub fn iter(&self) -> impl Iterator<Item = u128> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+}
+
+/// The two widths a [`Column`] stores.
+pub(super) trait Stored: Sized {
+    /// A column of this width.
+    fn store(values: Vec<Self>) -> Column;
+    /// A column stored at this width (a forward pass keeps one width for
+    /// its keys and one for its counts).
+    fn stored(column: &Column) -> &[Self];
+}
+
+impl Stored for u64 {
+    fn store(values: Vec<u64>) -> Column {
+        Column::Narrow(values)
+    }
+    fn stored(column: &Column) -> &[u64] {
+        match column {
+            Column::Narrow(v) => v,
+            Column::Wide(_) => unreachable!("a forward pass keeps one width per column"),
+        }
+    }
+}
+
+impl Stored for u128 {
+    fn store(values: Vec<u128>) -> Column {
+        Column::Wide(values)
+    }
+    fn stored(column: &Column) -> &[u128] {
+        match column {
+            Column::Wide(v) => v,
+            Column::Narrow(_) => unreachable!("a forward pass keeps one width per column"),
+        }
+    }
+}
+
 /// The word a pass counts in where the count allows it (`u64` where the
 /// scaled total, and so every number of the pass, fits; else `u128`), and
 /// the word of the backward counts it reads.
 pub(super) trait Word:
-    Copy + Default + Eq + Add<Output = Self> + AddAssign + SubAssign + Mul<Output = Self>
+    Copy + Default + Eq + Add<Output = Self> + AddAssign + SubAssign + Mul<Output = Self> + Stored
 {
     const ZERO: Self;
     /// `x`, which fits (the caller chose the word for that).

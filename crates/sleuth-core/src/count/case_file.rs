@@ -132,7 +132,7 @@ pub(super) fn from_plan(
     // card is the case card of a category still open.
     let mut by_case: FxHashMap<u128, u128> = FxHashMap::default();
     let mut shares = [0u128; MAX_PLACES];
-    for (key, &f) in last.keys.iter().zip(&last.counts) {
+    for (key, f) in last.keys.iter().zip(last.counts.iter()) {
         plan.player_shares(key, &mut shares)?;
         let w = mul(f, shares[plan.np])?;
         if w > 0 {

@@ -234,7 +234,7 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
         let step = &plan.steps[t];
         let at = s.pos[step.card as usize];
         let (pre_t, pre_n) = (pre[t], pre[t + 1]);
-        let (counts, placed_t, cat_of) = (&fwd.layers[t].counts[..], &placed[t][..], &s.cat_of[t][..]);
+        let (counts, placed_t, cat_of) = (&fwd.layers[t].counts, &placed[t][..], &s.cat_of[t][..]);
         let (back_next, f_t, succ) = (&back[t + 1][..], f_vec[t].view(), &fwd.succ[t]);
         let w_of = |i: usize, m: usize| if step.weighted { weight(t, i, m) } else { T::of(1) };
         // The successor of state `i` by move `m`, if it has completions.
@@ -244,7 +244,7 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
             for &i in &alive[t][0] {
                 let i = i as usize;
                 let Some(j) = live(i, m) else { continue };
-                let fw = T::of(counts[i]) * w_of(i, m);
+                let fw = T::of(counts.get(i)) * w_of(i, m);
                 if k == 1 {
                     table[at] += fw * T::of(back_next[j].wide());
                 } else {
@@ -286,7 +286,7 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
     // state, the spreading was a quarter of the sweeps on small states).
     let max_f = dims.iter().copied().max().unwrap_or(0).max(1);
     let mut deals = vec![T::ZERO; 8 * max_f];
-    for (i, &f) in last.counts.iter().enumerate() {
+    for (i, f) in last.counts.iter().enumerate() {
         let (pl, b) = (placed[n][i], back[n][i]);
         let phase = pl.count_ones() as usize;
         if b == B::ZERO || (phase == k && k > 0) || (k == 3 && phase == 2) {

@@ -1,6 +1,6 @@
 //! The forward and backward passes of the dynamic program.
 
-use super::arith::{add, mul, Word};
+use super::arith::{add, mul, Column, Word};
 use super::plan::{Allowed, Key, Plan, POOL};
 use super::CountError;
 use crate::model::MAX_PLACES;
@@ -9,39 +9,9 @@ use rustc_hash::FxHashMap;
 /// One layer of states: keys and their forward counts, by index. Once the
 /// next layer is built, a kept layer drops its keys (see [`forward`]).
 pub(super) struct Layer {
-    pub keys: Keys,
-    pub counts: Vec<u128>,
-}
-
-/// A layer's keys, on `u64` where the plan's keys fit: the layers are most
-/// of the count's memory, and on small states touching fresh memory (page
-/// faults) is much of the whole process's time.
-pub(super) enum Keys {
-    Narrow(Vec<u64>),
-    Wide(Vec<u128>),
-}
-
-impl Keys {
-    pub fn len(&self) -> usize {
-        match self {
-            Keys::Narrow(keys) => keys.len(),
-            Keys::Wide(keys) => keys.len(),
-        }
-    }
-
-    /// Key `i`, widened.
-    #[inline]
-    pub fn get(&self, i: usize) -> u128 {
-        match self {
-            Keys::Narrow(keys) => u128::from(keys[i]),
-            Keys::Wide(keys) => keys[i],
-        }
-    }
-
-    /// Every key in order, widened.
-    pub fn iter(&self) -> impl Iterator<Item = u128> + '_ {
-        (0..self.len()).map(|i| self.get(i))
-    }
+    pub keys: Column,
+    /// On `u64` where the pass summed them there.
+    pub counts: Column,
 }
 
 /// A step's edges, state by state: the possible moves of each state of the
@@ -127,13 +97,13 @@ fn paths_fit_u64(plan: &Plan) -> bool {
 /// The forward pass with keys on `K` and counts summed on `C` (stored on
 /// `u128`, which the other passes read).
 fn forward_keyed<K: Key, C: Word>(plan: &Plan, keep: bool, keys: bool) -> Result<Forward, CountError> {
-    let mut layers = vec![Layer { keys: K::store(vec![K::narrow(plan.init)]), counts: vec![1] }];
+    let mut layers = vec![Layer { keys: K::store(vec![K::narrow(plan.init)]), counts: C::store(vec![C::of(1)]) }];
     let mut succ = Vec::new();
     let mut states = 1usize;
     let mut index: FxHashMap<K, u32> = FxHashMap::default();
     for step in &plan.steps {
         let cur = layers.last().expect("layers start non-empty");
-        let cur_keys = K::stored(&cur.keys);
+        let (cur_keys, cur_counts) = (K::stored(&cur.keys), C::stored(&cur.counts));
         let (mut next_keys, mut next_counts): (Vec<K>, Vec<C>) = (Vec::new(), Vec::new());
         let width = step.moves.len();
         let mut table = Edges::default();
@@ -151,7 +121,7 @@ fn forward_keyed<K: Key, C: Word>(plan: &Plan, keep: bool, keys: bool) -> Result
         let deps = Plan::demand_deps(step);
         let every = ((1u64 << step.demand.len()) - 1) as u32;
         let shared = deps.iter().fold(0, |m, &d| m | !d) & every;
-        for (&key, &f) in cur_keys.iter().zip(&cur.counts) {
+        for (&key, &f) in cur_keys.iter().zip(cur_counts) {
             // At most MAX_STATES × moves edges per layer: the offsets fit.
             if keep {
                 table.start.push(table.to.len() as u32);
@@ -174,9 +144,9 @@ fn forward_keyed<K: Key, C: Word>(plan: &Plan, keep: bool, keys: bool) -> Result
                 }
                 let (nk, add_f) = if step.weighted {
                     let (slots, joins) = plan.weight(step, key.wide(), m);
-                    (plan.join(step, nk), C::of(mul(f, mul(slots, joins)?)?))
+                    (plan.join(step, nk), C::of(mul(f.wide(), mul(slots, joins)?)?))
                 } else {
-                    (nk, C::of(f))
+                    (nk, f)
                 };
                 let j = *index.entry(nk).or_insert_with(|| {
                     next_keys.push(nk);
@@ -213,11 +183,10 @@ fn forward_keyed<K: Key, C: Word>(plan: &Plan, keep: bool, keys: bool) -> Result
         } else {
             layers.clear();
         }
-        let mut counts: Vec<u128> = next_counts.into_iter().map(C::wide).collect();
         if keep {
-            counts.shrink_to_fit();
+            next_counts.shrink_to_fit();
         }
-        layers.push(Layer { keys: K::store(next_keys), counts });
+        layers.push(Layer { keys: K::store(next_keys), counts: C::store(next_counts) });
     }
     Ok(Forward { layers, succ, states })
 }
@@ -227,7 +196,7 @@ fn forward_keyed<K: Key, C: Word>(plan: &Plan, keep: bool, keys: bool) -> Result
 pub(super) fn total(plan: &Plan, fwd: &Forward) -> Result<u128, CountError> {
     let last = fwd.layers.last().expect("a forward pass has a final layer");
     let mut total = 0u128;
-    for (key, &f) in last.keys.iter().zip(&last.counts) {
+    for (key, f) in last.keys.iter().zip(last.counts.iter()) {
         total = add(total, mul(f, plan.tail_ways(key)?)?)?;
     }
     Ok(total)
@@ -246,7 +215,7 @@ fn final_layer(
     // Forward-weighted tail shares, grouped by which categories are open.
     let mut sums: Vec<(u32, [u128; MAX_PLACES])> = Vec::new();
     let mut shares = [0u128; MAX_PLACES];
-    for (i, (key, &f)) in last.keys.iter().zip(&last.counts).enumerate() {
+    for (i, (key, f)) in last.keys.iter().zip(last.counts.iter()).enumerate() {
         let open = plan.open_of(key);
         plan.player_shares(key, &mut shares)?;
         let w = plan.ways_from(open, &shares)?;
@@ -304,7 +273,7 @@ pub(super) fn backward(
         let layer = &fwd.layers[k];
         let mut prev = vec![0u128; layer.counts.len()];
         let row = &mut marginal[step.card as usize];
-        for (i, &f) in layer.counts.iter().enumerate() {
+        for (i, f) in layer.counts.iter().enumerate() {
             for (m, j) in fwd.succ[k].of(i) {
                 let mv = &step.moves[m];
                 let mut b = back[j];
@@ -367,7 +336,7 @@ fn backward_u64(
         let layer = &fwd.layers[k];
         let mut prev = vec![0u64; layer.counts.len()];
         let row = &mut rows[k];
-        for (i, (&f, p)) in layer.counts.iter().zip(prev.iter_mut()).enumerate() {
+        for (i, (f, p)) in layer.counts.iter().zip(prev.iter_mut()).enumerate() {
             // A state with completions has `f * back <= total`; one without
             // only meets zeros below.
             let f = u64::try_from(f).ok();

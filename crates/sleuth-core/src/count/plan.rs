@@ -5,9 +5,8 @@
 //! with room left holding that room; in a symmetric plan also the *pool*
 //! field, the room left at the free players together (see [`super::sym`]).
 
-use super::arith::{add, mul, multinomial};
+use super::arith::{add, mul, multinomial, Stored};
 use super::demand::{need_table, single_player, Demand};
-use super::dp::Keys;
 use super::CountError;
 use crate::deduce::{Problem, Reduced};
 use crate::model::{Card, CardSet, MAX_PLACES, MAX_PLAYERS};
@@ -170,17 +169,13 @@ pub(super) trait Key:
     + std::ops::Sub<Output = Self>
     + std::ops::Add<Output = Self>
     + std::ops::Shr<u32, Output = Self>
+    + Stored
 {
     const ZERO: Self;
     fn narrow(x: u128) -> Self;
     fn wide(self) -> u128;
     /// The low bits as an index (only a few are read).
     fn low(self) -> usize;
-    /// A layer's keys stored at this width.
-    fn store(keys: Vec<Self>) -> Keys;
-    /// The keys of a layer stored at this width (a forward pass keeps
-    /// one width for all its layers).
-    fn stored(keys: &Keys) -> &[Self];
 }
 
 impl Key for u64 {
@@ -197,15 +192,6 @@ impl Key for u64 {
     fn low(self) -> usize {
         self as usize
     }
-    fn store(keys: Vec<u64>) -> Keys {
-        Keys::Narrow(keys)
-    }
-    fn stored(keys: &Keys) -> &[u64] {
-        match keys {
-            Keys::Narrow(keys) => keys,
-            Keys::Wide(_) => unreachable!("a forward pass keeps one key width"),
-        }
-    }
 }
 
 impl Key for u128 {
@@ -221,15 +207,6 @@ impl Key for u128 {
     #[inline]
     fn low(self) -> usize {
         self as usize
-    }
-    fn store(keys: Vec<u128>) -> Keys {
-        Keys::Wide(keys)
-    }
-    fn stored(keys: &Keys) -> &[u128] {
-        match keys {
-            Keys::Wide(keys) => keys,
-            Keys::Narrow(_) => unreachable!("a forward pass keeps one key width"),
-        }
     }
 }
 

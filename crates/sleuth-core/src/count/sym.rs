@@ -124,7 +124,7 @@ fn sweep_step<T: Word, B: Word>(
         if back[i] == B::ZERO {
             continue;
         }
-        let (key, f) = (layer.keys.get(i), T::of(layer.counts[i]));
+        let (key, f) = (layer.keys.get(i), T::of(layer.counts.get(i)));
         let xi = &cur[i * k..(i + 1) * k];
         for (m, j) in fwd.succ[t].of(i) {
             let b_j = back_next[j].wide();
@@ -204,7 +204,7 @@ fn tail<T: Word, B: Word>(
             }
         };
         // The hidden player's `X`: `R × f` less the others'.
-        let mut hid = mul(plan.pool_room(key), last.counts[i])?;
+        let mut hid = mul(plan.pool_room(key), last.counts.get(i))?;
         for (x, &a) in now.iter().enumerate() {
             let v = cur[i * k + x].wide();
             hid -= v;
