@@ -1,7 +1,9 @@
 //! `sleuth advise`: what to do next, from `sleuth_core::advice`.
 
 use crate::input::{display, load_game};
-use crate::output::{card_ids, group_digits, json_f64, json_object, json_str, json_str_array, write_title, Paint};
+use crate::output::{
+    card_ids, group_digits, json_count, json_f64, json_object, json_str, json_str_array, write_title, Paint,
+};
 use crate::Outcome;
 use anyhow::bail;
 use sleuth_core::advice::{
@@ -321,7 +323,7 @@ fn advice_json(game: &Game, advice: &Advice) -> String {
     let accusation = json_object([
         ("cards".to_string(), ids(game, a.cards)),
         ("probability".to_string(), json_f64(a.probability)),
-        ("models".to_string(), json_str(&a.deals.to_string())),
+        ("models".to_string(), json_count(a.deals)),
         ("certain".to_string(), a.certain.to_string()),
         ("accuse".to_string(), a.accuse.to_string()),
         ("reason".to_string(), json_str(a.reason.id())),
@@ -386,7 +388,7 @@ fn advice_json(game: &Game, advice: &Advice) -> String {
     format!(
         "{{\n  \"me\": {},\n  \"models\": {},\n  \"entropy\": {},\n  \"accusation\": {accusation},\n  \"suggestions\": {},\n  \"opponents\": {},\n  \"behaviour_hint\": {hint}\n}}\n",
         json_str(game.player_id(advice.me)),
-        json_str(&advice.models.to_string()),
+        json_count(advice.models),
         json_f64(advice.entropy),
         list(suggestions),
         list(opponents)

@@ -209,8 +209,15 @@ pub fn push_json_f64(out: &mut String, x: f64) {
     }
 }
 
-/// Appends a count as a JSON string of its decimal digits (counts can
-/// exceed what a JSON number holds exactly).
+/// A count as a JSON string of its decimal digits (counts can exceed what
+/// a JSON number holds exactly).
+pub fn json_count(n: u128) -> String {
+    let mut out = String::new();
+    push_json_count(&mut out, n);
+    out
+}
+
+/// Appends [`json_count`]'s string.
 pub fn push_json_count(out: &mut String, n: u128) {
     out.push('"');
     out.push_str(itoa::Buffer::new().format(n));

@@ -8,7 +8,9 @@
 
 use crate::input::{in_file, load_game};
 use crate::notepad::describe_cards;
-use crate::output::{json_f64, json_object, json_str, json_str_array, places, write_conflict, write_title, Paint};
+use crate::output::{
+    json_count, json_f64, json_object, json_str, json_str_array, places, write_conflict, write_title, Paint,
+};
 use crate::Outcome;
 use anyhow::{anyhow, bail};
 use rand::SeedableRng;
@@ -236,7 +238,7 @@ fn to_json(
     let case_file = if case_file.is_empty() { "[]".to_string() } else { format!("[\n{}\n  ]", case_file.join(",\n")) };
     let fields: Vec<(&str, String)> = vec![
         ("consistent", "true".into()),
-        ("models", json_str(&analysis.models().to_string())),
+        ("models", json_count(analysis.models())),
         ("method", json_str(estimate.method())),
         ("sampler", json_str(sampler)),
         ("samples", samples.to_string()),

@@ -94,8 +94,8 @@ fn paths_fit_u64(plan: &Plan) -> bool {
     !plan.steps.iter().any(|s| s.weighted) && paths < 1e19
 }
 
-/// The forward pass with keys on `K` and counts summed on `C` (stored on
-/// `u128`, which the other passes read).
+/// The forward pass with keys on `K` and counts summed and stored on `C`
+/// (the other passes read them widened, [`Column::get`]).
 fn forward_keyed<K: Key, C: Word>(plan: &Plan, keep: bool, keys: bool) -> Result<Forward, CountError> {
     let mut layers = vec![Layer { keys: K::store(vec![K::narrow(plan.init)]), counts: C::store(vec![C::of(1)]) }];
     let mut succ = Vec::new();
