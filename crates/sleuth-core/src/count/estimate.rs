@@ -9,6 +9,7 @@
 
 use super::plan::{free_sets, CardClasses};
 use crate::deduce::{Problem, Reduced};
+use crate::model::MAX_CARDS;
 
 /// The estimated number of states of the symmetric DP in `order`.
 pub(super) fn dp_states(p: &Problem, r: &Reduced, cards: &CardClasses, order: &[u8]) -> f64 {
@@ -38,10 +39,26 @@ pub(super) fn dp_states(p: &Problem, r: &Reduced, cards: &CardClasses, order: &[
             (first, last)
         })
         .collect();
+    // Whether a category's case card may still come from the tail.
+    let tail_ok: Vec<bool> = open
+        .iter()
+        .map(|&k| (p.categories[k] & cards.tail).iter().any(|c| r.allowed[c.index()] >> cf & 1 == 1))
+        .collect();
+    let mut rooms = Sums::default();
     let mut sum = 0.0;
     for i in 0..=n {
-        // Room vectors by their sum.
-        let mut by_sum = vec![1.0f64];
+        // Case-file cards placed: forced (no case card left to come) or not.
+        let (mut forced, mut varying) = (0, 0);
+        for (&(first, last), &tail_ok) in span.iter().zip(&tail_ok) {
+            match (first < i, last > i || tail_ok) {
+                (true, false) => forced += 1,
+                (true, true) => varying += 1,
+                _ => {}
+            }
+        }
+        // Room vectors by their sum, up to the largest sum read below.
+        let Some(cap) = (total_room + forced + varying).checked_sub(i) else { continue };
+        rooms.start();
         let (mut flo, mut fhi, mut nfree) = (0, 0, 0);
         for a in (0..np).filter(|&a| r.rem[a] > 0) {
             let rem = usize::from(r.rem[a]);
@@ -50,27 +67,17 @@ pub(super) fn dp_states(p: &Problem, r: &Reduced, cards: &CardClasses, order: &[
             if free[i] >> a & 1 == 1 {
                 (flo, fhi, nfree) = (flo + lo, fhi + hi, nfree + 1);
             } else {
-                by_sum = convolve(&by_sum, &range(lo, hi));
+                rooms.add(lo, hi, cap);
             }
         }
         if nfree > 0 {
-            by_sum = convolve(&by_sum, &range(flo, fhi));
-        }
-        // Case-file cards placed: forced (no case card left to come) or not.
-        let (mut forced, mut varying) = (0, 0);
-        for (&k, &(first, last)) in open.iter().zip(&span) {
-            let tail_ok = (p.categories[k] & cards.tail).iter().any(|c| r.allowed[c.index()] >> cf & 1 == 1);
-            match (first < i, last > i || tail_ok) {
-                (true, false) => forced += 1,
-                (true, true) => varying += 1,
-                _ => {}
-            }
+            rooms.add(flo, fhi, cap);
         }
         let mut layer = 0.0;
         let mut choose = 1.0;
         for j in 0..=varying {
             let s = (total_room + forced + j).checked_sub(i);
-            layer += choose * s.and_then(|s| by_sum.get(s)).copied().unwrap_or(0.0);
+            layer += choose * s.map_or(0.0, |s| rooms.get(s));
             choose = choose * (varying - j) as f64 / (j + 1) as f64;
         }
         let in_flight = intervals.iter().filter(|&&(first, last, _)| first < i && i <= last).count();
@@ -81,7 +88,15 @@ pub(super) fn dp_states(p: &Problem, r: &Reduced, cards: &CardClasses, order: &[
 
 /// Each clause's first and last position in the order, and its index.
 fn clause_intervals(r: &Reduced, order: &[u8]) -> Vec<(usize, usize, usize)> {
-    let pos_of = |c: u8| order.iter().position(|&x| x == c).expect("clause cards are ordered");
+    let mut pos = [usize::MAX; MAX_CARDS];
+    for (i, &c) in order.iter().enumerate() {
+        pos[usize::from(c)] = i;
+    }
+    let pos_of = |c: u8| {
+        let at = pos[usize::from(c)];
+        debug_assert!(at != usize::MAX, "clause cards are ordered");
+        at
+    };
     r.clauses
         .iter()
         .enumerate()
@@ -92,19 +107,75 @@ fn clause_intervals(r: &Reduced, order: &[u8]) -> Vec<(usize, usize, usize)> {
         .collect()
 }
 
-/// One player's rooms `lo..=hi`, by value.
-fn range(lo: usize, hi: usize) -> Vec<f64> {
-    (0..=hi).map(|v| if v >= lo { 1.0 } else { 0.0 }).collect()
+/// Room vectors counted by their sum: `vals[k]` vectors sum to `base + k`.
+/// A player whose room is fixed shifts `base`; a range of rooms slides a
+/// window over `vals`. Every value is an integer far below 2^53, so the
+/// sums are exact in any order.
+#[derive(Default)]
+struct Sums {
+    base: usize,
+    vals: Vec<f64>,
+    scratch: Vec<f64>,
 }
 
-fn convolve(a: &[f64], b: &[f64]) -> Vec<f64> {
-    let mut out = vec![0.0; a.len() + b.len() - 1];
-    for (i, &x) in a.iter().enumerate() {
-        if x != 0.0 {
-            for (j, &y) in b.iter().enumerate() {
-                out[i + j] += x * y;
+impl Sums {
+    /// No player yet: one vector, summing to zero.
+    fn start(&mut self) {
+        self.base = 0;
+        self.vals.clear();
+        self.vals.push(1.0);
+    }
+
+    /// One more player, whose room is any of `lo..=hi`; sums above `cap`
+    /// are dropped.
+    fn add(&mut self, lo: usize, hi: usize, cap: usize) {
+        self.base += lo;
+        let width = hi - lo;
+        let len = (self.vals.len() + width).min((cap + 1).saturating_sub(self.base));
+        if width == 0 {
+            self.vals.truncate(len);
+            return;
+        }
+        // out[k] sums vals[k - width..=k]: add the entry entering the
+        // window, subtract the one leaving it.
+        self.scratch.clear();
+        let mut window = 0.0;
+        let entering = self.vals.iter().copied().chain(std::iter::repeat(0.0));
+        let leaving = std::iter::repeat_n(0.0, width + 1).chain(self.vals.iter().copied());
+        for (add, sub) in entering.zip(leaving).take(len) {
+            window += add - sub;
+            self.scratch.push(window);
+        }
+        std::mem::swap(&mut self.vals, &mut self.scratch);
+    }
+
+    /// The vectors summing to `s` (`s` at most the last `cap`).
+    fn get(&self, s: usize) -> f64 {
+        s.checked_sub(self.base).and_then(|k| self.vals.get(k)).copied().unwrap_or(0.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Sums;
+
+    /// The sums against a direct enumeration of room vectors, for every
+    /// shape of range and a cap that cuts some off.
+    #[test]
+    fn sums_count_room_vectors_by_their_sum() {
+        let ranges = [(2, 2), (0, 3), (1, 4), (0, 0), (3, 5)];
+        for cap in [0, 4, 9, 30] {
+            let mut sums = Sums::default();
+            sums.start();
+            let mut vectors: Vec<usize> = vec![0];
+            for &(lo, hi) in &ranges {
+                sums.add(lo, hi, cap);
+                vectors = vectors.iter().flat_map(|&s| (lo..=hi).map(move |v| s + v)).collect();
+                for s in 0..=cap {
+                    let direct = vectors.iter().filter(|&&x| x == s).count() as f64;
+                    assert_eq!(sums.get(s), direct, "sum {s}, cap {cap}, after range {lo}..={hi}");
+                }
             }
         }
     }
-    out
 }

@@ -840,18 +840,20 @@ pub(super) fn free_sets(r: &Reduced, np: usize, order: &[u8], intervals: &[(usiz
     let active: u16 = (0..np).filter(|&a| r.rem[a] > 0).fold(0, |m, a| m | 1 << a);
     let players = (1u16 << np) - 1;
     let n = order.len();
+    // The players each layer's last clause cards mention: walking back, a
+    // clause is busy from its last card on.
+    let mut ending = vec![0u16; n + 1];
+    for &(_, last, j) in intervals {
+        let mentioned = r.clauses[j].iter().filter(|l| usize::from(l.place) < np).fold(0u16, |m, l| m | 1 << l.place);
+        ending[last] |= mentioned;
+    }
     let mut out = vec![0u16; n + 1];
-    let mut barred = 0u16;
+    let (mut barred, mut busy) = (0u16, 0u16);
     for i in (0..=n).rev() {
         if i < n {
             barred |= !r.allowed[order[i] as usize] & players;
         }
-        let busy = intervals
-            .iter()
-            .filter(|&&(_, last, _)| last >= i)
-            .flat_map(|&(_, _, j)| r.clauses[j].iter())
-            .filter(|l| usize::from(l.place) < np)
-            .fold(0u16, |m, l| m | 1 << l.place);
+        busy |= ending[i];
         let free = active & !barred & !busy;
         out[i] = if free.count_ones() >= 2 { free } else { 0 };
     }
