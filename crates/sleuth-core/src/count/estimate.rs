@@ -129,8 +129,12 @@ impl Sums {
     /// One more player, whose room is any of `lo..=hi`; sums above `cap`
     /// are dropped.
     fn add(&mut self, lo: usize, hi: usize, cap: usize) {
+        // No room possible (a player that cannot be filled): no vector.
+        let Some(width) = hi.checked_sub(lo) else {
+            self.vals.clear();
+            return;
+        };
         self.base += lo;
-        let width = hi - lo;
         let len = (self.vals.len() + width).min((cap + 1).saturating_sub(self.base));
         if width == 0 {
             self.vals.truncate(len);
@@ -160,10 +164,10 @@ mod tests {
     use super::Sums;
 
     /// The sums against a direct enumeration of room vectors, for every
-    /// shape of range and a cap that cuts some off.
+    /// shape of range (an empty one last) and a cap that cuts some off.
     #[test]
     fn sums_count_room_vectors_by_their_sum() {
-        let ranges = [(2, 2), (0, 3), (1, 4), (0, 0), (3, 5)];
+        let ranges = [(2, 2), (0, 3), (1, 4), (0, 0), (3, 5), (4, 3)];
         for cap in [0, 4, 9, 30] {
             let mut sums = Sums::default();
             sums.start();
