@@ -7,9 +7,8 @@
 //! only the pool, see [`super::sym`]), whose sum matches the cards placed so far given the
 //! case-file cards placed; times the in-flight clause bits.
 
-use super::plan::{free_sets, CardClasses};
+use super::plan::{clause_intervals, free_sets, CardClasses};
 use crate::deduce::{Problem, Reduced};
-use crate::model::MAX_CARDS;
 
 /// The estimated number of states of the symmetric DP in `order`.
 pub(super) fn dp_states(p: &Problem, r: &Reduced, cards: &CardClasses, order: &[u8]) -> f64 {
@@ -84,27 +83,6 @@ pub(super) fn dp_states(p: &Problem, r: &Reduced, cards: &CardClasses, order: &[
         sum += layer * f64::from(1u32 << in_flight.min(30));
     }
     sum
-}
-
-/// Each clause's first and last position in the order, and its index.
-fn clause_intervals(r: &Reduced, order: &[u8]) -> Vec<(usize, usize, usize)> {
-    let mut pos = [usize::MAX; MAX_CARDS];
-    for (i, &c) in order.iter().enumerate() {
-        pos[usize::from(c)] = i;
-    }
-    let pos_of = |c: u8| {
-        let at = pos[usize::from(c)];
-        debug_assert!(at != usize::MAX, "clause cards are ordered");
-        at
-    };
-    r.clauses
-        .iter()
-        .enumerate()
-        .map(|(j, cl)| {
-            let ps = cl.iter().map(|l| pos_of(l.card));
-            (ps.clone().min().unwrap_or(0), ps.max().unwrap_or(0), j)
-        })
-        .collect()
 }
 
 /// Room vectors counted by their sum: `vals[k]` vectors sum to `base + k`.

@@ -9,7 +9,7 @@ use super::arith::{add, mul, multinomial, Stored};
 use super::demand::{need_table, single_player, Demand};
 use super::CountError;
 use crate::deduce::{Problem, Reduced};
-use crate::model::{Card, CardSet, MAX_PLACES, MAX_PLAYERS};
+use crate::model::{Card, CardSet, MAX_CARDS, MAX_PLACES, MAX_PLAYERS};
 
 /// How the cards still open split between the DP and the closed-form tail.
 #[derive(Clone, Debug)]
@@ -256,16 +256,7 @@ impl Plan {
         let tail_cards = cards.tail;
 
         // Clause intervals and slots (interval colouring).
-        let pos_of = |c: u8| order.iter().position(|&x| x == c).expect("clause cards are ordered");
-        let mut intervals: Vec<(usize, usize, usize)> = r
-            .clauses
-            .iter()
-            .enumerate()
-            .map(|(i, cl)| {
-                let ps = cl.iter().map(|l| pos_of(l.card));
-                (ps.clone().min().unwrap_or(0), ps.max().unwrap_or(0), i)
-            })
-            .collect();
+        let mut intervals = clause_intervals(r, &order);
         intervals.sort();
         let mut slot_free_after: Vec<usize> = Vec::new(); // last position using each slot
         let mut slot_of = vec![0u32; r.clauses.len()];
@@ -827,6 +818,27 @@ fn fold<K: Key>(key: K, joins: &[Join], (pool_off, _): (u32, u128)) -> K {
         out = out + K::narrow((room.low() as u128) << pool_off);
     }
     out
+}
+
+/// Each clause's first and last position in the order, and its index.
+pub(super) fn clause_intervals(r: &Reduced, order: &[u8]) -> Vec<(usize, usize, usize)> {
+    let mut pos = [usize::MAX; MAX_CARDS];
+    for (i, &c) in order.iter().enumerate() {
+        pos[usize::from(c)] = i;
+    }
+    let pos_of = |c: u8| {
+        let at = pos[usize::from(c)];
+        assert!(at != usize::MAX, "clause cards are ordered");
+        at
+    };
+    r.clauses
+        .iter()
+        .enumerate()
+        .map(|(j, cl)| {
+            let ps = cl.iter().map(|l| pos_of(l.card));
+            (ps.clone().min().unwrap_or(0), ps.max().unwrap_or(0), j)
+        })
+        .collect()
 }
 
 /// Per layer `0..=n` (before step `i`), the players that are *free* from
