@@ -7,7 +7,7 @@
 //! only the pool, see [`super::sym`]), whose sum matches the cards placed so far given the
 //! case-file cards placed; times the in-flight clause bits.
 
-use super::plan::{clause_intervals, free_sets, CardClasses};
+use super::plan::{clause_intervals, free_sets, CardClasses, Positions};
 use crate::deduce::{Problem, Reduced};
 
 /// The estimated number of states of the symmetric DP in `order`.
@@ -15,7 +15,7 @@ pub(super) fn dp_states(p: &Problem, r: &Reduced, cards: &CardClasses, order: &[
     let np = p.np;
     let cf = np;
     let n = order.len();
-    let intervals = clause_intervals(r, order);
+    let intervals = clause_intervals(r, &Positions::new(order));
     let free = free_sets(r, np, order, &intervals);
     let total_room: usize = (0..np).map(|a| usize::from(r.rem[a])).sum();
     let tail = cards.tail.len();

@@ -256,7 +256,8 @@ impl Plan {
         let tail_cards = cards.tail;
 
         // Clause intervals and slots (interval colouring).
-        let mut intervals = clause_intervals(r, &order);
+        let pos = Positions::new(&order);
+        let mut intervals = clause_intervals(r, &pos);
         intervals.sort();
         let mut slot_free_after: Vec<usize> = Vec::new(); // last position using each slot
         let mut slot_of = vec![0u32; r.clauses.len()];
@@ -449,7 +450,7 @@ impl Plan {
                     }
                 }
             }
-            let demand = demands(r, np, &order, i, &intervals, &slot_of, &field_of);
+            let demand = demands(r, np, &pos, i, &intervals, &slot_of, &field_of);
             let joins = joins_of(free[i + 1] & !free[i])?;
             let weighted = !joins.is_empty() || moves.iter().any(|m| m.place == POOL);
             steps.push(Step { card: c, moves, end_mask, tight, case_tight, demand, free: free[i], joins, weighted });
@@ -820,22 +821,33 @@ fn fold<K: Key>(key: K, joins: &[Join], (pool_off, _): (u32, u128)) -> K {
     out
 }
 
-/// Each clause's first and last position in the order, and its index.
-pub(super) fn clause_intervals(r: &Reduced, order: &[u8]) -> Vec<(usize, usize, usize)> {
-    let mut pos = [usize::MAX; MAX_CARDS];
-    for (i, &c) in order.iter().enumerate() {
-        pos[usize::from(c)] = i;
+/// Each DP card's position in a card order.
+pub(super) struct Positions([usize; MAX_CARDS]);
+
+impl Positions {
+    pub fn new(order: &[u8]) -> Positions {
+        let mut pos = [usize::MAX; MAX_CARDS];
+        for (i, &c) in order.iter().enumerate() {
+            pos[usize::from(c)] = i;
+        }
+        Positions(pos)
     }
-    let pos_of = |c: u8| {
-        let at = pos[usize::from(c)];
+
+    /// The position of a clause card (every clause card is in the order).
+    pub fn of(&self, c: u8) -> usize {
+        let at = self.0[usize::from(c)];
         assert!(at != usize::MAX, "clause cards are ordered");
         at
-    };
+    }
+}
+
+/// Each clause's first and last position in the order, and its index.
+pub(super) fn clause_intervals(r: &Reduced, pos: &Positions) -> Vec<(usize, usize, usize)> {
     r.clauses
         .iter()
         .enumerate()
         .map(|(j, cl)| {
-            let ps = cl.iter().map(|l| pos_of(l.card));
+            let ps = cl.iter().map(|l| pos.of(l.card));
             (ps.clone().min().unwrap_or(0), ps.max().unwrap_or(0), j)
         })
         .collect()
@@ -884,13 +896,12 @@ const MAX_DEMAND_NEED: u8 = 3;
 fn demands(
     r: &Reduced,
     np: usize,
-    order: &[u8],
+    pos: &Positions,
     i: usize,
     intervals: &[(usize, usize, usize)],
     slot_of: &[u32],
     field_of: &[Option<(u32, u128)>; MAX_PLAYERS],
 ) -> Vec<Demand> {
-    let pos_of = |c: u8| order.iter().position(|&x| x == c).expect("clause cards are ordered");
     let mut out = Vec::new();
     for (a, field) in field_of.iter().enumerate().take(np) {
         let Some((off, mask)) = *field else { continue };
@@ -900,7 +911,7 @@ fn demands(
             if last <= i || single_player(cl, np) != Some(a as u8) {
                 continue;
             }
-            let rest: u64 = cl.iter().filter(|l| pos_of(l.card) > i).fold(0, |m, l| m | 1 << l.card);
+            let rest: u64 = cl.iter().filter(|l| pos.of(l.card) > i).fold(0, |m, l| m | 1 << l.card);
             if first > i {
                 future.push(rest);
             } else {
