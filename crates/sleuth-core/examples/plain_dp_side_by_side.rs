@@ -14,7 +14,10 @@
 //! Options: `--seeds N` or `A..B` (default 0..200), `--repeat R` (default
 //! 3), `--sleuth PATH` and `--plain PATH` (default: beside this program,
 //! `target/release/sleuth` and `target/release/examples/plain_dp`), `--tsv
-//! PATH` (every state's times, a line each: label, analyze ms, plain_dp ms).
+//! PATH` (every state's times, a line each: label, analyze ms, plain_dp ms),
+//! `--few-players` (also master games of 3 to 5 players, observer and
+//! bystander: the judge's "generated master states" need not be the
+//! bench's cells).
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -24,6 +27,8 @@ use std::time::{Duration, Instant};
 /// The master cells of `sleuth bench` timed here: players, observer.
 const CELLS: [(usize, bool); 4] = [(6, true), (8, true), (10, true), (10, false)];
 const SUGGESTIONS: [usize; 2] = [10, 20];
+/// The cells `--few-players` adds, at the same numbers of suggestions.
+const FEW_PLAYERS_CELLS: [(usize, bool); 6] = [(3, true), (3, false), (4, true), (4, false), (5, true), (5, false)];
 /// The states issue 20 names: seed and observer, master, 10 players, 20
 /// suggestions.
 const ISSUE_STATES: [(u64, bool); 3] = [(500, true), (532, true), (505, false)];
@@ -36,6 +41,7 @@ struct Options {
     sleuth: PathBuf,
     plain: PathBuf,
     tsv: Option<PathBuf>,
+    few_players: bool,
 }
 
 fn options() -> Result<Options, String> {
@@ -48,6 +54,7 @@ fn options() -> Result<Options, String> {
         sleuth: release.join("sleuth"),
         plain: examples.join("plain_dp"),
         tsv: None,
+        few_players: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -70,6 +77,7 @@ fn options() -> Result<Options, String> {
             "--sleuth" => o.sleuth = value()?.into(),
             "--plain" => o.plain = value()?.into(),
             "--tsv" => o.tsv = Some(value()?.into()),
+            "--few-players" => o.few_players = true,
             _ => return Err(format!("unknown argument {arg}")),
         }
     }
@@ -240,7 +248,8 @@ fn measure(o: &Options, dir: &Path) -> Result<(), String> {
         s.cell = "issue 20".into();
         states.push(s);
     }
-    for (players, observer) in CELLS {
+    let few: &[(usize, bool)] = if o.few_players { &FEW_PLAYERS_CELLS } else { &[] };
+    for &(players, observer) in CELLS.iter().chain(few) {
         for sugg in SUGGESTIONS {
             for seed in o.seeds.0..o.seeds.1 {
                 states.push(generate(&o.sleuth, dir, players, observer, sugg, seed)?);
