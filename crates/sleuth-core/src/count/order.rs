@@ -15,11 +15,12 @@
 //! With the symmetric DP, an order that frees players early
 //! ([`freeing_order`]) visits up to 7x fewer states on some states and up to
 //! 3x more on others; [`super::estimate`] (layer by layer, with free players'
-//! rooms by their sum and the rooms' sum fixed) picks the better of the two
-//! on most of them, where the older capacity-vector estimate could not rank
-//! orders. [`wide_first_order`] and [`frontier_order`] help clause-heavy
-//! states and are taken when the estimate clearly prefers them, as is
-//! [`inflight_order`] (the independent plain DP's clause order).
+//! rooms by their sum and the rooms' sum fixed) ranks the orders well enough
+//! where the older capacity-vector estimate could not. [`wide_first_order`]
+//! and [`frontier_order`] help clause-heavy states. The symmetric DP starts
+//! from [`inflight_order`] (the independent plain DP's clause order) and
+//! takes another only where the estimate clearly prefers it (see
+//! `pooled_order` in the parent module).
 
 use super::plan::CardClasses;
 use crate::deduce::Reduced;
