@@ -95,24 +95,28 @@ fn plan_from(p: &Problem, r: &Reduced, cards: &CardClasses, base: Option<&BaseOr
     }
 }
 
-/// The card order of a DP that does not pool players: the usual order, or
-/// the one that keeps fewest clauses in flight where its estimate is
-/// smaller. Each visits up to twice the other's states on some master
-/// 6-10-player states after 20 suggestions, and up to five times on 3-5
-/// players (whose card bound is small: few rooms, many clauses in flight);
-/// the estimate picks the better on most of them (ARCHITECTURE.md, "The
-/// exact counter"). On the smallest states the two estimates (2-6 µs each)
-/// would cost more than they save.
+/// The card order of a DP that does not pool players: the in-flight order
+/// (the plain DP's), or the usual one where its estimate is below
+/// [`OTHER_MARGIN`] × the in-flight order's. Each visits up to twice the
+/// other's states on some master 6-10-player states after 20 suggestions,
+/// and up to five times on 3-5 players (whose card bound is small: few
+/// rooms, many clauses in flight); the estimate picks the better on most
+/// of them (ARCHITECTURE.md, "The exact counter"). On the smallest states
+/// the two estimates (2-6 µs each) would cost more than they save, and the
+/// usual order is kept. The other orders are no candidates here: their
+/// estimates mislead more often than not without the pool.
 fn plain_order(p: &Problem, r: &Reduced, cards: &CardClasses) -> Vec<u8> {
     let usual = order::dp_order(r, cards);
     if card_bound(p, r, cards) < ORDER_CHOICE_MIN_CARD_BOUND {
         return usual;
     }
     let inflight = order::inflight_order(r, cards);
-    if inflight != usual && estimate::dp_states(p, r, cards, &inflight) < estimate::dp_states(p, r, cards, &usual) {
-        inflight
-    } else {
+    if inflight == usual
+        || estimate::dp_states(p, r, cards, &usual) < OTHER_MARGIN * estimate::dp_states(p, r, cards, &inflight)
+    {
         usual
+    } else {
+        inflight
     }
 }
 
@@ -198,9 +202,10 @@ fn pooled(p: &Problem, r: &Reduced, cards: &CardClasses, order: Vec<u8>) -> Resu
     }
 }
 
-/// A pooled DP leaves the in-flight order for the usual, freeing or
-/// wide-first order when its estimate is below this fraction of the
-/// in-flight order's, and for the frontier order below the next.
+/// A DP leaves the in-flight order for the usual (or, when it pools
+/// players, freeing or wide-first) order when its estimate is below this
+/// fraction of the in-flight order's, and for the frontier order below the
+/// next.
 const OTHER_MARGIN: f64 = 0.7;
 const FRONTIER_MARGIN: f64 = 0.4;
 
