@@ -14,6 +14,7 @@ mod fuzz;
 mod generate;
 mod logic;
 mod notepad;
+mod programs;
 mod sample;
 mod sat_engine;
 mod serve;

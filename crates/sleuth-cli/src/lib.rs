@@ -1,0 +1,277 @@
+//! The command line of Sleuth, an exact reasoning engine for Clue (Cluedo):
+//! the programs `sleuth` and `sleuth-full`.
+//!
+//! This crate parses arguments, reads and writes files, and renders text and
+//! JSON. All reasoning lives in `sleuth-core` and `sleuth-logic`.
+//!
+//! Both programs take the same command line. `sleuth` runs the subcommands
+//! that read a game and answer at once, and hands every other one to
+//! `sleuth-full`, found beside it, which runs them all.
+#![forbid(unsafe_code)]
+
+mod advise;
+mod analyze;
+mod bench;
+mod check;
+mod companion;
+mod constraints;
+mod experiment;
+mod generate;
+mod input;
+mod lazy_args;
+mod logic;
+mod notepad;
+mod output;
+mod plot;
+mod progress;
+mod sample;
+mod sat_engine;
+mod sat_notepad;
+mod serve;
+mod speedclue;
+mod table1;
+mod tournament;
+mod why;
+
+use clap::{Parser, Subcommand};
+use lazy_args::Lazy;
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+
+/// The longest error message printed, in characters: a screenful or so.
+const MAX_ERROR_CHARS: usize = 8000;
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  success
+  1  no result: the fact asked about is not certain (why), or a benchmark state failed
+  2  usage or input error: bad arguments, unreadable file, malformed JSON, invalid game,
+     count too large
+  3  the history is inconsistent: no deal fits every event (notepad, analyze, check, why,
+     advise)
+  10, 20  sleuth logic solve: satisfiable, unsatisfiable (see sleuth logic --help)
+
+A GAME argument of '-' reads the game file from standard input.";
+
+/// Exact reasoning for Clue (Cluedo): every consistent deal counted, nothing sampled.
+#[derive(Debug, Parser)]
+#[command(name = "sleuth", version, after_help = EXIT_CODES, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print the detective notepad: every card at every place, as O, X or a probability.
+    #[command(after_help = EXIT_CODES)]
+    Notepad(Lazy<notepad::Args>),
+    /// Print the exact analysis: counts, probabilities, certain facts, case files.
+    #[command(after_help = EXIT_CODES)]
+    Analyze(Lazy<analyze::Args>),
+    /// Advise the player: best suggestions, whether to accuse, the opponents' progress;
+    /// or, with --refute, which card to show.
+    ///
+    /// What the numbers mean:
+    ///
+    /// - EXACT: the consistent deals, the case-file entropy, the probability that the most
+    ///   likely case file is right ("accuse now: ... exact probability"), and every
+    ///   suggestion's figures (bits, chance to end the game, each answer's chance).
+    ///
+    /// - THE RULE: "accuse now" is always yes when the case file is certain, never at or
+    ///   below even odds (50%): a wrong accusation puts you out, while waiting keeps every
+    ///   later chance. Above even odds it is yes when your chance beats what waiting is
+    ///   worth: the chance that no opponent can know the case file by the end of its next
+    ///   turn, times your best chance after your next question. The line "why:" says which
+    ///   part decided.
+    ///
+    /// - ESTIMATED: what each opponent knows or can know, from --samples deals drawn at
+    ///   random among those that fit what you know; in each, the opponent's knowledge (the
+    ///   public turns, its hand, the cards shown to it) is counted exactly, assuming it asks
+    ///   the question most likely to solve and accuses only when certain.
+    ///
+    /// - BEHAVIOUR HINT: "if the opponents avoid asking about their own cards, ...": a
+    ///   guess about how people play, read only for opponents whose questions show that
+    ///   habit. It never decides "accuse now" and is never a probability of a case file.
+    #[command(after_help = EXIT_CODES)]
+    Advise(Lazy<advise::Args>),
+    /// Validate a game file and say whether its history is consistent.
+    #[command(after_help = EXIT_CODES)]
+    Check(Lazy<check::Args>),
+    /// Print the game as at-least constraints, or as DIMACS CNF.
+    #[command(after_help = EXIT_CODES)]
+    Constraints(Lazy<constraints::Args>),
+    /// Explain a certain fact: a smallest set of events that forces it.
+    #[command(after_help = EXIT_CODES)]
+    Why(Lazy<why::Args>),
+    /// Write a random game played by the rules, from a seed.
+    #[command(after_help = EXIT_CODES)]
+    Generate(Lazy<generate::Args>),
+    /// Time the exact analysis on game files or on generated states.
+    #[command(after_help = EXIT_CODES)]
+    Bench(Lazy<bench::Args>),
+    /// The logic workbench: CNF, truth tables, entailment, resolution proofs, DPLL, WalkSAT.
+    Logic(Lazy<logic::Args>),
+    /// Estimate probabilities from sampled deals (exactly uniform, or WalkSAT as in
+    /// Neller and Luo), with 95 % intervals; or print the deals.
+    #[command(after_help = EXIT_CODES)]
+    Sample(Lazy<sample::Args>),
+    /// Rerun experiments: Neller and Luo's sampling-error experiment, and merging its shards.
+    Experiment(Lazy<experiment::Args>),
+    /// Serve the notepad in the browser: a local web server with a JSON API, games kept on disk.
+    Serve(Lazy<serve::Args>),
+    /// Play every seating of the chosen agents for each player count, with win rates and
+    /// 95 % intervals by player count and seat; or merge the shards of a tournament.
+    Tournament(Lazy<tournament::Args>),
+    /// Play in a Speed Clue contest: connect to its server on localhost:PORT and answer it
+    /// with an agent until the server says `done`.
+    Speedclue(Lazy<speedclue::Args>),
+}
+
+/// How a command that ran to the end went; errors are exit code 2.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Exit code 0.
+    Success,
+    /// Exit code 1: the fact is not certain, or there is no result.
+    NoResult,
+    /// Exit code 3: no deal fits the history.
+    Inconsistent,
+    /// A subcommand's own exit code (`sleuth logic solve`: 10 satisfiable, 20 unsatisfiable).
+    Code(u8),
+}
+
+impl Outcome {
+    fn code(self) -> ExitCode {
+        match self {
+            Outcome::Success => ExitCode::SUCCESS,
+            Outcome::NoResult => ExitCode::from(1),
+            Outcome::Inconsistent => ExitCode::from(3),
+            Outcome::Code(c) => ExitCode::from(c),
+        }
+    }
+}
+
+/// Runs a quick subcommand, one that reads a game (or writes one) and
+/// answers at once; `None` for any other. The others (the web server,
+/// simulations, experiments and their plots, benchmarks, the logic
+/// workbench with its SAT solver) run in `sleuth-full`: linked into
+/// `sleuth`, their dependencies would make every start of it slower
+/// (ARCHITECTURE.md, "Two programs").
+fn run_quick(command: &Command, out: &mut dyn Write) -> Option<anyhow::Result<Outcome>> {
+    Some(match command {
+        Command::Notepad(Lazy(args)) => notepad::run(args, out),
+        Command::Analyze(Lazy(args)) => analyze::run(args, out),
+        Command::Advise(Lazy(args)) => advise::run(args, out),
+        Command::Check(Lazy(args)) => check::run(args, out),
+        Command::Constraints(Lazy(args)) => constraints::run(args, out),
+        Command::Why(Lazy(args)) => why::run(args, out),
+        Command::Generate(Lazy(args)) => generate::run(args, out),
+        Command::Sample(Lazy(args)) => sample::run(args, out),
+        _ => return None,
+    })
+}
+
+/// Runs any subcommand (in `sleuth-full`).
+fn run_any(command: &Command, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    if let Some(result) = run_quick(command, out) {
+        return result;
+    }
+    match command {
+        Command::Bench(Lazy(args)) => bench::run(args, out),
+        Command::Logic(Lazy(args)) => logic::run(args, out),
+        Command::Experiment(Lazy(args)) => experiment::run(args, out),
+        Command::Serve(Lazy(args)) => serve::run(args, out),
+        Command::Tournament(Lazy(args)) => tournament::run(args, out),
+        Command::Speedclue(Lazy(args)) => speedclue::run(args, out),
+        quick => unreachable!("run_quick runs {quick:?}"),
+    }
+}
+
+/// Runs a quick subcommand; hands any other to `sleuth-full` (in `sleuth`).
+fn run_or_hand_over(command: &Command, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    run_quick(command, out).unwrap_or_else(companion::run_full)
+}
+
+/// Whether the error comes from writing to a closed pipe (`sleuth ... | head`).
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| e.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe))
+}
+
+/// The program `sleuth`: runs the quick subcommands, hands the others to
+/// `sleuth-full`.
+pub fn sleuth_main() -> ExitCode {
+    main_with(run_or_hand_over)
+}
+
+/// The program `sleuth-full`: runs every subcommand.
+pub fn sleuth_full_main() -> ExitCode {
+    main_with(run_any)
+}
+
+fn main_with(run: fn(&Command, &mut dyn Write) -> anyhow::Result<Outcome>) -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout with code 0; usage errors to
+            // stderr with code 2. A closed pipe is not worth reporting.
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let result = run(&cli.command, &mut out).and_then(|outcome| {
+        out.flush()?;
+        Ok(outcome)
+    });
+    match result {
+        Ok(outcome) => outcome.code(),
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            // Flush what was printed before the error, ignoring a closed pipe.
+            let _ = out.flush();
+            // Messages echo input; no control character reaches the
+            // terminal, and no message fills it.
+            let message = sleuth_core::text::escape_message(&format!("{e:#}"));
+            let message = sleuth_core::text::elide(&message, MAX_ERROR_CHARS);
+            let _ = writeln!(io::stderr().lock(), "error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// clap's own checks of the command tree, every deferred part built.
+    #[test]
+    fn command_tree_is_valid() {
+        Cli::command().debug_assert();
+    }
+
+    /// Building a subcommand's deferred arguments leaves what `sleuth --help`
+    /// and `sleuth SUB --help` say about it as the variant's doc comment set it
+    /// (an `Args` struct's own doc comment would replace it).
+    #[test]
+    fn deferred_arguments_keep_descriptions() {
+        let eager = Cli::command();
+        let mut built = eager.clone();
+        built.build();
+        let texts = |c: &clap::Command| {
+            let s = |t: Option<&clap::builder::StyledStr>| t.map(ToString::to_string);
+            (s(c.get_about()), s(c.get_long_about()), s(c.get_after_help()), s(c.get_after_long_help()))
+        };
+        let mut seen = 0;
+        for sub in eager.get_subcommands() {
+            let after = built.find_subcommand(sub.get_name()).expect("the same subcommands");
+            assert_eq!(texts(sub), texts(after), "sleuth {}", sub.get_name());
+            assert!(sub.get_arguments().next().is_none(), "sleuth {}: arguments built eagerly", sub.get_name());
+            assert!(after.get_arguments().next().is_some(), "sleuth {}: no arguments", sub.get_name());
+            seen += 1;
+        }
+        assert_eq!(seen, 14);
+    }
+}
