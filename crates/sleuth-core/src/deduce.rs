@@ -8,7 +8,7 @@
 //! only shrinks the problem the counter has to solve.
 
 use crate::knowledge::{Knowledge, Origin};
-use crate::model::{Card, CardSet, Game, Place, MAX_CARDS, MAX_PLAYERS};
+use crate::model::{Card, CardSet, Event, Game, Place, MAX_CARDS, MAX_PLAYERS};
 
 /// "No place" in per-card place tables.
 pub(crate) const NONE: u8 = u8::MAX;
@@ -23,7 +23,7 @@ pub(crate) struct CLit {
 
 /// The counting problem: which places each card may take, hand sizes,
 /// categories, and the "at least one of" clauses.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
     pub(crate) np: usize,
     pub(crate) in_play: CardSet,
@@ -38,13 +38,80 @@ pub struct Problem {
 }
 
 impl Problem {
-    /// The counting problem for a game.
+    /// The counting problem for a game: the same as
+    /// [`Problem::from_knowledge`] on [`Knowledge::new`], read straight from
+    /// the hand and the events. Compiling every constraint first, with a
+    /// vector per literal list and its duplicate check, was a tenth of a
+    /// small state's whole analysis.
     pub fn new(game: &Game) -> Problem {
-        Self::from_knowledge(game, &Knowledge::new(game))
+        let mut problem = Self::structure(game);
+        let np = game.num_players();
+        let case_file = np as u8;
+        if let Some((me, hand)) = game.observer() {
+            for c in hand {
+                problem.add_unit(CLit { card: c.index() as u8, place: me.index() as u8, positive: true });
+            }
+        }
+        // Clauses said twice are one (the first), as in `Knowledge::new`.
+        let mut said = rustc_hash::FxHashSet::default();
+        let mut clause = |problem: &mut Problem, cards: CardSet, place: u8, positive: bool| {
+            if !said.insert((cards, place, positive)) {
+                return;
+            }
+            problem.add_clause(cards.iter().map(|c| CLit { card: c.index() as u8, place, positive }).collect());
+        };
+        for event in game.events() {
+            match event {
+                Event::Suggestion(s) => {
+                    let mut q = game.next_player(s.by);
+                    while q != s.by && Some(q) != s.refuted_by {
+                        for c in s.cards {
+                            problem.add_unit(CLit { card: c.index() as u8, place: q.index() as u8, positive: false });
+                        }
+                        q = game.next_player(q);
+                    }
+                    if let Some(r) = s.refuted_by {
+                        let place = r.index() as u8;
+                        match s.shown {
+                            Some(c) => problem.add_unit(CLit { card: c.index() as u8, place, positive: true }),
+                            None => clause(&mut problem, s.cards, place, true),
+                        }
+                    }
+                }
+                Event::Accusation(a) if a.correct => {
+                    for c in a.cards {
+                        problem.add_unit(CLit { card: c.index() as u8, place: case_file, positive: true });
+                    }
+                }
+                Event::Accusation(a) => clause(&mut problem, a.cards, case_file, false),
+            }
+        }
+        problem
     }
 
-    /// The counting problem for compiled knowledge.
+    /// The counting problem for compiled knowledge (its evidence: the hand
+    /// and the events). [`Problem::new`] gives the same problem for the
+    /// game's own knowledge.
     pub fn from_knowledge(game: &Game, knowledge: &Knowledge) -> Problem {
+        let np = game.num_players();
+        let mut problem = Self::structure(game);
+        for con in knowledge.evidence() {
+            if con.origin == Origin::FaceUp {
+                continue; // face-up cards are simply not in play
+            }
+            debug_assert_eq!(con.at_least, 1, "evidence constraints are clauses");
+            let lits: Vec<CLit> = con
+                .lits
+                .iter()
+                .map(|l| CLit { card: l.card.index() as u8, place: l.place.index(np) as u8, positive: l.positive })
+                .collect();
+            problem.add_clause(lits);
+        }
+        problem
+    }
+
+    /// The deal's structure alone: every card in play may be anywhere.
+    fn structure(game: &Game) -> Problem {
         let deck = game.deck();
         let np = game.num_players();
         let in_play = deck.all() - game.face_up();
@@ -62,27 +129,27 @@ impl Problem {
         for c in in_play {
             allowed[c.index()] = all_places;
         }
-        let mut problem =
-            Problem { np, in_play, category_of, categories, cap, allowed, clauses: Vec::new(), impossible: false };
-        for con in knowledge.evidence() {
-            if con.origin == Origin::FaceUp {
-                continue; // face-up cards are simply not in play
-            }
-            debug_assert_eq!(con.at_least, 1, "evidence constraints are clauses");
-            let lits: Vec<CLit> = con
-                .lits
-                .iter()
-                .map(|l| CLit { card: l.card.index() as u8, place: l.place.index(np) as u8, positive: l.positive })
-                .collect();
-            problem.add_clause(lits);
+        Problem { np, in_play, category_of, categories, cap, allowed, clauses: Vec::new(), impossible: false }
+    }
+
+    /// A one-literal clause, without building a vector.
+    fn add_unit(&mut self, l: CLit) {
+        if !self.in_play.contains(Card(l.card)) {
+            // About a face-up card: "not at" holds, "at" cannot.
+            self.impossible |= l.positive;
+            return;
         }
-        problem
+        let bit = 1u16 << l.place;
+        if l.positive {
+            self.allowed[l.card as usize] &= bit;
+        } else {
+            self.allowed[l.card as usize] &= !bit;
+        }
     }
 
     /// Adds the fact that `card` is (or is not) at `place`.
     pub fn add_fact(&mut self, card: Card, place: Place, positive: bool) {
-        let lit = CLit { card: card.index() as u8, place: place.index(self.np) as u8, positive };
-        self.add_clause(vec![lit]);
+        self.add_unit(CLit { card: card.index() as u8, place: place.index(self.np) as u8, positive });
     }
 
     fn add_clause(&mut self, lits: Vec<CLit>) {
@@ -93,14 +160,7 @@ impl Problem {
         let lits: Vec<CLit> = lits.into_iter().filter(|l| self.in_play.contains(Card(l.card))).collect();
         match lits.as_slice() {
             [] => self.impossible = true,
-            [l] => {
-                let bit = 1u16 << l.place;
-                if l.positive {
-                    self.allowed[l.card as usize] &= bit;
-                } else {
-                    self.allowed[l.card as usize] &= !bit;
-                }
-            }
+            &[l] => self.add_unit(l),
             _ => self.clauses.push(lits),
         }
     }

@@ -32,6 +32,31 @@ fn label_of(label: &str, file: &GameFile) -> String {
     format!("{label}:\n{}", file.to_json())
 }
 
+/// `Problem::new` reads the hand and the events directly; it must give the
+/// problem `Problem::from_knowledge` compiles from the at-least constraints
+/// (same allowed places, clauses in the same order, duplicates dropped the
+/// same way), also with random events: face-up cards shown, suggested and
+/// accused, and events repeated.
+#[test]
+fn problem_read_from_the_events_is_the_compiled_one() {
+    use sleuth_core::knowledge::Knowledge;
+    for (label, generated) in games("problem", Sample { small: 2000, classic: 300, master: 100 }) {
+        let mut game = game_of(&generated);
+        let mut r = rng(&label, 1);
+        for _ in 0..r.gen_range(0..6) {
+            let event = if r.gen_bool(0.3) && !game.events().is_empty() {
+                let at = r.gen_range(0..game.events().len());
+                game.to_file().events[at].clone()
+            } else {
+                random_event(&game, &mut r)
+            };
+            game = game.with_event(event).unwrap();
+        }
+        let label = label_of(&label, &game.to_file());
+        assert_eq!(Problem::new(&game), Problem::from_knowledge(&game, &Knowledge::new(&game)), "{label}");
+    }
+}
+
 /// Each in-play card's counts over all places sum to the total; face-up
 /// cards are nowhere; each hand and each case-file category is filled;
 /// statuses, fractions and probabilities agree with the counts; the case
