@@ -42,7 +42,20 @@ pub fn to_json(game: &Game, analysis: &Analysis) -> String {
     // the analysis of small states.
     let deck = game.deck();
     let places = places(game);
-    let mut out = String::with_capacity(16 * 1024);
+    // Each place's key as written in a row, escaped once: `"p1": `, then
+    // `, "p2": ` and so on (three tables of cards × places).
+    let keys: Vec<String> = places
+        .iter()
+        .enumerate()
+        .map(|(j, &(_, id))| {
+            let mut key = String::from(if j == 0 { "" } else { ", " });
+            push_json_str(&mut key, id);
+            key.push_str(": ");
+            key
+        })
+        .collect();
+    let files = analysis.case_files().count();
+    let mut out = String::with_capacity(1024 + deck.len() * places.len() * 48 + files * 96);
     out.push_str("{\n");
     let mut first = true;
     let mut field = |out: &mut String, key: &str| {
@@ -79,12 +92,8 @@ pub fn to_json(game: &Game, analysis: &Analysis) -> String {
             out.push_str(if i == 0 { "    " } else { ",\n    " });
             push_json_str(out, deck.id(c));
             out.push_str(": {");
-            for (j, &(p, id)) in places.iter().enumerate() {
-                if j > 0 {
-                    out.push_str(", ");
-                }
-                push_json_str(out, id);
-                out.push_str(": ");
+            for (&(p, _), key) in places.iter().zip(&keys) {
+                out.push_str(key);
                 cell(out, c, p);
             }
             out.push('}');
