@@ -55,6 +55,11 @@ pub(super) fn single_player(cl: &[CLit], np: usize) -> Option<u8> {
 /// The size of a smallest set of cards meeting every set (card bitmasks),
 /// or `cap + 1` if it exceeds `cap`.
 pub(super) fn min_hitting_set(sets: &[u64], cap: u8) -> u8 {
+    (0..=cap).find(|&k| hits_within(sets, k)).unwrap_or(cap + 1)
+}
+
+/// Whether at most `budget` cards meet every set.
+fn hits_within(sets: &[u64], budget: u8) -> bool {
     fn go(sets: &[u64], chosen: u64, budget: u8) -> bool {
         match sets.iter().find(|&&s| s & chosen == 0) {
             None => true,
@@ -72,19 +77,36 @@ pub(super) fn min_hitting_set(sets: &[u64], cap: u8) -> u8 {
             }
         }
     }
-    (0..=cap).find(|&k| go(sets, 0, k)).unwrap_or(cap + 1)
+    go(sets, 0, budget)
 }
 
 /// The need table for in-flight clause card sets `flight` (remaining cards)
 /// and clauses not yet started `future`.
+///
+/// One more set raises a smallest hitting set by at most one card, so each
+/// entry is its subset's without the highest set plus zero or one: one
+/// search per entry instead of one per size tried.
 pub(super) fn need_table(flight: &[u64], future: &[u64], cap: u8) -> Vec<u8> {
-    (0..1usize << flight.len())
-        .map(|idx| {
-            let mut sets: Vec<u64> = future.to_vec();
+    let mut need = Vec::with_capacity(1 << flight.len());
+    need.push(min_hitting_set(future, cap));
+    let mut sets: Vec<u64> = Vec::with_capacity(future.len() + flight.len());
+    for idx in 1..1usize << flight.len() {
+        let base = need[idx & !(1 << (usize::BITS - 1 - idx.leading_zeros()))];
+        let next = if base > cap {
+            base
+        } else {
+            sets.clear();
+            sets.extend_from_slice(future);
             sets.extend(flight.iter().enumerate().filter(|&(j, _)| idx >> j & 1 == 1).map(|(_, &s)| s));
-            min_hitting_set(&sets, cap)
-        })
-        .collect()
+            if hits_within(&sets, base) {
+                base
+            } else {
+                base + 1
+            }
+        };
+        need.push(next);
+    }
+    need
 }
 
 #[cfg(test)]
@@ -101,6 +123,29 @@ mod tests {
         // Capped: four disjoint sets with room 2 report 3.
         assert_eq!(min_hitting_set(&[0b1, 0b10, 0b100, 0b1000], 2), 3);
         assert_eq!(need_table(&[0b1, 0b10], &[0b100], 3), vec![1, 2, 2, 3]);
+    }
+
+    /// The incremental table against a search per entry, on random sets
+    /// of up to three of ten cards.
+    #[test]
+    fn need_table_matches_a_search_per_entry() {
+        use rand::{Rng, SeedableRng};
+        let mut r = rand_chacha::ChaCha8Rng::seed_from_u64(20);
+        let mut set =
+            |r: &mut rand_chacha::ChaCha8Rng| (0..r.gen_range(1..=3)).fold(0u64, |m, _| m | 1 << r.gen_range(0..10));
+        for _ in 0..2000 {
+            let flight: Vec<u64> = (0..r.gen_range(0..=5)).map(|_| set(&mut r)).collect();
+            let future: Vec<u64> = (0..r.gen_range(0..=4)).map(|_| set(&mut r)).collect();
+            let cap = r.gen_range(0..=3);
+            let want: Vec<u8> = (0..1usize << flight.len())
+                .map(|idx| {
+                    let mut sets = future.clone();
+                    sets.extend(flight.iter().enumerate().filter(|&(j, _)| idx >> j & 1 == 1).map(|(_, &s)| s));
+                    min_hitting_set(&sets, cap)
+                })
+                .collect();
+            assert_eq!(need_table(&flight, &future, cap), want, "{flight:?} {future:?} cap {cap}");
+        }
     }
 
     #[test]
