@@ -660,6 +660,20 @@ impl Plan {
         (self.open_cats.len() <= 3).then_some(masks)
     }
 
+    /// Where the placed open categories sit in a key when their one-bit
+    /// fields are side by side (bit `i` for `open_cats[i]`, as in
+    /// [`Plan::placed_masks`]): the shift and the mask; `None` in an
+    /// identifying plan.
+    pub fn placed_field(&self) -> Option<(u32, u128)> {
+        let first = self.open_cats.first()?;
+        let side_by_side = self
+            .open_cats
+            .iter()
+            .enumerate()
+            .all(|(i, o)| o.mask == 1u128 << (first.off + i as u32) && o.off == first.off + i as u32);
+        side_by_side.then(|| (first.off, (1u128 << self.open_cats.len()) - 1))
+    }
+
     /// The open categories of a final state (bit `i` for `open_cats[i]`).
     pub fn open_of(&self, key: u128) -> u32 {
         let mut open = 0u32;
