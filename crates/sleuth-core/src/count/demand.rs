@@ -131,7 +131,7 @@ mod tests {
     fn need_table_matches_a_search_per_entry() {
         use rand::{Rng, SeedableRng};
         let mut r = rand_chacha::ChaCha8Rng::seed_from_u64(20);
-        let mut set =
+        let set =
             |r: &mut rand_chacha::ChaCha8Rng| (0..r.gen_range(1..=3)).fold(0u64, |m, _| m | 1 << r.gen_range(0..10));
         for _ in 0..2000 {
             let flight: Vec<u64> = (0..r.gen_range(0..=5)).map(|_| set(&mut r)).collect();
