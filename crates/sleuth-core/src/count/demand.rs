@@ -30,18 +30,51 @@ pub(super) struct Demand {
     /// `slots[j]`): a lower bound on the cards the player must still take
     /// (the minimum hitting set, capped).
     pub need: Vec<u8>,
+    /// When the slots lie within [`WINDOW`] bits of the key from `shift`:
+    /// the need read straight from those bits (`by_window[bits]`), one
+    /// load where gathering the slots' bits took a loop per check.
+    shift: u32,
+    by_window: Vec<u8>,
 }
 
+/// The widest run of key bits read at once ([`Demand::by_window`]'s table
+/// has `2^WINDOW` entries).
+const WINDOW: u32 = 8;
+
 impl Demand {
+    /// The check of a player's field `off`, `mask` with its clause slots and
+    /// their need table (see [`need_table`]).
+    pub fn new(off: u32, mask: u128, slots: Vec<u32>, need: Vec<u8>) -> Demand {
+        let shift = slots.iter().copied().min().unwrap_or(0);
+        let span = slots.iter().map(|&b| b - shift + 1).max().unwrap_or(0);
+        let by_window = if span <= WINDOW {
+            (0..1usize << span)
+                .map(|bits| {
+                    let idx =
+                        slots.iter().enumerate().fold(0, |idx, (j, &b)| idx | ((bits >> (b - shift)) & 1 ^ 1) << j);
+                    need[idx]
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Demand { off, mask, slots, need, shift, by_window }
+    }
+
     /// Whether a key leaves the player enough room for its clauses.
     #[inline]
     pub fn holds<K: Key>(&self, key: K) -> bool {
-        let mut idx = 0usize;
-        for (j, &bit) in self.slots.iter().enumerate() {
-            idx |= ((key >> bit).low() & 1 ^ 1) << j;
-        }
+        let need = if self.by_window.is_empty() {
+            let mut idx = 0usize;
+            for (j, &bit) in self.slots.iter().enumerate() {
+                idx |= ((key >> bit).low() & 1 ^ 1) << j;
+            }
+            self.need[idx]
+        } else {
+            self.by_window[(key >> self.shift).low() & (self.by_window.len() - 1)]
+        };
         // Rooms are below 256, so the low bits are the whole field.
-        usize::from(self.need[idx]) <= ((key >> self.off) & K::narrow(self.mask)).low()
+        usize::from(need) <= ((key >> self.off) & K::narrow(self.mask)).low()
     }
 }
 
@@ -148,10 +181,38 @@ mod tests {
         }
     }
 
+    /// The table read from a window of key bits and the loop over the
+    /// slots (used where the slots spread wider) give the same answers.
+    #[test]
+    fn holds_by_window_matches_the_loop() {
+        use rand::{Rng, SeedableRng};
+        let mut r = rand_chacha::ChaCha8Rng::seed_from_u64(44);
+        for _ in 0..500 {
+            let k = r.gen_range(0..=4);
+            let spread = if r.gen_bool(0.5) { 8 } else { 30 };
+            let mut slots: Vec<u32> = Vec::new();
+            while slots.len() < k {
+                let b = r.gen_range(8..8 + spread);
+                if !slots.contains(&b) {
+                    slots.push(b);
+                }
+            }
+            let need: Vec<u8> = (0..1 << k).map(|_| r.gen_range(0..4)).collect();
+            let d = Demand::new(0, 0b111, slots.clone(), need.clone());
+            for _ in 0..50 {
+                let key: u64 = r.gen::<u64>();
+                let idx = slots.iter().enumerate().fold(0, |idx, (j, &b)| idx | (((key >> b) & 1) ^ 1) << j);
+                let want = u64::from(need[idx as usize]) <= key & 0b111;
+                assert_eq!(d.holds(key), want, "slots {slots:?} key {key:#x}");
+                assert_eq!(d.holds(u128::from(key)), want);
+            }
+        }
+    }
+
     #[test]
     fn holds_reads_unsatisfied_slots_and_room() {
         // Slots at bits 0 and 1, room field at bits 4..6.
-        let d = Demand { off: 4, mask: 0b11, slots: vec![0, 1], need: vec![0, 1, 1, 2] };
+        let d = Demand::new(4, 0b11, vec![0, 1], vec![0, 1, 1, 2]);
         assert!(d.holds(0b01_0000u128 | 0b11)); // both satisfied, room 1
         assert!(d.holds(0b01_0000u128 | 0b01)); // one open, room 1
         assert!(!d.holds(0b01_0000u128)); // two open, room 1

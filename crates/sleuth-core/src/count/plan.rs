@@ -943,7 +943,7 @@ fn demands(
         let cap = r.rem[a].min(MAX_DEMAND_NEED);
         let need = need_table(&flight, &future, cap);
         if need.iter().any(|&n| n > 0) {
-            out.push(Demand { off, mask, slots, need });
+            out.push(Demand::new(off, mask, slots, need));
         }
     }
     out
