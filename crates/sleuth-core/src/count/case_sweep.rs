@@ -27,7 +27,7 @@
 //! sweeps run on `u64` when the total does, unchecked.
 
 use super::arith::Word;
-use super::dp::Forward;
+use super::dp::{Edges, Forward};
 use super::plan::{CardClasses, Plan};
 use super::{CaseFiles, CountError};
 use crate::deduce::{Problem, Reduced};
@@ -182,10 +182,6 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
         T::of(slots) * T::of(joins)
     };
     let last = fwd.layers.last().expect("a forward pass has a final layer");
-    // The category of a state's vector: the one placed (phase 1) or the
-    // one left (phase 2).
-    let one = |pl: u8| pl.trailing_zeros() as usize;
-    let left = |pl: u8| (!pl & 0b111).trailing_zeros() as usize;
     // Candidates are numbered in step order, tail last, so at layer `t` the
     // first case card of a path is among the `pre[t][c]` candidates placed
     // so far, and the last one among the others: F vectors hold that
@@ -227,27 +223,39 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
             std::array::from_fn(|phase| if phase < k { scratch[phase][..found[phase]].to_vec() } else { Vec::new() })
         })
         .collect();
-    let vectors = |t: usize, phase: usize| -> Vectors<T> {
-        let mut at = vec![u32::MAX; placed[t].len()];
-        let mut len = 0usize;
-        for &i in &alive[t][phase] {
-            at[i as usize] = len as u32;
-            let pl = placed[t][i as usize];
-            len += if phase == 1 { f_len(t, pl) } else { b_len(t, pl) };
-        }
-        Vectors { at, val: vec![T::ZERO; len] }
-    };
+    // Per layer, each live state's vector: where it starts among its
+    // phase's (F for one category placed, B for two; a state has at most
+    // one), and how long each phase's array is. One table per layer serves
+    // both sweeps.
+    let layout: Vec<Layout> = (0..=n)
+        .map(|t| {
+            let mut at = vec![NO_VECTOR; placed[t].len()];
+            let mut sizes = [0usize; 2];
+            for (phase, size) in [1, 2].into_iter().zip(&mut sizes) {
+                for &i in &alive[t][phase] {
+                    at[i as usize] = *size as u32;
+                    let pl = placed[t][i as usize];
+                    *size += if phase == 1 { f_len(t, pl) } else { b_len(t, pl) };
+                }
+            }
+            Layout { at, f: sizes[0], b: sizes[1] }
+        })
+        .collect();
+    // The moves of each step that put its card in the case file, as bits.
+    let cf_bits: Vec<u32> =
+        s.cat_of.iter().map(|m| m.iter().enumerate().fold(0, |b, (i, c)| b | u32::from(c.is_some()) << i)).collect();
 
     // Forward: F on states with one category placed. With one open
     // category, the first placement ends it; with two, the second.
-    let mut f_vec: Vec<Vectors<T>> = vec![vectors(0, 1)];
+    let mut f_vals: Vec<Vec<T>> = vec![vec![T::ZERO; layout[0].f]];
     for t in 0..n {
-        let mut next = if k > 1 { vectors(t + 1, 1) } else { Vectors::default() };
+        let mut next = vec![T::ZERO; if k > 1 { layout[t + 1].f } else { 0 }];
         let step = &plan.steps[t];
-        let at = s.pos[step.card as usize];
+        let here = s.pos[step.card as usize];
         let (pre_t, pre_n) = (pre[t], pre[t + 1]);
-        let (counts, placed_t, cat_of) = (&fwd.layers[t].counts, &placed[t][..], &s.cat_of[t][..]);
-        let (back_next, f_t, succ) = (&back[t + 1][..], f_vec[t].view(), &fwd.succ[t]);
+        let (counts, placed_t, cat_of, cf) = (&fwd.layers[t].counts, &placed[t][..], &s.cat_of[t][..], cf_bits[t]);
+        let (back_next, succ) = (&back[t + 1][..], &fwd.succ[t]);
+        let (at_t, at_n, f_t) = (&layout[t].at[..], &layout[t + 1].at[..], &f_vals[t][..]);
         let w_of = |i: usize, m: usize| if step.weighted { weight(t, i, m) } else { T::of(1) };
         // The successor of state `i` by move `m`, if it has completions.
         let live = |i: usize, m: usize| succ.by(i, m).filter(|&j| back_next[j] != B::ZERO);
@@ -258,37 +266,19 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
                 let Some(j) = live(i, m) else { continue };
                 let fw = T::of(counts.get(i)) * w_of(i, m);
                 if k == 1 {
-                    table[at] += fw * T::of(back_next[j].wide());
+                    table[here] += fw * T::of(back_next[j].wide());
                 } else {
-                    let to = &mut next.get_mut(j, pre_n[c])[at];
-                    *to += fw;
+                    debug_assert!(here < pre_n[c]);
+                    next[at_n[j] as usize + here] += fw;
                 }
             }
         }
         // With one open category, the first placement ended it.
         let ones: &[u32] = if k > 1 { &alive[t][1] } else { &[] };
-        for &i in ones {
-            let (i, pl) = (i as usize, placed_t[i as usize]);
-            let from = f_t.get(i, pre_t[one(pl)]);
-            // A successor without completions has no vector and a
-            // backward count of zero: it adds nothing, untested.
-            for (m, j) in succ.of(i) {
-                let w = w_of(i, m);
-                match cat_of[m] {
-                    Some(c) if k == 2 => {
-                        let b = w * T::of(back_next[j].wide());
-                        let (row, x_stride) = (at * stride[c], stride[one(pl)]);
-                        for (x, &fx) in from.iter().enumerate() {
-                            let to = &mut table[row + x * x_stride];
-                            *to += fx * b;
-                        }
-                    }
-                    Some(_) => {} // the middle edge: in the backward sweep
-                    None => axpy(next.get_mut(j, pre_n[one(pl)]), from, w),
-                }
-            }
-        }
-        f_vec.push(next);
+        let view = StepView { succ, placed: placed_t, at_t, at_n, cf, pre_t, pre_n, here };
+        let pairs = (k == 2).then_some(Pairs { table: &mut table[..], stride: &stride[..], cat_of });
+        forward_ones(&view, ones, f_t, &mut next, pairs, |i| T::of(back_next[i].wide()), w_of);
+        f_vals.push(next);
     }
 
     // Final states: what the DP left open comes from the tail, every tail
@@ -309,7 +299,8 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
         if phase == 0 {
             row[0] += T::of(f) * b;
         } else {
-            for (to, &fx) in row.iter_mut().zip(f_vec[n].view().get(i, f_len(n, pl))) {
+            let fx = &f_vals[n][layout[n].at[i] as usize..][..f_len(n, pl)];
+            for (to, &fx) in row.iter_mut().zip(fx) {
                 *to += fx * b;
             }
         }
@@ -331,71 +322,224 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
     // Backward (three open categories): B on states with two placed, and
     // the middle edges.
     if k == 3 {
-        let mut b_next = vectors(n, 2);
+        let mut b_next = vec![T::ZERO; layout[n].b];
         for &i in &alive[n][2] {
             let (i, pl) = (i as usize, placed[n][i as usize]);
             // One open category left: its tail candidates share the
             // state's backward count.
             let ways = T::of(back[n][i].wide() / s.tails[left(pl)].len() as u128);
-            let v = b_next.get_mut(i, b_len(n, pl));
+            let v = &mut b_next[layout[n].at[i] as usize..][..b_len(n, pl)];
             for &y in &s.tails[left(pl)] {
                 v[y - pre[n][left(pl)]] = ways;
             }
         }
         for t in (0..n).rev() {
-            let mut b_cur = vectors(t, 2);
+            let mut b_cur = vec![T::ZERO; layout[t].b];
             let step = &plan.steps[t];
-            let at = s.pos[step.card as usize];
+            let here = s.pos[step.card as usize];
             let (pre_t, pre_n) = (pre[t], pre[t + 1]);
-            let (placed_t, cat_of, back_next) = (&placed[t][..], &s.cat_of[t][..], &back[t + 1][..]);
-            let (succ, f_t, b_n) = (&fwd.succ[t], f_vec[t].view(), b_next.view());
+            let (placed_t, cat_of, back_next, cf) = (&placed[t][..], &s.cat_of[t][..], &back[t + 1][..], cf_bits[t]);
+            let (succ, f_t) = (&fwd.succ[t], &f_vals[t][..]);
+            let (at_t, at_n) = (&layout[t].at[..], &layout[t + 1].at[..]);
             let w_of = |i: usize, m: usize| if step.weighted { weight(t, i, m) } else { T::of(1) };
             let live = |i: usize, m: usize| succ.by(i, m).filter(|&j| back_next[j] != B::ZERO);
+            let view = StepView { succ, placed: placed_t, at_t, at_n, cf, pre_t, pre_n, here };
             // The middle edges (the case-file move): every (x, y) of the
             // first and last case cards around it.
             if let Some((m, c)) = s.cf_move[t].and_then(|m| Some((m, cat_of[m]?))) {
-                for &i in &alive[t][1] {
-                    let (i, pl) = (i as usize, placed_t[i as usize]);
-                    let Some(j) = live(i, m) else { continue };
-                    let w = w_of(i, m);
-                    let (x_cat, y_cat) = (one(pl), left(pl | 1 << c));
-                    let b_y = b_n.get(j, len[y_cat] - pre_n[y_cat]);
-                    let at = at * stride[c] + pre_n[y_cat] * stride[y_cat];
-                    for (x, &fx) in f_t.get(i, pre_t[x_cat]).iter().enumerate() {
-                        if fx == T::ZERO {
-                            continue;
-                        }
-                        let fw = fx * w;
-                        let row = at + x * stride[x_cat];
-                        for (y, &by) in b_y.iter().enumerate() {
-                            let to = &mut table[row + y * stride[y_cat]];
-                            *to += fw * by;
-                        }
-                    }
-                }
+                let mid = Middle { m, c, len, stride: &stride };
+                middle_edges(&view, &mid, &alive[t][1], f_t, &b_next, &mut table, live, w_of);
             }
-            for &i in &alive[t][2] {
-                let (i, pl) = (i as usize, placed_t[i as usize]);
-                let y_cat = left(pl);
-                let to = b_cur.get_mut(i, len[y_cat] - pre_t[y_cat]);
-                // The suffix at `t + 1` starts where the card of step `t`,
-                // if a candidate, is left out.
-                let (skip, from_len) = (pre_n[y_cat] - pre_t[y_cat], len[y_cat] - pre_n[y_cat]);
-                for (m, j) in succ.of(i) {
-                    let w = w_of(i, m);
-                    match cat_of[m] {
-                        Some(c) => {
-                            let y = &mut to[at - pre_t[c]];
-                            *y += w * T::of(back_next[j].wide());
-                        }
-                        None => axpy(&mut to[skip..], b_n.get(j, from_len), w),
-                    }
-                }
-            }
+            backward_twos(&view, &alive[t][2], len, &b_next, &mut b_cur, |j| T::of(back_next[j].wide()), w_of);
             b_next = b_cur;
         }
     }
     Ok(table)
+}
+
+/// What the per-layer loops of the sweeps read of one step: its edges, the
+/// layer's placed categories, both layers' vector offsets, its case-file
+/// moves (bits), the candidates placed before and after it, and its card's
+/// index among its category's candidates. Each loop is a function of its
+/// own: inside the whole sweep, the compiler kept its counters on the stack.
+struct StepView<'a> {
+    succ: &'a Edges,
+    placed: &'a [u8],
+    at_t: &'a [u32],
+    at_n: &'a [u32],
+    cf: u32,
+    pre_t: [usize; 3],
+    pre_n: [usize; 3],
+    here: usize,
+}
+
+/// The category of a vector with one category placed: that one.
+fn one(pl: u8) -> usize {
+    pl.trailing_zeros() as usize
+}
+
+/// The category of a vector with two placed: the one left.
+fn left(pl: u8) -> usize {
+    (!pl & 0b111).trailing_zeros() as usize
+}
+
+/// The forward sweep's edges out of the states with one category placed
+/// (`ones`): each adds the state's vector, times the move's weight, into
+/// its successor's. With two open categories (`pairs`: the table, its
+/// strides and the step's move categories) a second placement ends the
+/// case file and adds to the table, by the successor's backward count.
+#[inline(never)]
+fn forward_ones<T: Word>(
+    v: &StepView<'_>,
+    ones: &[u32],
+    f_t: &[T],
+    next: &mut [T],
+    mut pairs: Option<Pairs<'_, T>>,
+    back_next: impl Fn(usize) -> T,
+    w_of: impl Fn(usize, usize) -> T,
+) {
+    for &i in ones {
+        let i = i as usize;
+        let c = one(v.placed[i]);
+        let (from_len, to_len) = (v.pre_t[c], v.pre_n[c]);
+        let from = &f_t[v.at_t[i] as usize..][..from_len];
+        let (moves, tos) = v.succ.slices(i);
+        for (&m, &j) in moves.iter().zip(tos) {
+            let (m, j) = (usize::from(m), j as usize);
+            if v.cf >> m & 1 == 1 {
+                // The second placement: with two open categories it ends
+                // the path's case file; with three it is a middle edge,
+                // read in the backward sweep.
+                if let Some(Pairs { table, stride, cat_of }) = &mut pairs {
+                    let c2 = cat_of[m].expect("a case-file move has a category");
+                    let b = w_of(i, m) * back_next(j);
+                    let (row, x_stride) = (v.here * stride[c2], stride[c]);
+                    for (x, &fx) in from.iter().enumerate() {
+                        table[row + x * x_stride] += fx * b;
+                    }
+                }
+                continue;
+            }
+            // A successor without completions has no vector: it adds
+            // nothing.
+            let Some(to) = vector_mut(next, v.at_n[j], to_len) else { continue };
+            axpy(to, from, w_of(i, m));
+        }
+    }
+}
+
+/// With two open categories, where the forward sweep's second placements
+/// go: the table, its strides, and the step's move categories.
+struct Pairs<'a, T> {
+    table: &'a mut [T],
+    stride: &'a [usize],
+    cat_of: &'a [Option<usize>],
+}
+
+/// A step's middle edges: its case-file move `m`, the category `c` it
+/// fills, the categories' candidate counts and the table's strides.
+struct Middle<'a> {
+    m: usize,
+    c: usize,
+    len: [usize; 3],
+    stride: &'a [usize],
+}
+
+/// The middle edges out of the states with one category placed: each
+/// adds, for every first case card `x` and last one `y`, `F[x] × w ×
+/// B[y]` to the case file `{x, here, y}`.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn middle_edges<T: Word>(
+    v: &StepView<'_>,
+    mid: &Middle<'_>,
+    ones: &[u32],
+    f_t: &[T],
+    b_next: &[T],
+    table: &mut [T],
+    live: impl Fn(usize, usize) -> Option<usize>,
+    w_of: impl Fn(usize, usize) -> T,
+) {
+    let (c, stride) = (mid.c, mid.stride);
+    for &i in ones {
+        let (i, pl) = (i as usize, v.placed[i as usize]);
+        let Some(j) = live(i, mid.m) else { continue };
+        let w = w_of(i, mid.m);
+        let (x_cat, y_cat) = (one(pl), left(pl | 1 << c));
+        let Some(b_y) = vector(b_next, v.at_n[j], mid.len[y_cat] - v.pre_n[y_cat]) else { continue };
+        let at = v.here * stride[c] + v.pre_n[y_cat] * stride[y_cat];
+        let (x_stride, y_stride) = (stride[x_cat], stride[y_cat]);
+        for (x, &fx) in f_t[v.at_t[i] as usize..][..v.pre_t[x_cat]].iter().enumerate() {
+            if fx == T::ZERO {
+                continue;
+            }
+            let fw = fx * w;
+            let row = at + x * x_stride;
+            for (y, &by) in b_y.iter().enumerate() {
+                table[row + y * y_stride] += fw * by;
+            }
+        }
+    }
+}
+
+/// The backward sweep's edges out of the states with two categories
+/// placed (`twos`): each state's vector over its last case card gets the
+/// successor's vector (the suffix after this step), times the move's
+/// weight, or, for the case-file move, the successor's backward count at
+/// this step's card.
+#[inline(never)]
+fn backward_twos<T: Word>(
+    v: &StepView<'_>,
+    twos: &[u32],
+    len: [usize; 3],
+    b_next: &[T],
+    b_cur: &mut [T],
+    back_next: impl Fn(usize) -> T,
+    w_of: impl Fn(usize, usize) -> T,
+) {
+    for &i in twos {
+        let (i, pl) = (i as usize, v.placed[i as usize]);
+        let y_cat = left(pl);
+        let to = &mut b_cur[v.at_t[i] as usize..][..len[y_cat] - v.pre_t[y_cat]];
+        // The suffix at the next layer starts where the card of this
+        // step, if a candidate, is left out.
+        let (skip, from_len) = (v.pre_n[y_cat] - v.pre_t[y_cat], len[y_cat] - v.pre_n[y_cat]);
+        let (moves, tos) = v.succ.slices(i);
+        for (&m, &j) in moves.iter().zip(tos) {
+            let (m, j) = (usize::from(m), j as usize);
+            if v.cf >> m & 1 == 1 {
+                // The last placement: this step's card is the last case
+                // card.
+                to[v.here - v.pre_t[y_cat]] += w_of(i, m) * back_next(j);
+            } else if let Some(from) = vector(b_next, v.at_n[j], from_len) {
+                axpy(&mut to[skip..], from, w_of(i, m));
+            }
+        }
+    }
+}
+
+/// A layer's vector offsets: state `i`'s vector starts at `at[i]` in its
+/// phase's array ([`NO_VECTOR`] for a state without one); `f` and `b` are
+/// the lengths of the layer's F and B arrays.
+struct Layout {
+    at: Vec<u32>,
+    f: usize,
+    b: usize,
+}
+
+/// A state without a vector (no completions, or not in a phase with one).
+const NO_VECTOR: u32 = u32::MAX;
+
+/// The vector of `len` entries at `at` in `vals`, if there is one.
+#[inline]
+fn vector<T>(vals: &[T], at: u32, len: usize) -> Option<&[T]> {
+    (at != NO_VECTOR).then(|| &vals[at as usize..at as usize + len])
+}
+
+/// [`vector`], mutable.
+#[inline]
+fn vector_mut<T>(vals: &mut [T], at: u32, len: usize) -> Option<&mut [T]> {
+    (at != NO_VECTOR).then(|| &mut vals[at as usize..at as usize + len])
 }
 
 /// `to += w × from`, element by element (as far as both go); a plain sum
@@ -424,49 +568,5 @@ fn add_tails<T: Word>(table: &mut [T], at: usize, rest: &[usize], tails: &[Vec<u
     }
 }
 
-/// [`Vectors`] read: slices, so that the sweeps' stores do not make the
-/// compiler reload them.
-#[derive(Clone, Copy)]
-struct View<'a, T> {
-    at: &'a [u32],
-    val: &'a [T],
-}
-
-impl<'a, T> View<'a, T> {
-    /// State `i`'s vector (empty if it has none).
-    fn get(self, i: usize, len: usize) -> &'a [T] {
-        match self.at[i] {
-            u32::MAX => &[],
-            a => &self.val[a as usize..a as usize + len],
-        }
-    }
-}
-
 /// The largest table of candidate combinations kept.
 const MAX_TABLE: usize = 1 << 20;
-
-/// One vector per state of a layer, stored flat: state `i`'s starts at
-/// `at[i]` (`u32::MAX` for a state without one).
-struct Vectors<T> {
-    at: Vec<u32>,
-    val: Vec<T>,
-}
-
-impl<T> Default for Vectors<T> {
-    fn default() -> Self {
-        Vectors { at: Vec::new(), val: Vec::new() }
-    }
-}
-
-impl<T> Vectors<T> {
-    fn view(&self) -> View<'_, T> {
-        View { at: &self.at, val: &self.val }
-    }
-
-    fn get_mut(&mut self, i: usize, len: usize) -> &mut [T] {
-        match self.at[i] {
-            u32::MAX => &mut [],
-            a => &mut self.val[a as usize..a as usize + len],
-        }
-    }
-}

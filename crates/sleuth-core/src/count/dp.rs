@@ -36,6 +36,14 @@ impl Edges {
         self.start[i] as usize..self.start[i + 1] as usize
     }
 
+    /// State `i`'s edges as two slices: the moves' indices and the next
+    /// states' (for loops that index both).
+    #[inline]
+    pub fn slices(&self, i: usize) -> (&[u8], &[u32]) {
+        let r = self.range(i);
+        (&self.mv[r.clone()], &self.to[r])
+    }
+
     /// State `i`'s edges: the move's index and the next state's.
     #[inline]
     pub fn of(&self, i: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
