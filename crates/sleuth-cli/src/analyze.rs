@@ -54,6 +54,17 @@ pub fn to_json(game: &Game, analysis: &Analysis) -> String {
             key
         })
         .collect();
+    // Each card's id as a JSON string, escaped once: the case-file list
+    // names up to three cards per file, and bystanders' lists run to
+    // hundreds of files.
+    let ids: Vec<String> = deck
+        .cards()
+        .map(|c| {
+            let mut id = String::new();
+            push_json_str(&mut id, deck.id(c));
+            id
+        })
+        .collect();
     let files = analysis.case_files().count();
     let mut out = String::with_capacity(1024 + deck.len() * places.len() * 48 + files * 96);
     out.push_str("{\n");
@@ -90,7 +101,7 @@ pub fn to_json(game: &Game, analysis: &Analysis) -> String {
         out.push_str("{\n");
         for (i, c) in deck.cards().enumerate() {
             out.push_str(if i == 0 { "    " } else { ",\n    " });
-            push_json_str(out, deck.id(c));
+            out.push_str(&ids[c.index()]);
             out.push_str(": {");
             for (&(p, _), key) in places.iter().zip(&keys) {
                 out.push_str(key);
@@ -115,9 +126,14 @@ pub fn to_json(game: &Game, analysis: &Analysis) -> String {
     } else {
         out.push_str("[\n");
         for (i, (cards, n)) in files.enumerate() {
-            out.push_str(if i == 0 { "    {\"cards\": " } else { ",\n    {\"cards\": " });
-            push_json_str_array(&mut out, cards.iter().map(|&c| deck.id(c)));
-            out.push_str(", \"probability\": ");
+            out.push_str(if i == 0 { "    {\"cards\": [" } else { ",\n    {\"cards\": [" });
+            for (j, c) in cards.iter().enumerate() {
+                if j > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&ids[c.index()]);
+            }
+            out.push_str("], \"probability\": ");
             push_json_f64(&mut out, sleuth_core::analysis::ratio(n, total));
             out.push_str(", \"models\": ");
             push_json_count(&mut out, n);
