@@ -2,7 +2,7 @@
 //! possible case files, and explanations (why a fact holds, which events
 //! conflict).
 
-use crate::count::{count, count_with_case_files, CountError, Counts};
+use crate::count::{count, count_with_case_files, CaseFileList, CountError, Counts};
 use crate::deduce::Problem;
 use crate::model::{Card, Game, Place};
 
@@ -47,7 +47,7 @@ pub struct Explanation {
 pub struct Analysis {
     counts: Counts,
     /// `None` when there are too many to list ([`crate::count::MAX_CASE_FILES`]).
-    case_files: Option<Vec<(Vec<Card>, u128)>>,
+    case_files: Option<CaseFileList>,
     conflict: Option<Explanation>,
     num_places: usize,
 }
@@ -131,7 +131,7 @@ impl Analysis {
     /// Empty when there are more than [`crate::count::MAX_CASE_FILES`]
     /// possible case files; [`Analysis::case_files_listed`] tells.
     pub fn case_files(&self) -> impl Iterator<Item = (&[Card], u128)> {
-        self.case_files.iter().flatten().map(|(c, n)| (c.as_slice(), *n))
+        self.case_files.iter().flat_map(CaseFileList::iter)
     }
 
     /// Whether the possible case files were listed (false when there are

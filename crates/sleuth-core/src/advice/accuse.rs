@@ -155,7 +155,7 @@ impl Position<'_> {
         match case_files(&self.problem, &self.counts) {
             Ok(files) => {
                 if let Some((cards, n)) = files.first() {
-                    return Ok((cards.iter().copied().collect(), *n));
+                    return Ok((cards.iter().copied().collect(), n));
                 }
             }
             Err(CountError::TooManyCaseFiles(_)) => {}

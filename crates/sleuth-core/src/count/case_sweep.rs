@@ -29,7 +29,7 @@
 use super::arith::Word;
 use super::dp::{Edges, Forward};
 use super::plan::{CardClasses, Plan};
-use super::{CaseFiles, CountError};
+use super::{CaseFileList, CaseFiles, CountError};
 use crate::deduce::{Problem, Reduced};
 use crate::model::{Card, MAX_CARDS};
 
@@ -54,7 +54,8 @@ pub(super) fn case_files<B: Word>(
     let cf = p.np as u8;
     let fixed: Vec<Option<Card>> =
         p.categories.iter().map(|cat| cat.iter().find(|c| r.assigned[c.index()] == cf)).collect();
-    let mut out = Vec::new();
+    let mut out = CaseFileList::new(p.categories.len());
+    out.reserve(table.iter().filter(|&&v| v != 0).count());
     for (at, &v) in table.iter().enumerate() {
         if v == 0 {
             continue;
@@ -64,14 +65,12 @@ pub(super) fn case_files<B: Word>(
             picked[c] = cands[rest % cands.len()];
             rest /= cands.len();
         }
-        let file = (0..p.categories.len())
-            .map(|cat| match s.cat_index[cat] {
-                usize::MAX => fixed[cat].expect("a category not open is decided"),
-                c => Card(picked[c]),
-            })
-            .collect();
+        let file = (0..p.categories.len()).map(|cat| match s.cat_index[cat] {
+            usize::MAX => fixed[cat].expect("a category not open is decided"),
+            c => Card(picked[c]),
+        });
         debug_assert!(v % plan.scale == 0);
-        out.push((file, v / plan.scale));
+        out.push(file, v / plan.scale);
     }
     Ok(Some(out))
 }

@@ -77,7 +77,7 @@ pub struct Counts {
 }
 
 use crate::deduce::{propagate, Problem, Reduced, NONE};
-use crate::model::{Card, MAX_CARDS, MAX_PLACES};
+use crate::model::{MAX_CARDS, MAX_PLACES};
 use plan::{CardClasses, Plan};
 
 /// The DP for a reduced problem.
@@ -509,9 +509,7 @@ fn card_outer_and_files(
     }
 }
 
-/// Possible case files (cards in category order) with their numbers of
-/// deals.
-pub type CaseFileList = Vec<(Vec<Card>, u128)>;
+pub use case_file::CaseFileList;
 
 /// The possible case files with their counts; `None` when there are more
 /// than [`MAX_CASE_FILES`].
@@ -550,7 +548,7 @@ fn card_outer_files(p: &Problem, r: &Reduced, plan: &Plan, files: bool) -> Resul
     }
     let counts = finish(p, r, total, marginal, fwd.states);
     if !files || total == 0 {
-        return Ok((counts, Some(Vec::new())));
+        return Ok((counts, Some(CaseFileList::default())));
     }
     if case_file::listed(p, &counts) > MAX_CASE_FILES {
         return Ok((counts, None));
@@ -583,7 +581,10 @@ enum Kept {
 #[inline(never)]
 pub fn count_with_case_files(p: &Problem) -> Result<(Counts, CaseFiles), CountError> {
     let Some(r) = propagate(p) else {
-        return Ok((Counts { total: 0, marginal: vec![[0u128; MAX_PLACES]; MAX_CARDS], states: 0 }, Some(Vec::new())));
+        return Ok((
+            Counts { total: 0, marginal: vec![[0u128; MAX_PLACES]; MAX_CARDS], states: 0 },
+            Some(CaseFileList::default()),
+        ));
     };
     let cards = CardClasses::new(p, &r);
     let base = BaseOrders::if_symmetric(p, &r, &cards);
@@ -595,7 +596,7 @@ pub fn count_with_case_files(p: &Problem) -> Result<(Counts, CaseFiles), CountEr
         None => card_outer_and_files(p, &r, |p, r| plan_from(p, r, &cards, base.as_ref()), true)?,
     };
     if let Some(files) = &mut files {
-        case_file::sort(files);
+        files.sort();
     }
     Ok((counts, files))
 }
@@ -697,7 +698,7 @@ mod tests {
                 let (again, files) = count_with_case_files(p).expect(label);
                 assert_eq!((again.total, &again.marginal), (counts.total, &counts.marginal), "{label}: counts");
                 assert_eq!(files.as_ref(), Some(&reference), "{label}: with the counts");
-                let sum = reference.iter().try_fold(0u128, |s, f| s.checked_add(f.1)).expect("fits");
+                let sum = reference.iter().try_fold(0u128, |s, (_, n)| s.checked_add(n)).expect("fits");
                 assert_eq!(sum, counts.total, "{label}: case files sum to the total");
                 // The sweep and the identifying DP on plain and pooled
                 // plans, whatever the size.
@@ -708,7 +709,7 @@ mod tests {
                     let plan = Plan::new_identifying(p, &r, &cards, order.clone(), symmetric).expect(label);
                     pooled += usize::from(symmetric && plan.scale > 1);
                     let mut files = case_file::from_plan(p, &r, &cards, &plan).expect(label);
-                    case_file::sort(&mut files);
+                    files.sort();
                     assert_eq!(files, reference, "{label}: identifying, symmetric {symmetric}");
                     let plan = if symmetric {
                         Plan::new_symmetric(p, &r, &cards, order)
@@ -722,7 +723,7 @@ mod tests {
                     }
                     let (_, files) = card_outer_files(p, &r, &plan, true).expect(label);
                     let mut files = files.expect("few case files");
-                    case_file::sort(&mut files);
+                    files.sort();
                     assert_eq!(files, reference, "{label}: sweep, symmetric {symmetric}");
                 }
                 compared += 1;

@@ -32,7 +32,7 @@ fn mode_probability(game: &Game) -> f64 {
     let problem = Problem::new(game);
     let counts = count_marginals(&problem).expect("counts fit");
     let files = case_files(&problem, &counts).expect("case files fit");
-    let best = files.iter().map(|(_, n)| *n).max().expect("a consistent game has a case file");
+    let best = files.iter().map(|(_, n)| n).max().expect("a consistent game has a case file");
     best as f64 / counts.total as f64
 }
 

@@ -33,7 +33,7 @@ fn the_advice_never_urges_a_long_shot_in_games_of_the_contest_opponents() {
                     let a = advise(&game, &options()).expect("advice").accusation;
                     let problem = Problem::new(&game);
                     let counts = count_marginals(&problem).expect("counts");
-                    let mode = case_files(&problem, &counts).expect("case files").iter().map(|(_, n)| *n).max();
+                    let mode = case_files(&problem, &counts).expect("case files").iter().map(|(_, n)| n).max();
                     let mode = mode.expect("a case file") as f64 / counts.total as f64;
                     assert!((a.probability - mode).abs() < 1e-12, "{label}: {} vs the mode {mode}", a.probability);
                     assert!(!a.accuse || a.probability > EVEN_ODDS, "{label}: accuse now at {}", a.probability);
