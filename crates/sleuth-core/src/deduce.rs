@@ -8,7 +8,7 @@
 //! only shrinks the problem the counter has to solve.
 
 use crate::knowledge::{Knowledge, Origin};
-use crate::model::{Card, CardSet, Event, Game, Place, MAX_CARDS, MAX_PLAYERS};
+use crate::model::{passed_players, Card, CardSet, Event, Game, Place, MAX_CARDS, MAX_PLAYERS};
 
 /// "No place" in per-card place tables.
 pub(crate) const NONE: u8 = u8::MAX;
@@ -63,12 +63,10 @@ impl Problem {
         for event in game.events() {
             match event {
                 Event::Suggestion(s) => {
-                    let mut q = game.next_player(s.by);
-                    while q != s.by && Some(q) != s.refuted_by {
+                    for q in passed_players(game, s.by, s.refuted_by) {
                         for c in s.cards {
                             problem.add_unit(CLit { card: c.index() as u8, place: q.index() as u8, positive: false });
                         }
-                        q = game.next_player(q);
                     }
                     if let Some(r) = s.refuted_by {
                         let place = r.index() as u8;

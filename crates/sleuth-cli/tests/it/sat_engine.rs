@@ -202,7 +202,7 @@ fn basic_by_brute_force(game: &Game) -> Option<Vec<Vec<sleuth_core::Status>>> {
         let hand_ok = game.observer().is_none_or(|(me, hand)| hand.iter().all(|c| at(c) == Some(Place::Player(me))));
         let events_ok = game.events().iter().all(|e| match e {
             Event::Suggestion(s) => {
-                let passed = sleuth_core::model::passed_players(game, s.by, s.refuted_by);
+                let passed: Vec<_> = sleuth_core::model::passed_players(game, s.by, s.refuted_by).collect();
                 let none_passed = passed.iter().all(|&p| s.cards.iter().all(|c| at(c) != Some(Place::Player(p))));
                 let refuted = match (s.refuted_by, s.shown) {
                     (Some(r), Some(shown)) => at(shown) == Some(Place::Player(r)),

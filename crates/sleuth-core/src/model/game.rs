@@ -942,14 +942,9 @@ pub enum LoadError {
 
 /// The places a suggestion's answer passed: every player strictly between the
 /// suggester and the refuter, clockwise (everyone else when nobody refuted).
-pub fn passed_players(game: &Game, by: Player, refuted_by: Option<Player>) -> Vec<Player> {
-    let mut out = Vec::new();
-    let mut p = game.next_player(by);
-    while p != by && Some(p) != refuted_by {
-        out.push(p);
-        p = game.next_player(p);
-    }
-    out
+pub fn passed_players(game: &Game, by: Player, refuted_by: Option<Player>) -> impl Iterator<Item = Player> + '_ {
+    std::iter::successors(Some(game.next_player(by)), |&p| Some(game.next_player(p)))
+        .take_while(move |&p| p != by && Some(p) != refuted_by)
 }
 
 #[cfg(test)]

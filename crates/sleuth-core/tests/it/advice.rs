@@ -163,7 +163,7 @@ fn refutation_reveals_least_and_matches_brute_force() {
                 let advice = pos.refutation(s, cards).expect("I hold some of the cards");
                 // The model: public deals where I hold what I showed s, s holds what it showed me, and
                 // the players s passed hold none of the cards.
-                let passed = sleuth_core::model::passed_players(&game, s, Some(me));
+                let passed: Vec<_> = sleuth_core::model::passed_players(&game, s, Some(me)).collect();
                 let mut known: Vec<(Card, Player)> = Vec::new();
                 let mut shown_before = CardSet::EMPTY;
                 for e in game.events() {
