@@ -139,20 +139,8 @@ impl Setup {
         // Each state's placed categories, without a loop per key (one cost
         // a tenth of the sweeps): the categories' bits are side by side in
         // the key, so one shift and mask read them.
-        let masks = plan.placed_masks()?;
-        s.placed = match plan.placed_field() {
-            Some((off, mask)) => {
-                fwd.layers.iter().map(|l| l.keys.iter().map(|key| (key >> off & mask) as u8).collect()).collect()
-            }
-            None => {
-                let placed_of = |key: u128| {
-                    u8::from(key & masks[0] != 0)
-                        | u8::from(key & masks[1] != 0) << 1
-                        | u8::from(key & masks[2] != 0) << 2
-                };
-                fwd.layers.iter().map(|l| l.keys.iter().map(placed_of).collect()).collect()
-            }
-        };
+        let (off, mask) = plan.placed_field()?;
+        s.placed = fwd.layers.iter().map(|l| l.keys.iter().map(|key| (key >> off & mask) as u8).collect()).collect();
         s.cf_move = plan.steps.iter().map(|st| st.moves.iter().position(|mv| mv.place == cf)).collect();
         Some(s)
     }

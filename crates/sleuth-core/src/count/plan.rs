@@ -649,23 +649,12 @@ impl Plan {
         (v > 0).then(|| o.cands[v - 1])
     }
 
-    /// The fields of the open categories (up to three; zero past the
-    /// last): a key has placed the case card of `open_cats[i]` when
-    /// `key & masks[i] != 0`. `None` with more than three.
-    pub fn placed_masks(&self) -> Option<[u128; 3]> {
-        let mut masks = [0u128; 3];
-        for (m, o) in masks.iter_mut().zip(&self.open_cats) {
-            *m = o.mask;
-        }
-        (self.open_cats.len() <= 3).then_some(masks)
-    }
-
-    /// Where the placed open categories sit in a key when their one-bit
-    /// fields are side by side (bit `i` for `open_cats[i]`, as in
-    /// [`Plan::placed_masks`]): the shift and the mask; `None` in an
-    /// identifying plan.
+    /// Where the placed open categories sit in a key, their one-bit fields
+    /// side by side (bit `i` for `open_cats[i]`): the shift and the mask
+    /// (none placed without open categories); `None` in an identifying
+    /// plan, whose fields are wider.
     pub fn placed_field(&self) -> Option<(u32, u128)> {
-        let first = self.open_cats.first()?;
+        let Some(first) = self.open_cats.first() else { return Some((0, 0)) };
         let side_by_side = self
             .open_cats
             .iter()
