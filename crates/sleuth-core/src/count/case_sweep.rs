@@ -189,11 +189,11 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
     // Per layer, the states with completions by categories placed (0, 1
     // or 2): each loop below visits only those it works on (testing every
     // state in each loop was a fifth of the case files' time). One pass per
-    // phase, without a branch per state: the phases mix at random, and a
-    // branch that mispredicts cost more than the three passes. With `k`
-    // open categories the loops read phases below `k` only.
-    // One pass per layer fills the three lists: each state is written at
-    // every list's end, and only its own list's end moves.
+    // layer fills the three lists without a branch per state (the phases
+    // mix at random, and a mispredicted branch cost more than the writes):
+    // each state is written at every list's end, and only its own list's
+    // end moves. With `k` open categories the loops read phases below `k`
+    // only.
     let width = placed.iter().map(Vec::len).max().unwrap_or(0);
     let mut scratch = [vec![0u32; width], vec![0u32; width], vec![0u32; width]];
     const PHASE: [u8; 8] = [0, 1, 1, 2, 1, 2, 2, 3];
