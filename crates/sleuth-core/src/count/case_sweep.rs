@@ -88,8 +88,6 @@ struct Setup {
     cat_index: Vec<usize>,
     /// Per step and move: the open category a case-file move fills.
     cat_of: Vec<Vec<Option<usize>>>,
-    /// Categories placed per state, layer by layer.
-    placed: Vec<Vec<u8>>,
     /// Per step, the index of its case-file move.
     cf_move: Vec<Option<usize>>,
 }
@@ -108,7 +106,6 @@ impl Setup {
             pos: [usize::MAX; MAX_CARDS],
             cat_index: vec![usize::MAX; p.categories.len()],
             cat_of: Vec::new(),
-            placed: Vec::new(),
             cf_move: Vec::new(),
         };
         for (i, o) in open.iter().enumerate() {
@@ -136,11 +133,11 @@ impl Setup {
                 st.moves.iter().map(|mv| (mv.place == cf).then_some(c)).collect()
             })
             .collect();
-        // Each state's placed categories, without a loop per key (one cost
-        // a tenth of the sweeps): the categories' bits are side by side in
-        // the key, so one shift and mask read them.
-        let (off, mask) = plan.placed_field()?;
-        s.placed = fwd.layers.iter().map(|l| l.keys.iter().map(|key| (key >> off & mask) as u8).collect()).collect();
+        // The sweeps read each state's placed categories, which the forward
+        // pass took from the keys by one shift and mask (a loop per key cost
+        // a tenth of the sweeps); an identifying plan has none side by side.
+        plan.placed_field()?;
+        debug_assert_eq!(fwd.placed.len(), fwd.layers.len());
         s.cf_move = plan.steps.iter().map(|st| st.moves.iter().position(|mv| mv.place == cf)).collect();
         Some(s)
     }
@@ -161,7 +158,7 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
     }
     let mut table = vec![T::ZERO; dims.iter().product()];
     let n = plan.steps.len();
-    let placed = &s.placed;
+    let placed = &fwd.placed;
     // Slices, not `Vec`s, in the loops below: after a store into a vector
     // the compiler reloads every `Vec` header it cannot prove untouched.
     let weight = |t: usize, i: usize, m: usize| -> T {

@@ -520,7 +520,7 @@ pub type CaseFiles = Option<CaseFileList>;
 /// apply).
 fn card_outer_files(p: &Problem, r: &Reduced, plan: &Plan, files: bool) -> Result<(Counts, CaseFiles), CountError> {
     let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
-    let fwd = if files { dp::forward_with_keys(plan)? } else { dp::forward(plan, true)? };
+    let fwd = if files { dp::forward_with_placed(plan)? } else { dp::forward(plan, true)? };
     let symmetric = plan.is_symmetric();
     // The sweeps (case files, free players) read every layer's backward
     // counts: on u64 where they fit.
