@@ -1,7 +1,7 @@
 //! The forward and backward passes of the dynamic program.
 
 use super::arith::{add, mul, Column, Word};
-use super::plan::{Allowed, Key, Plan, POOL};
+use super::plan::{Allowed, Key, Plan, Step, POOL};
 use super::CountError;
 use crate::model::MAX_PLACES;
 use rustc_hash::FxHashMap;
@@ -378,32 +378,60 @@ fn backward_u64(
     for (k, step) in plan.steps.iter().enumerate().rev() {
         let layer = &fwd.layers[k];
         let mut prev = vec![0u64; layer.counts.len()];
-        let row = &mut rows[k];
-        for (i, (f, p)) in layer.counts.iter().zip(prev.iter_mut()).enumerate() {
-            // A state with completions has `f * back <= total`; one without
-            // only meets zeros below.
-            let f = u64::try_from(f).ok();
-            for (m, j) in fwd.succ[k].of(i) {
-                let mut b = back[j];
-                if b == 0 {
-                    continue;
-                }
-                if step.weighted {
-                    let (slots, joins) = plan.weight(step, layer.keys.get(i), m);
-                    b = b.checked_mul(u64::try_from(slots.checked_mul(joins)?).ok()?)?;
-                }
-                *p = p.checked_add(b)?;
-                // Moves to the pool: see `sym::free_marginals`.
-                let q = step.moves[m].place;
-                if q != POOL {
-                    let q = usize::from(q);
-                    row[q] = row[q].checked_add(f?.checked_mul(b)?)?;
-                }
+        // The layer's counts read at the width they were stored at (a
+        // conversion per state otherwise).
+        match &layer.counts {
+            Column::Narrow(counts) => {
+                backward_layer_u64(plan, step, layer, &fwd.succ[k], counts, &back, &mut prev, &mut rows[k])?
+            }
+            Column::Wide(counts) => {
+                backward_layer_u64(plan, step, layer, &fwd.succ[k], counts, &back, &mut prev, &mut rows[k])?
             }
         }
         kept.push(std::mem::replace(&mut back, prev));
     }
     Some((rows, kept.finish(back)))
+}
+
+/// One layer of [`backward_u64`]: each state's backward count into `prev`
+/// (from the next layer's, `back`) and the step's marginal row; `None` if
+/// some count does not fit.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn backward_layer_u64<C: Word>(
+    plan: &Plan,
+    step: &Step,
+    layer: &Layer,
+    succ: &Edges,
+    counts: &[C],
+    back: &[u64],
+    prev: &mut [u64],
+    row: &mut [u64; MAX_PLACES],
+) -> Option<()> {
+    for (i, (&f, p)) in counts.iter().zip(prev.iter_mut()).enumerate() {
+        // A state with completions has `f * back <= total`; one without
+        // only meets zeros below.
+        let f = u64::try_from(f.wide()).ok();
+        for &e in succ.slice(i) {
+            let (m, j) = Edges::unpack(e);
+            let mut b = back[j];
+            if b == 0 {
+                continue;
+            }
+            if step.weighted {
+                let (slots, joins) = plan.weight(step, layer.keys.get(i), m);
+                b = b.checked_mul(u64::try_from(slots.checked_mul(joins)?).ok()?)?;
+            }
+            *p = p.checked_add(b)?;
+            // Moves to the pool: see `sym::free_marginals`.
+            let q = step.moves[m].place;
+            if q != POOL {
+                let q = usize::from(q);
+                row[q] = row[q].checked_add(f?.checked_mul(b)?)?;
+            }
+        }
+    }
+    Some(())
 }
 
 /// The backward counts of every layer, gathered last layer first when
