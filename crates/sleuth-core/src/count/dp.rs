@@ -92,7 +92,7 @@ pub(super) struct Forward {
 /// Runs the forward pass. With `keep`, every layer and its edges are
 /// kept for the backward pass; without, only the final layer.
 pub(super) fn forward(plan: &Plan, keep: bool) -> Result<Forward, CountError> {
-    forward_with(plan, keep, plan.is_symmetric(), None)
+    forward_with(plan, keep, None)
 }
 
 /// [`forward`] keeping everything and every layer's placed categories
@@ -100,18 +100,18 @@ pub(super) fn forward(plan: &Plan, keep: bool) -> Result<Forward, CountError> {
 /// by side. Kept keys cost 8 bytes per state, the placed categories one
 /// (38 fewer page faults per process on master 4 bystander 20 seed 0).
 pub(super) fn forward_with_placed(plan: &Plan) -> Result<Forward, CountError> {
-    forward_with(plan, true, plan.is_symmetric(), plan.placed_field())
+    forward_with(plan, true, plan.placed_field())
 }
 
-fn forward_with(plan: &Plan, keep: bool, keys: bool, placed: Option<(u32, u128)>) -> Result<Forward, CountError> {
+fn forward_with(plan: &Plan, keep: bool, placed: Option<(u32, u128)>) -> Result<Forward, CountError> {
     // Hashing and bit operations on a u64 are cheaper than on a u128; most
     // keys fit. Counts are summed on u64 where none can exceed it (about 5 %
     // of the count on 20-suggestion master states).
     match (plan.key_bits <= 64, paths_fit_u64(plan)) {
-        (true, true) => forward_keyed::<u64, u64>(plan, keep, keys, placed),
-        (true, false) => forward_keyed::<u64, u128>(plan, keep, keys, placed),
-        (false, true) => forward_keyed::<u128, u64>(plan, keep, keys, placed),
-        (false, false) => forward_keyed::<u128, u128>(plan, keep, keys, placed),
+        (true, true) => forward_keyed::<u64, u64>(plan, keep, placed),
+        (true, false) => forward_keyed::<u64, u128>(plan, keep, placed),
+        (false, true) => forward_keyed::<u128, u64>(plan, keep, placed),
+        (false, false) => forward_keyed::<u128, u128>(plan, keep, placed),
     }
 }
 
@@ -125,12 +125,10 @@ fn paths_fit_u64(plan: &Plan) -> bool {
 
 /// The forward pass with keys on `K` and counts summed and stored on `C`
 /// (the other passes read them widened, [`Column::get`]).
-fn forward_keyed<K: Key, C: Word>(
-    plan: &Plan,
-    keep: bool,
-    keys: bool,
-    placed: Option<(u32, u128)>,
-) -> Result<Forward, CountError> {
+fn forward_keyed<K: Key, C: Word>(plan: &Plan, keep: bool, placed: Option<(u32, u128)>) -> Result<Forward, CountError> {
+    // A kept layer keeps its keys only where a later pass reads them: the
+    // weights and the free players' marginals of a symmetric plan.
+    let keys = plan.is_symmetric();
     let placed_of = |keys: &[K]| -> Vec<u8> {
         let (off, mask) = placed.expect("asked for");
         keys.iter().map(|&key| ((key >> off).low() & mask as usize) as u8).collect()
@@ -208,8 +206,8 @@ fn forward_keyed<K: Key, C: Word>(
             placed_layers.push(placed_of(&next_keys));
         }
         // Kept layers give back their spare room; keys only where they are
-        // kept (a symmetric plan's, or on request), the others are dropped
-        // after the next step.
+        // kept (a symmetric plan's), the others are dropped after the next
+        // step.
         if keep {
             table.start.push(table.edge.len() as u32);
             if keys {
