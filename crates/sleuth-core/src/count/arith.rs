@@ -54,8 +54,8 @@ impl Column {
 pub(super) trait Stored: Sized {
     /// A column of this width.
     fn store(values: Vec<Self>) -> Column;
-    /// A column stored at this width (a forward pass keeps one width for
-    /// its keys and one for its counts).
+    /// A column stored at this width: the layer a forward pass extends
+    /// holds its keys and counts at the pass's widths.
     fn stored(column: &Column) -> &[Self];
 }
 
@@ -66,7 +66,7 @@ impl Stored for u64 {
     fn stored(column: &Column) -> &[u64] {
         match column {
             Column::Narrow(v) => v,
-            Column::Wide(_) => unreachable!("a forward pass keeps one width per column"),
+            Column::Wide(_) => unreachable!("the layer a pass extends is at its widths"),
         }
     }
 }
@@ -78,7 +78,7 @@ impl Stored for u128 {
     fn stored(column: &Column) -> &[u128] {
         match column {
             Column::Wide(v) => v,
-            Column::Narrow(_) => unreachable!("a forward pass keeps one width per column"),
+            Column::Narrow(_) => unreachable!("the layer a pass extends is at its widths"),
         }
     }
 }
@@ -92,6 +92,8 @@ pub(super) trait Word:
     const ZERO: Self;
     /// `x`, which fits (the caller chose the word for that).
     fn of(x: u128) -> Self;
+    /// `x`, or an overflow error where it does not fit.
+    fn checked_of(x: u128) -> Result<Self, CountError>;
     /// The value as a `u128`.
     fn wide(self) -> u128;
     /// `self + b`, or an overflow error.
@@ -103,6 +105,10 @@ impl Word for u64 {
     fn of(x: u128) -> u64 {
         debug_assert!(x <= u128::from(u64::MAX));
         x as u64
+    }
+    #[inline]
+    fn checked_of(x: u128) -> Result<u64, CountError> {
+        u64::try_from(x).map_err(|_| CountError::Overflow)
     }
     fn wide(self) -> u128 {
         u128::from(self)
@@ -117,6 +123,10 @@ impl Word for u128 {
     const ZERO: u128 = 0;
     fn of(x: u128) -> u128 {
         x
+    }
+    #[inline]
+    fn checked_of(x: u128) -> Result<u128, CountError> {
+        Ok(x)
     }
     fn wide(self) -> u128 {
         self

@@ -105,27 +105,78 @@ pub(super) fn forward_with_placed(plan: &Plan) -> Result<Forward, CountError> {
 
 fn forward_with(plan: &Plan, keep: bool, placed: Option<(u32, u128)>) -> Result<Forward, CountError> {
     // Hashing and bit operations on a u64 are cheaper than on a u128; most
-    // keys fit. Counts are summed on u64 where none can exceed it (about 5 %
-    // of the count on 20-suggestion master states).
-    match (plan.key_bits <= 64, paths_fit_u64(plan)) {
-        (true, true) => forward_keyed::<u64, u64>(plan, keep, placed),
-        (true, false) => forward_keyed::<u64, u128>(plan, keep, placed),
-        (false, true) => forward_keyed::<u128, u64>(plan, keep, placed),
-        (false, false) => forward_keyed::<u128, u128>(plan, keep, placed),
+    // keys fit.
+    match plan.key_bits <= 64 {
+        true => forward_counted::<u64>(plan, keep, placed),
+        false => forward_counted::<u128>(plan, keep, placed),
     }
 }
 
-/// Whether every forward count fits in a `u64`: without weights a state's
-/// forward count is at most the number of paths into it, and the paths are
-/// at most the product of the steps' numbers of moves.
-fn paths_fit_u64(plan: &Plan) -> bool {
-    let paths: f64 = plan.steps.iter().map(|s| s.moves.len() as f64).product();
-    !plan.steps.iter().any(|s| s.weighted) && paths < 1e19
+/// The forward pass with keys on `K`, its counts summed and stored on
+/// `u64` as long as they fit, checked, and on `u128` from the step where
+/// one does not. On pooled plans too, whose weights bound nothing useful,
+/// they nearly always fit (master 10 bystander 20 seed 505: 53 bits at
+/// most): half the width is half the counts' memory to touch (250 fewer
+/// page faults on seed 505). A step that overflows is redone on `u128`
+/// from the layer before it, which is widened; the layers before stay
+/// narrow (the other passes read each layer at its own width).
+fn forward_counted<K: Key>(plan: &Plan, keep: bool, placed: Option<(u32, u128)>) -> Result<Forward, CountError> {
+    match forward_keyed::<K, u64>(plan, keep, placed, start::<K, u64>(plan, placed), 0) {
+        Ok(fwd) => Ok(fwd),
+        Err(Stopped { error: CountError::Overflow, mut partial, done }) => {
+            let last = partial.layers.last_mut().expect("layers start non-empty");
+            last.counts = Column::Wide(last.counts.iter().collect());
+            forward_keyed::<K, u128>(plan, keep, placed, *partial, done).map_err(|stopped| stopped.error)
+        }
+        Err(stopped) => Err(stopped.error),
+    }
+}
+
+/// A forward pass before its first step: the initial state, counted once
+/// on `C`.
+fn start<K: Key, C: Word>(plan: &Plan, placed: Option<(u32, u128)>) -> Forward {
+    Forward {
+        layers: vec![Layer { keys: K::store(vec![K::narrow(plan.init)]), counts: C::store(vec![C::of(1)]) }],
+        succ: Vec::new(),
+        states: 1,
+        placed: match placed {
+            Some((off, mask)) => vec![vec![((plan.init >> off) & mask) as u8]],
+            None => Vec::new(),
+        },
+    }
+}
+
+/// [`forward_with_placed`] with every count on `u128` from the start: the
+/// reference of the test of the widening.
+#[cfg(test)]
+pub(super) fn forward_wide(plan: &Plan) -> Result<Forward, CountError> {
+    let placed = plan.placed_field();
+    let wide = match plan.key_bits <= 64 {
+        true => forward_keyed::<u64, u128>(plan, true, placed, start::<u64, u128>(plan, placed), 0),
+        false => forward_keyed::<u128, u128>(plan, true, placed, start::<u128, u128>(plan, placed), 0),
+    };
+    wide.map_err(|stopped| stopped.error)
+}
+
+/// Why a forward pass stopped, with what it had built: the pass after the
+/// first `done` steps.
+struct Stopped {
+    error: CountError,
+    partial: Box<Forward>,
+    done: usize,
 }
 
 /// The forward pass with keys on `K` and counts summed and stored on `C`
-/// (the other passes read them widened, [`Column::get`]).
-fn forward_keyed<K: Key, C: Word>(plan: &Plan, keep: bool, placed: Option<(u32, u128)>) -> Result<Forward, CountError> {
+/// (the other passes read them widened, [`Column::get`]), from `fwd`, the
+/// pass after the first `done` steps, whose last layer holds its counts on
+/// `C`.
+fn forward_keyed<K: Key, C: Word>(
+    plan: &Plan,
+    keep: bool,
+    placed: Option<(u32, u128)>,
+    fwd: Forward,
+    done: usize,
+) -> Result<Forward, Stopped> {
     // A kept layer keeps its keys only where a later pass reads them: the
     // weights and the free players' marginals of a symmetric plan.
     let keys = plan.is_symmetric();
@@ -133,75 +184,25 @@ fn forward_keyed<K: Key, C: Word>(plan: &Plan, keep: bool, placed: Option<(u32, 
         let (off, mask) = placed.expect("asked for");
         keys.iter().map(|&key| ((key >> off).low() & mask as usize) as u8).collect()
     };
-    let mut placed_layers = Vec::new();
-    if placed.is_some() {
-        placed_layers.push(placed_of(&[K::narrow(plan.init)]));
-    }
-    let mut layers = vec![Layer { keys: K::store(vec![K::narrow(plan.init)]), counts: C::store(vec![C::of(1)]) }];
-    let mut succ = Vec::new();
-    let mut states = 1usize;
+    let Forward { mut layers, mut succ, mut states, placed: mut placed_layers } = fwd;
     let mut index: FxHashMap<K, u32> = FxHashMap::default();
-    for step in &plan.steps {
+    for (t, step) in plan.steps.iter().enumerate().skip(done) {
         let cur = layers.last().expect("layers start non-empty");
-        let (cur_keys, cur_counts) = (K::stored(&cur.keys), C::stored(&cur.counts));
-        let (mut next_keys, mut next_counts): (Vec<K>, Vec<C>) = (Vec::new(), Vec::new());
-        let width = step.moves.len();
-        let mut table = Edges::default();
-        // Room for about three edges per state, as on 20-suggestion states.
-        if keep {
-            table.start.reserve(cur.keys.len() + 1);
-            table.edge.reserve(cur.keys.len() * 3);
-        }
-        index.clear();
-        next_keys.reserve(cur_keys.len() * 2);
-        next_counts.reserve(cur_keys.len() * 2);
-        // Demand checks a move cannot change are run once per state: a
-        // move is tried only if the state passes the checks it leaves alone.
-        let deps = Plan::demand_deps(step);
-        let every = ((1u64 << step.demand.len()) - 1) as u32;
-        let shared = deps.iter().fold(0, |m, &d| m | !d) & every;
-        for (&key, &f) in cur_keys.iter().zip(cur_counts) {
-            // At most MAX_STATES × moves edges per layer: the offsets fit.
-            if keep {
-                table.start.push(table.edge.len() as u32);
+        let next = next_layer::<K, C>(plan, step, cur, keep, &mut index).and_then(|next| {
+            let more = states + next.0.len();
+            if more > super::MAX_STATES {
+                return Err(CountError::TooManyStates(super::MAX_STATES));
             }
-            let (moves, all) = match Plan::allowed(step, key) {
-                Allowed::Dead => continue,
-                Allowed::Only(m) => (m..m + 1, false),
-                Allowed::All => (0..width, true),
-            };
-            // Under `Only` the one move checks everything on its successor.
-            let fail = if all { Plan::failing(step, key, shared) } else { 0 };
-            for m in moves {
-                if fail != 0 && fail & !deps[m] != 0 {
-                    continue;
-                }
-                let Some(nk) = Plan::apply(step, key, &step.moves[m]) else { continue };
-                let checks = if all { deps[m] } else { every };
-                if Plan::failing(step, nk, checks) != 0 {
-                    continue;
-                }
-                let (nk, add_f) = if step.weighted {
-                    let (slots, joins) = plan.weight(step, key.wide(), m);
-                    (plan.join(step, nk), C::of(mul(f.wide(), mul(slots, joins)?)?))
-                } else {
-                    (nk, f)
-                };
-                let j = *index.entry(nk).or_insert_with(|| {
-                    next_keys.push(nk);
-                    next_counts.push(C::ZERO);
-                    (next_keys.len() - 1) as u32
-                });
-                next_counts[j as usize] = next_counts[j as usize].add_checked(add_f)?;
-                if keep {
-                    table.push(m, j);
-                }
+            Ok(next)
+        });
+        let (mut next_keys, mut next_counts, table) = match next {
+            Ok(next) => next,
+            Err(error) => {
+                let partial = Box::new(Forward { layers, succ, states, placed: placed_layers });
+                return Err(Stopped { error, partial, done: t });
             }
-        }
+        };
         states += next_keys.len();
-        if states > super::MAX_STATES {
-            return Err(CountError::TooManyStates(super::MAX_STATES));
-        }
         if placed.is_some() {
             placed_layers.push(placed_of(&next_keys));
         }
@@ -209,7 +210,6 @@ fn forward_keyed<K: Key, C: Word>(plan: &Plan, keep: bool, placed: Option<(u32, 
         // kept (a symmetric plan's), the others are dropped after the next
         // step.
         if keep {
-            table.start.push(table.edge.len() as u32);
             if keys {
                 next_keys.shrink_to_fit();
             }
@@ -221,15 +221,83 @@ fn forward_keyed<K: Key, C: Word>(plan: &Plan, keep: bool, placed: Option<(u32, 
                 let done = layers.last_mut().expect("layers start non-empty");
                 done.keys = K::store(Vec::new());
             }
+            next_counts.shrink_to_fit();
         } else {
             layers.clear();
-        }
-        if keep {
-            next_counts.shrink_to_fit();
         }
         layers.push(Layer { keys: K::store(next_keys), counts: C::store(next_counts) });
     }
     Ok(Forward { layers, succ, states, placed: placed_layers })
+}
+
+/// One step of the forward pass: the next layer's keys and counts, and with
+/// `keep` the step's edges.
+fn next_layer<K: Key, C: Word>(
+    plan: &Plan,
+    step: &Step,
+    cur: &Layer,
+    keep: bool,
+    index: &mut FxHashMap<K, u32>,
+) -> Result<(Vec<K>, Vec<C>, Edges), CountError> {
+    let (cur_keys, cur_counts) = (K::stored(&cur.keys), C::stored(&cur.counts));
+    let (mut next_keys, mut next_counts): (Vec<K>, Vec<C>) = (Vec::new(), Vec::new());
+    let width = step.moves.len();
+    let mut table = Edges::default();
+    // Room for about three edges per state, as on 20-suggestion states.
+    if keep {
+        table.start.reserve(cur.keys.len() + 1);
+        table.edge.reserve(cur.keys.len() * 3);
+    }
+    index.clear();
+    next_keys.reserve(cur_keys.len() * 2);
+    next_counts.reserve(cur_keys.len() * 2);
+    // Demand checks a move cannot change are run once per state: a
+    // move is tried only if the state passes the checks it leaves alone.
+    let deps = Plan::demand_deps(step);
+    let every = ((1u64 << step.demand.len()) - 1) as u32;
+    let shared = deps.iter().fold(0, |m, &d| m | !d) & every;
+    for (&key, &f) in cur_keys.iter().zip(cur_counts) {
+        // At most MAX_STATES × moves edges per layer: the offsets fit.
+        if keep {
+            table.start.push(table.edge.len() as u32);
+        }
+        let (moves, all) = match Plan::allowed(step, key) {
+            Allowed::Dead => continue,
+            Allowed::Only(m) => (m..m + 1, false),
+            Allowed::All => (0..width, true),
+        };
+        // Under `Only` the one move checks everything on its successor.
+        let fail = if all { Plan::failing(step, key, shared) } else { 0 };
+        for m in moves {
+            if fail != 0 && fail & !deps[m] != 0 {
+                continue;
+            }
+            let Some(nk) = Plan::apply(step, key, &step.moves[m]) else { continue };
+            let checks = if all { deps[m] } else { every };
+            if Plan::failing(step, nk, checks) != 0 {
+                continue;
+            }
+            let (nk, add_f) = if step.weighted {
+                let (slots, joins) = plan.weight(step, key.wide(), m);
+                (plan.join(step, nk), C::checked_of(mul(f.wide(), mul(slots, joins)?)?)?)
+            } else {
+                (nk, f)
+            };
+            let j = *index.entry(nk).or_insert_with(|| {
+                next_keys.push(nk);
+                next_counts.push(C::ZERO);
+                (next_keys.len() - 1) as u32
+            });
+            next_counts[j as usize] = next_counts[j as usize].add_checked(add_f)?;
+            if keep {
+                table.push(m, j);
+            }
+        }
+    }
+    if keep {
+        table.start.push(table.edge.len() as u32);
+    }
+    Ok((next_keys, next_counts, table))
 }
 
 /// The total count from a forward pass: each final state times the ways to

@@ -916,6 +916,47 @@ mod tests {
         }
     }
 
+    /// A forward pass whose counts outgrow `u64` goes on from that step on
+    /// `u128`: its layers (narrow before, wide after) and edges equal those
+    /// of a pass on `u128` throughout, and the analysis the plain DP's
+    /// counts. Pooled master 10-player bystander states after 10
+    /// suggestions, where a few of every hundred outgrow it.
+    #[test]
+    fn forward_counts_widen_where_they_outgrow_u64() {
+        let cfg = GenConfig::new(DeckChoice::Master, 10, false, 10);
+        let mut widened = 0;
+        for seed in 0..200u64 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let generated = try_generate(&cfg, &mut rng).expect("generates");
+            let p = Problem::new(&crate::Game::new(&generated.file).expect("generated games are valid"));
+            let Some(r) = propagate(&p) else { continue };
+            let plan = plan(&p, &r).expect("plans");
+            let fwd = dp::forward_with_placed(&plan).expect("counts");
+            let wide = |c: &arith::Column| matches!(c, arith::Column::Wide(_));
+            if !fwd.layers.iter().any(|l| wide(&l.counts)) {
+                continue;
+            }
+            widened += 1;
+            let first_wide = fwd.layers.iter().position(|l| wide(&l.counts)).expect("one is wide");
+            assert!(fwd.layers[first_wide..].iter().all(|l| wide(&l.counts)), "seed {seed}: wide from one step on");
+            let reference = dp::forward_wide(&plan).expect("counts");
+            assert_eq!(fwd.states, reference.states, "seed {seed}");
+            assert_eq!(fwd.placed, reference.placed, "seed {seed}");
+            for (t, (a, b)) in fwd.layers.iter().zip(&reference.layers).enumerate() {
+                assert!(a.counts.iter().eq(b.counts.iter()), "seed {seed}: layer {t}'s counts");
+            }
+            for (t, (a, b)) in fwd.succ.iter().zip(&reference.succ).enumerate() {
+                for i in 0..fwd.layers[t].counts.len() {
+                    assert_eq!(a.slice(i), b.slice(i), "seed {seed}: step {t}, state {i}");
+                }
+            }
+            let plain = plain_dp(&p).expect("counts");
+            let (counted, _) = count_with_case_files(&p).expect("counts");
+            assert_eq!((counted.total, &counted.marginal), (plain.total, &plain.marginal), "seed {seed}");
+        }
+        assert!(widened > 0, "no state outgrew u64: the widening went untested");
+    }
+
     /// The players-outer counter against the reference DP on every seeded
     /// game it handles (no estimate limit, a large move budget): equal
     /// totals and marginals of every card; and it handles most of them.
