@@ -139,11 +139,14 @@ fn start<K: Key, C: Word>(plan: &Plan, placed: Option<(u32, u128)>) -> Forward {
         layers: vec![Layer { keys: K::store(vec![K::narrow(plan.init)]), counts: C::store(vec![C::of(1)]) }],
         succ: Vec::new(),
         states: 1,
-        placed: match placed {
-            Some((off, mask)) => vec![vec![((plan.init >> off) & mask) as u8]],
-            None => Vec::new(),
-        },
+        placed: placed.map_or(Vec::new(), |field| vec![placed_of(&[K::narrow(plan.init)], field)]),
     }
+}
+
+/// Each key's placed open categories, read from their field (`placed`
+/// of [`forward_with`]: shift and mask).
+fn placed_of<K: Key>(keys: &[K], (off, mask): (u32, u128)) -> Vec<u8> {
+    keys.iter().map(|&key| ((key >> off).low() & mask as usize) as u8).collect()
 }
 
 /// [`forward_with_placed`] with every count on `u128` from the start: the
@@ -180,10 +183,6 @@ fn forward_keyed<K: Key, C: Word>(
     // A kept layer keeps its keys only where a later pass reads them: the
     // weights and the free players' marginals of a symmetric plan.
     let keys = plan.is_symmetric();
-    let placed_of = |keys: &[K]| -> Vec<u8> {
-        let (off, mask) = placed.expect("asked for");
-        keys.iter().map(|&key| ((key >> off).low() & mask as usize) as u8).collect()
-    };
     let Forward { mut layers, mut succ, mut states, placed: mut placed_layers } = fwd;
     let mut index: FxHashMap<K, u32> = FxHashMap::default();
     for (t, step) in plan.steps.iter().enumerate().skip(done) {
@@ -206,8 +205,8 @@ fn forward_keyed<K: Key, C: Word>(
             }
         };
         states += next_keys.len();
-        if placed.is_some() {
-            placed_layers.push(placed_of(&next_keys));
+        if let Some(field) = placed {
+            placed_layers.push(placed_of(&next_keys, field));
         }
         // Kept layers give back their spare room; keys only where they are
         // kept (a symmetric plan's), the others are dropped after the next
