@@ -125,8 +125,12 @@ fn plain_order(p: &Problem, r: &Reduced, cards: &CardClasses) -> Vec<u8> {
 /// states of 3-10 players, the states the choice saves pay for the
 /// estimates from about 2^13 on (it was 100,000, which left master 3-5-player
 /// bystander states after 20-45 suggestions at up to 4.6 times the better
-/// order's states).
-const ORDER_CHOICE_MIN_CARD_BOUND: f64 = 8_000.0;
+/// order's states). Two-player states have small bounds (two rooms) but
+/// many clauses in flight: at 2^13, master 2-player bystander states after
+/// 20 suggestions visited 1.46 times the states of the choice (up to 4.7
+/// times on one), and at 2^11 the classic cells' states and times stay
+/// within the noise (the estimates cost a microsecond or two there).
+const ORDER_CHOICE_MIN_CARD_BOUND: f64 = 2_000.0;
 
 /// The card order [`plan`] picks, and whether it pools free players.
 fn choose_order(p: &Problem, r: &Reduced, cards: &CardClasses) -> (Vec<u8>, bool) {
