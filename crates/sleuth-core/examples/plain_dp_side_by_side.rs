@@ -15,9 +15,11 @@
 //! 3), `--sleuth PATH` and `--plain PATH` (default: beside this program,
 //! `target/release/sleuth` and `target/release/examples/plain_dp`), `--tsv
 //! PATH` (every state's times, a line each: label, analyze ms, plain_dp ms),
-//! `--few-players` (also master games of 3 to 5 players, observer and
+//! `--few-players` (also master games of 2 to 5 players, observer and
 //! bystander: the judge's "generated master states" need not be the
-//! bench's cells).
+//! bench's cells), `--other-games` (also other decks, players and events:
+//! classic, custom decks, face-up cards, accusations; 20 or 30 suggestions;
+//! Sleuth is judged on games it has not seen).
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -28,7 +30,51 @@ use std::time::{Duration, Instant};
 const CELLS: [(usize, bool); 4] = [(6, true), (8, true), (10, true), (10, false)];
 const SUGGESTIONS: [usize; 2] = [10, 20];
 /// The cells `--few-players` adds, at the same numbers of suggestions.
-const FEW_PLAYERS_CELLS: [(usize, bool); 6] = [(3, true), (3, false), (4, true), (4, false), (5, true), (5, false)];
+const FEW_PLAYERS_CELLS: [(usize, bool); 8] =
+    [(2, true), (2, false), (3, true), (3, false), (4, true), (4, false), (5, true), (5, false)];
+/// The cells `--other-games` adds: deck, players, observer, suggestions,
+/// further `sleuth generate` options.
+const OTHER_CELLS: [Cell; 11] = [
+    Cell { deck: "classic", players: 3, observer: false, suggestions: 30, extra: &[] },
+    Cell { deck: "classic", players: 6, observer: true, suggestions: 20, extra: &[] },
+    Cell { deck: "classic", players: 6, observer: false, suggestions: 20, extra: &[] },
+    Cell { deck: "master", players: 7, observer: false, suggestions: 20, extra: &[] },
+    Cell { deck: "master", players: 9, observer: true, suggestions: 20, extra: &[] },
+    Cell { deck: "master", players: 5, observer: false, suggestions: 20, extra: &["--face-up", "3"] },
+    Cell { deck: "master", players: 10, observer: false, suggestions: 20, extra: &["--face-up", "2"] },
+    Cell { deck: "master", players: 4, observer: false, suggestions: 20, extra: &["--accusation-rate", "0.1"] },
+    Cell { deck: "5,6,7", players: 5, observer: false, suggestions: 20, extra: &[] },
+    Cell { deck: "10,10,10", players: 6, observer: false, suggestions: 20, extra: &[] },
+    Cell { deck: "12,12,12", players: 8, observer: false, suggestions: 20, extra: &[] },
+];
+
+/// A kind of generated state: `sleuth generate`'s options but the seed.
+#[derive(Clone, Copy)]
+struct Cell {
+    deck: &'static str,
+    players: usize,
+    observer: bool,
+    suggestions: usize,
+    /// Further options, e.g. `--face-up 2`.
+    extra: &'static [&'static str],
+}
+
+impl Cell {
+    fn master(players: usize, observer: bool, suggestions: usize) -> Cell {
+        Cell { deck: "master", players, observer, suggestions, extra: &[] }
+    }
+
+    /// E.g. `master 10 bystander 20` or `master 10 bystander 20 face-up 2`.
+    fn name(&self) -> String {
+        let view = if self.observer { "observer" } else { "bystander" };
+        let mut name = format!("{} {} {view} {}", self.deck, self.players, self.suggestions);
+        for option in self.extra {
+            name.push(' ');
+            name.push_str(option.trim_start_matches("--"));
+        }
+        name
+    }
+}
 /// The states issue 20 names: seed and observer, master, 10 players, 20
 /// suggestions.
 const ISSUE_STATES: [(u64, bool); 3] = [(500, true), (532, true), (505, false)];
@@ -42,6 +88,7 @@ struct Options {
     plain: PathBuf,
     tsv: Option<PathBuf>,
     few_players: bool,
+    other_games: bool,
 }
 
 fn options() -> Result<Options, String> {
@@ -55,6 +102,7 @@ fn options() -> Result<Options, String> {
         plain: examples.join("plain_dp"),
         tsv: None,
         few_players: false,
+        other_games: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -78,6 +126,7 @@ fn options() -> Result<Options, String> {
             "--plain" => o.plain = value()?.into(),
             "--tsv" => o.tsv = Some(value()?.into()),
             "--few-players" => o.few_players = true,
+            "--other-games" => o.other_games = true,
             _ => return Err(format!("unknown argument {arg}")),
         }
     }
@@ -106,28 +155,21 @@ impl State {
     }
 }
 
-fn generate(
-    sleuth: &Path,
-    dir: &Path,
-    players: usize,
-    observer: bool,
-    sugg: usize,
-    seed: u64,
-) -> Result<State, String> {
-    let view = if observer { "observer" } else { "bystander" };
-    let cell = format!("master {players} {view} {sugg}");
+fn generate(sleuth: &Path, dir: &Path, c: &Cell, seed: u64) -> Result<State, String> {
+    let cell = c.name();
     let label = format!("{cell} seed {seed}");
     let mut cmd = Command::new(sleuth);
-    cmd.args(["generate", "--seed", &seed.to_string(), "--deck", "master"]);
-    cmd.args(["--players", &players.to_string(), "--suggestions", &sugg.to_string()]);
-    if !observer {
+    cmd.args(["generate", "--seed", &seed.to_string(), "--deck", c.deck]);
+    cmd.args(["--players", &c.players.to_string(), "--suggestions", &c.suggestions.to_string()]);
+    if !c.observer {
         cmd.arg("--bystander");
     }
+    cmd.args(c.extra);
     let out = cmd.output().map_err(|e| format!("{label}: cannot run sleuth generate: {e}"))?;
     if !out.status.success() {
         return Err(format!("{label}: sleuth generate failed: {}", String::from_utf8_lossy(&out.stderr)));
     }
-    let file = dir.join(format!("m{players}-{view}-{sugg}-{seed}.json"));
+    let file = dir.join(format!("{}-{seed}.json", cell.replace([' ', ','], "-")));
     std::fs::write(&file, &out.stdout).map_err(|e| format!("{}: {e}", file.display()))?;
     Ok(State { label, cell, file, analyze: Duration::MAX, plain: Duration::MAX })
 }
@@ -244,16 +286,22 @@ fn real_main() -> Result<(), String> {
 fn measure(o: &Options, dir: &Path) -> Result<(), String> {
     let mut states = Vec::new();
     for (seed, observer) in ISSUE_STATES {
-        let mut s = generate(&o.sleuth, dir, 10, observer, 20, seed)?;
+        let mut s = generate(&o.sleuth, dir, &Cell::master(10, observer, 20), seed)?;
         s.cell = "issue 20".into();
         states.push(s);
     }
     let few: &[(usize, bool)] = if o.few_players { &FEW_PLAYERS_CELLS } else { &[] };
-    for &(players, observer) in CELLS.iter().chain(few) {
-        for sugg in SUGGESTIONS {
-            for seed in o.seeds.0..o.seeds.1 {
-                states.push(generate(&o.sleuth, dir, players, observer, sugg, seed)?);
-            }
+    let mut cells: Vec<Cell> = CELLS
+        .iter()
+        .chain(few)
+        .flat_map(|&(players, observer)| SUGGESTIONS.map(|sugg| Cell::master(players, observer, sugg)))
+        .collect();
+    if o.other_games {
+        cells.extend(OTHER_CELLS);
+    }
+    for cell in &cells {
+        for seed in o.seeds.0..o.seeds.1 {
+            states.push(generate(&o.sleuth, dir, cell, seed)?);
         }
     }
     eprintln!("{} states generated; timing each {} times per program, interleaved", states.len(), o.repeat);
@@ -292,8 +340,9 @@ fn measure(o: &Options, dir: &Path) -> Result<(), String> {
     summary("the slowest states", slowest);
     for sugg in SUGGESTIONS {
         let suffix = format!(" {sugg} seed");
-        let of: Vec<&State> = by_plain.iter().copied().filter(|s| s.label.contains(&suffix)).take(SLOWEST).collect();
-        summary(&format!("the slowest states after {sugg} suggestions"), &of);
+        let after = |s: &&State| s.label.starts_with("master ") && s.label.contains(&suffix);
+        let of: Vec<&State> = by_plain.iter().copied().filter(after).take(SLOWEST).collect();
+        summary(&format!("the slowest master states after {sugg} suggestions"), &of);
     }
     summary("all states", &by_plain);
     let mut cells: Vec<&str> = states.iter().map(|s| s.cell.as_str()).collect();
