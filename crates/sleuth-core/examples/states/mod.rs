@@ -1,6 +1,7 @@
 //! The generated states the counter examples run on, from their shared
 //! arguments: `DECK PLAYERS observer|bystander SUGGESTIONS SEEDS`, with
-//! SEEDS either `N` (seeds 0..N) or `A..B`.
+//! DECK `classic`, `master` or category sizes (`12,12,12`) and SEEDS
+//! either `N` (seeds 0..N) or `A..B`.
 
 use rand::SeedableRng;
 use sleuth_core::generate::{try_generate, DeckChoice, GenConfig};
@@ -13,7 +14,11 @@ pub fn from_args(args: &[String]) -> Option<(impl Iterator<Item = (u64, Problem)
     if args.len() < 6 {
         return None;
     }
-    let deck = if args[1] == "master" { DeckChoice::Master } else { DeckChoice::Classic };
+    let deck = match args[1].as_str() {
+        "master" => DeckChoice::Master,
+        "classic" => DeckChoice::Classic,
+        sizes => DeckChoice::Custom(sizes.split(',').map(|n| n.parse().expect("deck: classic, master or sizes")).collect()),
+    };
     let players: usize = args[2].parse().expect("players");
     let observer = args[3] == "observer";
     let suggestions: usize = args[4].parse().expect("suggestions");
