@@ -17,7 +17,9 @@ pub fn from_args(args: &[String]) -> Option<(impl Iterator<Item = (u64, Problem)
     let deck = match args[1].as_str() {
         "master" => DeckChoice::Master,
         "classic" => DeckChoice::Classic,
-        sizes => DeckChoice::Custom(sizes.split(',').map(|n| n.parse().expect("deck: classic, master or sizes")).collect()),
+        sizes => {
+            DeckChoice::Custom(sizes.split(',').map(|n| n.parse().expect("deck: classic, master or sizes")).collect())
+        }
     };
     let players: usize = args[2].parse().expect("players");
     let observer = args[3] == "observer";
