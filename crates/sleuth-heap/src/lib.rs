@@ -26,7 +26,7 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::ptr::{null_mut, NonNull};
-use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 use talc::{ErrOnOom, Span, Talc, Talck};
 
 /// The heap's first bytes, on small pages.
@@ -56,7 +56,7 @@ pub struct HugePageHeap {
     /// The reservations to try, largest first.
     reservations: &'static [usize],
     /// Whether the kernel accepted the advice (for the tests).
-    advised: AtomicU8,
+    advised: AtomicBool,
 }
 
 impl HugePageHeap {
@@ -74,7 +74,7 @@ impl HugePageHeap {
             start: AtomicUsize::new(0),
             end: AtomicUsize::new(0),
             reservations,
-            advised: AtomicU8::new(0),
+            advised: AtomicBool::new(false),
         }
     }
 
@@ -92,7 +92,7 @@ impl HugePageHeap {
 
     /// Whether the kernel accepted the huge-page advice.
     pub fn advised(&self) -> bool {
-        self.advised.load(Ordering::Relaxed) == 1
+        self.advised.load(Ordering::Relaxed)
     }
 
     /// Makes the reservation and gives it to talc, on the first allocation
@@ -111,7 +111,7 @@ impl HugePageHeap {
         let huge_end = (end - HUGE) & !(HUGE - 1);
         let base = huge_start - SMALL_PREFIX;
         if huge_start < huge_end && advise_huge(huge_start, huge_end - huge_start) {
-            self.advised.store(1, Ordering::Relaxed);
+            self.advised.store(true, Ordering::Relaxed);
         }
         // SAFETY: `base..end` lies in a private mapping that nothing else
         // uses, readable and writable, and stays mapped for the process.
