@@ -450,7 +450,11 @@ impl Plan {
                     }
                 }
             }
-            let demand = demands(r, np, &pos, i, &intervals, &slot_of, &field_of);
+            let demand = if fields.len() >= MIN_PLAYERS_FOR_DEMAND {
+                demands(r, np, &pos, i, &intervals, &slot_of, &field_of)
+            } else {
+                Vec::new()
+            };
             let joins = joins_of(free[i + 1] & !free[i])?;
             let weighted = !joins.is_empty() || moves.iter().any(|m| m.place == POOL);
             steps.push(Step { card: c, moves, end_mask, tight, case_tight, demand, free: free[i], joins, weighted });
@@ -894,9 +898,9 @@ const MAX_DEMAND_SLOTS: usize = 6;
 /// as `MAX_DEMAND_NEED + 1`, a lower bound.
 const MAX_DEMAND_NEED: u8 = 3;
 
-/// Below this many players with room the DP runs without demand checks:
-/// two players' rooms (9 to 14 cards each) rarely bind before the last
-/// cards, so the checks cut few states (master 2 bystander 20, seeds
+/// Below this many players with room (key fields) the plan has no demand
+/// checks: two players' rooms (9 to 14 cards each) rarely bind before the
+/// last cards, so the checks cut few states (master 2 bystander 20, seeds
 /// 0..199: 961,232 states without them against 932,444 with, at most 1.16
 /// times on a state) and cost more than they save (the whole analysis
 /// 15 % fewer instructions on master 2 bystander 20, 9 % on 10
@@ -916,9 +920,6 @@ fn demands(
     field_of: &[Option<(u32, u128)>; MAX_PLAYERS],
 ) -> Vec<Demand> {
     let mut out = Vec::new();
-    if field_of.iter().take(np).flatten().count() < MIN_PLAYERS_FOR_DEMAND {
-        return out;
-    }
     for (a, field) in field_of.iter().enumerate().take(np) {
         let Some((off, mask)) = *field else { continue };
         let (mut slots, mut flight, mut future) = (Vec::new(), Vec::new(), Vec::new());
