@@ -192,19 +192,29 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
     // end moves. With `k` open categories the loops read phases below `k`
     // only.
     let width = placed.iter().map(Vec::len).max().unwrap_or(0);
-    let mut scratch = [vec![0u32; width], vec![0u32; width], vec![0u32; width]];
+    let (mut s0, mut s1, mut s2) = (vec![0u32; width], vec![0u32; width], vec![0u32; width]);
+    // A state's list, by its placed categories (3: none of them).
     const PHASE: [u8; 8] = [0, 1, 1, 2, 1, 2, 2, 3];
     let alive: Vec<[Vec<u32>; 3]> = (0..=n)
         .map(|t| {
-            let mut found = [0usize; 3];
+            // The three lists written out, not looped over: the loop's
+            // bookkeeping cost as much as the rest of the sweep on
+            // 3-player states.
+            let (mut f0, mut f1, mut f2) = (0usize, 0usize, 0usize);
+            let (s0, s1, s2) = (&mut s0[..placed[t].len()], &mut s1[..placed[t].len()], &mut s2[..placed[t].len()]);
             for (i, (&pl, &b)) in placed[t].iter().zip(&back[t]).enumerate() {
                 let (phase, live) = (PHASE[usize::from(pl & 7)], usize::from(b != B::ZERO));
-                for (list, (at, to)) in found.iter_mut().zip(&mut scratch).enumerate() {
-                    to[*at] = i as u32;
-                    *at += live & usize::from(usize::from(phase) == list);
-                }
+                // Each list's end is at most `i`: in bounds.
+                s0[f0] = i as u32;
+                s1[f1] = i as u32;
+                s2[f2] = i as u32;
+                f0 += live & usize::from(phase == 0);
+                f1 += live & usize::from(phase == 1);
+                f2 += live & usize::from(phase == 2);
             }
-            std::array::from_fn(|phase| if phase < k { scratch[phase][..found[phase]].to_vec() } else { Vec::new() })
+            let found = [f0, f1, f2];
+            let lists = [&s0[..], &s1[..], &s2[..]];
+            std::array::from_fn(|phase| if phase < k { lists[phase][..found[phase]].to_vec() } else { Vec::new() })
         })
         .collect();
     // Per layer, each live state's vector: where it starts among its
