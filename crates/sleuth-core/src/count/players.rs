@@ -28,7 +28,7 @@
 //! are handled (every bystander state, and observer states without
 //! accusations); otherwise `None`.
 
-use super::arith::{add, mul, BINOMIAL};
+use super::arith::{add, mul, Word, BINOMIAL};
 use super::demand::single_player;
 use super::CountError;
 use crate::deduce::{Problem, Reduced};
@@ -482,70 +482,18 @@ pub(super) fn marginals(pp: &Prepared, max_moves: usize) -> Result<Option<Margin
         return Ok(Some((0, marginal, states, Vec::new())));
     }
 
-    // Backward: b = completions of a state; q[x] = completions with one given
-    // interchangeable card not dealt yet at player x.
-    let mut back = vec![0u128; last.keys.len()];
-    back[end.expect("a positive total has an end state")] = 1;
-    // q is kept per state for the players still to come only (this stage's
-    // and the later ones: `width` entries, in stage order): a row of every
-    // player was most of this counter's memory.
-    let mut q_next: Vec<u128> = Vec::new();
-    // Each layer's b and q reuse the buffers of the layer two after it.
-    let (mut b_spare, mut q_spare) = (Vec::new(), Vec::new());
-    for t in (0..pp.stages.len()).rev() {
-        let st = &pp.stages[t];
-        let layer = &layers[t];
-        // This stage's player and the later ones: q's entries, in order.
-        let players: Vec<usize> = pp.stages[t..].iter().map(|s| s.player).collect();
-        let (width, width_next) = (players.len(), players.len() - 1);
-        let mut b: Vec<u128> = std::mem::take(&mut b_spare);
-        b.clear();
-        b.resize(layer.keys.len(), 0);
-        let mut q: Vec<u128> = std::mem::take(&mut q_spare);
-        q.clear();
-        q.resize(layer.keys.len() * width, 0);
-        let links = &links[t];
-        for (i, (&key, &f)) in layer.keys.iter().zip(&layer.counts).enumerate() {
-            let n = usize::from(key.1);
-            let q_row = &mut q[i * width..(i + 1) * width];
-            let moves = links.starts[i] as usize..links.starts[i + 1] as usize;
-            let (taken, rest) = (&links.taken[moves.clone()], &links.rest[moves.clone()]);
-            for ((&sub, &j), &s) in taken.iter().zip(rest).zip(&links.to[moves]) {
-                let (bs, j) = (back[s as usize], usize::from(j));
-                if bs != 0 {
-                    let w = mul(BINOMIAL[n][j], bs)?;
-                    b[i] = add(b[i], w)?;
-                    if sub != 0 {
-                        let fw = mul(f, w)?;
-                        for c in bits(sub) {
-                            marginal[c][st.player] = add(marginal[c][st.player], fw)?;
-                        }
-                    }
-                    if n > 0 && j > 0 {
-                        q_row[0] = add(q_row[0], mul(BINOMIAL[n - 1][j - 1], bs)?)?;
-                    }
-                }
-                if n > 0 && j < n {
-                    let s = s as usize;
-                    let (keep, qs) = (BINOMIAL[n - 1][j], &q_next[s * width_next..(s + 1) * width_next]);
-                    for (qx, &later) in q_row[1..].iter_mut().zip(qs) {
-                        if later != 0 {
-                            *qx = add(*qx, mul(keep, later)?)?;
-                        }
-                    }
-                }
-            }
-        }
-        join_marginals(&joins[t], &q, &players, &mut marginal)?;
-        b_spare = std::mem::replace(&mut back, b);
-        q_spare = std::mem::replace(&mut q_next, q);
-    }
+    let end = end.expect("a positive total has an end state");
+    let back = if total <= u128::from(u64::MAX) {
+        backward::<u64>(pp, &layers, &links, &joins, end, &mut marginal)
+    } else {
+        backward::<u128>(pp, &layers, &links, &joins, end, &mut marginal)
+    };
     // The case file: each one was dealt first, into its own state.
     let mut files = Vec::new();
     for (&f, &s) in pp.files.iter().zip(&file_state) {
         let bs = back[s as usize];
         for c in bits(f) {
-            marginal[c][np] = add(marginal[c][np], bs)?;
+            marginal[c][np] += bs;
         }
         if bs > 0 {
             files.push((f, bs));
@@ -554,27 +502,106 @@ pub(super) fn marginals(pp: &Prepared, max_moves: usize) -> Result<Option<Margin
     Ok(Some((total, marginal, states, files)))
 }
 
+/// The backward pass: every state's completions (returned for the first
+/// layer), and the marginals of the cards dealt to players, added into
+/// `marginal`.
+///
+/// Every number here counts deals through a state or a move with
+/// completions (each stored state has partial deals reaching it), so none
+/// exceeds the total: on `T = u64` when the total fits, unchecked (on
+/// `u128` the checks cost half of this pass).
+fn backward<T: Word>(
+    pp: &Prepared,
+    layers: &[Layer],
+    links: &[Links],
+    joins: &[Vec<(usize, Vec<u128>)>],
+    end: usize,
+    marginal: &mut [[u128; MAX_PLACES]],
+) -> Vec<u128> {
+    // b = completions of a state; q[x] = completions with one given
+    // interchangeable card not dealt yet at player x.
+    let last = layers.last().expect("layers start non-empty");
+    let mut back = vec![T::ZERO; last.keys.len()];
+    back[end] = T::of(1);
+    // q is kept per state for the players still to come only (this stage's
+    // and the later ones: `width` entries, in stage order): a row of every
+    // player was most of this counter's memory.
+    let mut q_next: Vec<T> = Vec::new();
+    // Each layer's b and q reuse the buffers of the layer two after it.
+    let (mut b_spare, mut q_spare) = (Vec::new(), Vec::new());
+    for t in (0..pp.stages.len()).rev() {
+        let st = &pp.stages[t];
+        let layer = &layers[t];
+        // This stage's player and the later ones: q's entries, in order.
+        let players: Vec<usize> = pp.stages[t..].iter().map(|s| s.player).collect();
+        let (width, width_next) = (players.len(), players.len() - 1);
+        let mut b: Vec<T> = std::mem::take(&mut b_spare);
+        b.clear();
+        b.resize(layer.keys.len(), T::ZERO);
+        let mut q: Vec<T> = std::mem::take(&mut q_spare);
+        q.clear();
+        q.resize(layer.keys.len() * width, T::ZERO);
+        let links = &links[t];
+        for (i, (&key, &f)) in layer.keys.iter().zip(&layer.counts).enumerate() {
+            let n = usize::from(key.1);
+            let q_row = &mut q[i * width..(i + 1) * width];
+            let moves = links.starts[i] as usize..links.starts[i + 1] as usize;
+            let (taken, rest) = (&links.taken[moves.clone()], &links.rest[moves.clone()]);
+            for ((&sub, &j), &s) in taken.iter().zip(rest).zip(&links.to[moves]) {
+                let (bs, j) = (back[s as usize], usize::from(j));
+                if bs != T::ZERO {
+                    // Binomials of up to 64 cards fit in 64 bits.
+                    let w = T::of(BINOMIAL[n][j]) * bs;
+                    b[i] += w;
+                    if sub != 0 {
+                        let fw = (T::of(f) * w).wide();
+                        for c in bits(sub) {
+                            marginal[c][st.player] += fw;
+                        }
+                    }
+                    if n > 0 && j > 0 {
+                        q_row[0] += T::of(BINOMIAL[n - 1][j - 1]) * bs;
+                    }
+                }
+                if n > 0 && j < n {
+                    let s = s as usize;
+                    let (keep, qs) = (T::of(BINOMIAL[n - 1][j]), &q_next[s * width_next..(s + 1) * width_next]);
+                    for (qx, &later) in q_row[1..].iter_mut().zip(qs) {
+                        if later != T::ZERO {
+                            *qx += keep * later;
+                        }
+                    }
+                }
+            }
+        }
+        join_marginals(&joins[t], &q, &players, marginal);
+        b_spare = std::mem::replace(&mut back, b);
+        q_spare = std::mem::replace(&mut q_next, q);
+    }
+    back.into_iter().map(T::wide).collect()
+}
+
 /// Adds, for every card joining at a layer, its deals at every later player.
 /// `q` holds a row per state, an entry per player of `players`.
-fn join_marginals(
+fn join_marginals<T: Word>(
     joins: &[(usize, Vec<u128>)],
-    q: &[u128],
+    q: &[T],
     players: &[usize],
     marginal: &mut [[u128; MAX_PLACES]],
-) -> Result<(), CountError> {
+) {
     for (c, g) in joins {
         for (&gi, qi) in g.iter().zip(q.chunks_exact(players.len())) {
             if gi == 0 {
                 continue;
             }
             for (&x, &qx) in players.iter().zip(qi) {
-                if qx != 0 {
-                    marginal[*c][x] = add(marginal[*c][x], mul(gi, qx)?)?;
+                if qx != T::ZERO {
+                    // Deals through a state with completions: within the total.
+                    marginal[*c][x] += (T::of(gi) * qx).wide();
                 }
             }
         }
     }
-    Ok(())
 }
 
 fn bump(v: &mut Vec<u128>, i: usize, w: u128) -> Result<(), CountError> {
