@@ -435,12 +435,14 @@ pub(super) fn marginals(pp: &Prepared, max_moves: usize) -> Result<Option<Margin
         // Where each card's entry in `join` is.
         let mut join_at = [NO_JOIN; MAX_CARDS];
         // Room for as many moves per state as the stage before had (the
-        // vectors grew by copying: 5 % of this counter's instructions).
+        // vectors grew by copying: 5 % of this counter's instructions), at
+        // most the moves left in the budget (past it the count gives up).
         let per_state = links.last().map_or(1, |l: &Links| l.to.len().div_ceil(l.starts.len().max(1)));
+        let room = cur.keys.len().saturating_mul(per_state).min(max_moves.saturating_sub(edges));
         let mut out = Links {
-            taken: Vec::with_capacity(cur.keys.len() * per_state),
-            rest: Vec::with_capacity(cur.keys.len() * per_state),
-            to: Vec::with_capacity(cur.keys.len() * per_state),
+            taken: Vec::with_capacity(room),
+            rest: Vec::with_capacity(room),
+            to: Vec::with_capacity(room),
             starts: Vec::with_capacity(cur.keys.len() + 1),
         };
         for (&key, &f) in cur.keys.iter().zip(&cur.counts) {
