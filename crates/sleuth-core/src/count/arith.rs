@@ -98,6 +98,8 @@ pub(super) trait Word:
     fn wide(self) -> u128;
     /// `self + b`, or an overflow error.
     fn add_checked(self, b: Self) -> Result<Self, CountError>;
+    /// The product, or [`CountError::Overflow`] if it does not fit.
+    fn mul_checked(self, b: Self) -> Result<Self, CountError>;
 }
 
 impl Word for u64 {
@@ -117,6 +119,10 @@ impl Word for u64 {
     fn add_checked(self, b: u64) -> Result<u64, CountError> {
         self.checked_add(b).ok_or(CountError::Overflow)
     }
+    #[inline]
+    fn mul_checked(self, b: u64) -> Result<u64, CountError> {
+        self.checked_mul(b).ok_or(CountError::Overflow)
+    }
 }
 
 impl Word for u128 {
@@ -134,6 +140,10 @@ impl Word for u128 {
     #[inline]
     fn add_checked(self, b: u128) -> Result<u128, CountError> {
         add(self, b)
+    }
+    #[inline]
+    fn mul_checked(self, b: u128) -> Result<u128, CountError> {
+        mul(self, b)
     }
 }
 

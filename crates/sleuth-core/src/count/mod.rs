@@ -968,7 +968,7 @@ mod tests {
     fn players_outer_counter_matches_the_reference() {
         let sizes =
             [(DeckChoice::Classic, 3), (DeckChoice::Classic, 6), (DeckChoice::Master, 6), (DeckChoice::Master, 10)];
-        let (mut compared, mut handled) = (0, 0);
+        let (mut compared, mut handled, mut wide) = (0, 0, 0);
         for_each_generated(
             &sizes,
             8,
@@ -987,8 +987,12 @@ mod tests {
                     assert_eq!(m[c.index()], old.marginal[c.index()], "{label}: card {}", c.index());
                 }
                 handled += 1;
+                wide += usize::from(total > u128::from(u64::MAX));
             },
         );
         assert!(handled * 10 > compared * 7, "handled {handled} of {compared}");
+        // Both widths of its passes are compared: totals past 64 bits take
+        // the `u128` ones.
+        assert!(wide > 0 && wide < handled, "{wide} of {handled} totals past 64 bits");
     }
 }

@@ -28,7 +28,7 @@
 //! are handled (every bystander state, and observer states without
 //! accusations); otherwise `None`.
 
-use super::arith::{add, mul, Word, BINOMIAL};
+use super::arith::{Word, BINOMIAL};
 use super::demand::single_player;
 use super::CountError;
 use crate::deduce::{Problem, Reduced};
@@ -225,23 +225,24 @@ struct Links {
     starts: Vec<u32>,
 }
 
+/// One layer of the forward pass, its counts on `C` (`u64` or `u128`).
 #[derive(Default)]
-struct Layer {
+struct Layer<C> {
     keys: Vec<Key>,
-    counts: Vec<u128>,
+    counts: Vec<C>,
     /// By special cards left only: within a layer the cards not dealt yet
     /// are as many in every state, so they determine the number of
     /// interchangeable ones (and hashing one `u64` is cheaper).
     index: FxHashMap<u64, u32>,
 }
 
-impl Layer {
+impl<C: Word> Layer<C> {
     fn slot(&mut self, key: Key) -> usize {
         let next = self.keys.len() as u32;
         let i = *self.index.entry(key.0).or_insert(next);
         if i == next {
             self.keys.push(key);
-            self.counts.push(0);
+            self.counts.push(C::ZERO);
         }
         debug_assert_eq!(self.keys[i as usize], key, "one state per set of special cards left");
         i as usize
@@ -394,26 +395,37 @@ pub(super) fn dry_run(pp: &Prepared, max_moves: usize) -> Option<(usize, usize)>
 /// and the states visited; `None` if the forward pass would take more than
 /// `max_moves` moves.
 pub(super) fn marginals(pp: &Prepared, max_moves: usize) -> Result<Option<Marginals>, CountError> {
+    // The forward counts on `u64`, checked; where one does not fit (rare
+    // after a few suggestions), all over again on `u128`. On `u128` the
+    // checked products and sums were a tenth of this counter's time.
+    match marginals_in::<u64>(pp, max_moves) {
+        Err(CountError::Overflow) => marginals_in::<u128>(pp, max_moves),
+        done => done,
+    }
+}
+
+/// [`marginals`] with the forward counts on `C`.
+fn marginals_in<C: Word>(pp: &Prepared, max_moves: usize) -> Result<Option<Marginals>, CountError> {
     let np = pp.np;
     let n_layers = pp.stages.len() + 1;
     // Forward.
-    let mut layers: Vec<Layer> = Vec::with_capacity(n_layers);
+    let mut layers: Vec<Layer<C>> = Vec::with_capacity(n_layers);
     // joins[t]: per card joining the interchangeable cards at layer t, the
     // number of partial deals reaching each state of layer t with that card
     // not dealt yet.
-    let mut joins: Vec<Vec<(usize, Vec<u128>)>> = Vec::with_capacity(n_layers);
-    let mut first = Layer::default();
+    let mut joins: Vec<Vec<(usize, Vec<C>)>> = Vec::with_capacity(n_layers);
+    let mut first: Layer<C> = Layer::default();
     let mut file_state = Vec::with_capacity(pp.files.len());
     let pool0 = pp.all & !pp.special0;
-    let mut join0: Vec<(usize, Vec<u128>)> = bits(pool0).map(|c| (c, Vec::new())).collect();
+    let mut join0: Vec<(usize, Vec<C>)> = bits(pool0).map(|c| (c, Vec::new())).collect();
     for &f in &pp.files {
         let left = pp.all & !f;
         let i = first.slot((left & pp.special0, (left & pool0).count_ones() as u8));
-        first.counts[i] = add(first.counts[i], 1)?;
+        first.counts[i] = first.counts[i].add_checked(C::of(1))?;
         file_state.push(i as u32);
         for (c, g) in &mut join0 {
             if left >> *c & 1 == 1 {
-                bump(g, i, 1)?;
+                bump(g, i, C::of(1))?;
             }
         }
     }
@@ -430,8 +442,8 @@ pub(super) fn marginals(pp: &Prepared, max_moves: usize) -> Result<Option<Margin
         let mut index = std::mem::take(&mut layers.last_mut().expect("layers start non-empty").index);
         index.clear();
         let cur = layers.last().expect("layers start non-empty");
-        let mut next = Layer { index, ..Layer::default() };
-        let mut join: Vec<(usize, Vec<u128>)> = Vec::new();
+        let mut next: Layer<C> = Layer { index, ..Layer::default() };
+        let mut join: Vec<(usize, Vec<C>)> = Vec::new();
         // Where each card's entry in `join` is.
         let mut join_at = [NO_JOIN; MAX_CARDS];
         // Room for as many moves per state as the stage before had (the
@@ -453,12 +465,13 @@ pub(super) fn marginals(pp: &Prepared, max_moves: usize) -> Result<Option<Margin
                 return Ok(None);
             }
             for (sub, j, nk, joining) in mv {
-                let w = mul(f, BINOMIAL[usize::from(key.1)][j as usize])?;
+                // Binomials of up to 64 cards fit in 64 bits.
+                let w = f.mul_checked(C::of(BINOMIAL[usize::from(key.1)][j as usize]))?;
                 let i = next.slot(nk);
                 out.taken.push(sub);
                 out.rest.push(j as u8);
                 out.to.push(i as u32);
-                next.counts[i] = add(next.counts[i], w)?;
+                next.counts[i] = next.counts[i].add_checked(w)?;
                 for c in bits(joining) {
                     if join_at[c] == NO_JOIN {
                         join_at[c] = join.len() as u8;
@@ -480,7 +493,7 @@ pub(super) fn marginals(pp: &Prepared, max_moves: usize) -> Result<Option<Margin
     let last = layers.last().expect("layers start non-empty");
     // The end: every card dealt.
     let end = last.index.get(&0).map(|&i| i as usize).filter(|&i| last.keys[i].1 == 0);
-    let total = end.map_or(0, |i| last.counts[i]);
+    let total = end.map_or(0, |i| last.counts[i].wide());
     let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
     if total == 0 {
         return Ok(Some((0, marginal, states, Vec::new())));
@@ -488,9 +501,9 @@ pub(super) fn marginals(pp: &Prepared, max_moves: usize) -> Result<Option<Margin
 
     let end = end.expect("a positive total has an end state");
     let back = if total <= u128::from(u64::MAX) {
-        backward::<u64>(pp, &layers, &links, &joins, end, &mut marginal)
+        backward::<u64, C>(pp, &layers, &links, &joins, end, &mut marginal)
     } else {
-        backward::<u128>(pp, &layers, &links, &joins, end, &mut marginal)
+        backward::<u128, C>(pp, &layers, &links, &joins, end, &mut marginal)
     };
     // The case file: each one was dealt first, into its own state.
     let mut files = Vec::new();
@@ -514,11 +527,11 @@ pub(super) fn marginals(pp: &Prepared, max_moves: usize) -> Result<Option<Margin
 /// completions (each stored state has partial deals reaching it), so none
 /// exceeds the total: on `T = u64` when the total fits, unchecked (on
 /// `u128` the checks cost half of this pass).
-fn backward<T: Word>(
+fn backward<T: Word, C: Word>(
     pp: &Prepared,
-    layers: &[Layer],
+    layers: &[Layer<C>],
     links: &[Links],
-    joins: &[Vec<(usize, Vec<u128>)>],
+    joins: &[Vec<(usize, Vec<C>)>],
     end: usize,
     marginal: &mut [[u128; MAX_PLACES]],
 ) -> Vec<u128> {
@@ -558,7 +571,7 @@ fn backward<T: Word>(
                     let w = T::of(BINOMIAL[n][j]) * bs;
                     b[i] += w;
                     if sub != 0 {
-                        let fw = (T::of(f) * w).wide();
+                        let fw = (T::of(f.wide()) * w).wide();
                         for c in bits(sub) {
                             marginal[c][st.player] += fw;
                         }
@@ -587,21 +600,21 @@ fn backward<T: Word>(
 
 /// Adds, for every card joining at a layer, its deals at every later player.
 /// `q` holds a row per state, an entry per player of `players`.
-fn join_marginals<T: Word>(
-    joins: &[(usize, Vec<u128>)],
+fn join_marginals<T: Word, C: Word>(
+    joins: &[(usize, Vec<C>)],
     q: &[T],
     players: &[usize],
     marginal: &mut [[u128; MAX_PLACES]],
 ) {
     for (c, g) in joins {
         for (&gi, qi) in g.iter().zip(q.chunks_exact(players.len())) {
-            if gi == 0 {
+            if gi == C::ZERO {
                 continue;
             }
             for (&x, &qx) in players.iter().zip(qi) {
                 if qx != T::ZERO {
                     // Deals through a state with completions: within the total.
-                    marginal[*c][x] += (T::of(gi) * qx).wide();
+                    marginal[*c][x] += (T::of(gi.wide()) * qx).wide();
                 }
             }
         }
@@ -611,11 +624,11 @@ fn join_marginals<T: Word>(
 /// A card with no entry in a layer's joins.
 const NO_JOIN: u8 = u8::MAX;
 
-fn bump(v: &mut Vec<u128>, i: usize, w: u128) -> Result<(), CountError> {
+fn bump<C: Word>(v: &mut Vec<C>, i: usize, w: C) -> Result<(), CountError> {
     if v.len() <= i {
-        v.resize(i + 1, 0);
+        v.resize(i + 1, C::ZERO);
     }
-    v[i] = add(v[i], w)?;
+    v[i] = v[i].add_checked(w)?;
     Ok(())
 }
 
