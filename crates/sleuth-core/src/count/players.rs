@@ -39,13 +39,13 @@ use rustc_hash::FxHashMap;
 /// most `left` more cards than `cur` (of `size` cards), at least `min` cards
 /// in all, that meets every clause, each once. The first unmet clause is
 /// met first, by each of its cards in turn as the lowest of it taken; the
-/// cards below it are then out of that branch, so no subset comes twice (a
-/// branch ends as soon as some clause has no card left to meet it; picking
-/// the clause with fewest cards instead cost more than it saved). Generating every small subset and
-/// filtering took a fifth of this counter's instructions on master
-/// 10-player bystander states. (Sizes are passed down, not counted: the
-/// portable build has no `popcnt` instruction, and counting cost a third
-/// of the search.)
+/// cards below it are then out of that branch, so no subset comes twice,
+/// and a branch ends as soon as some clause has no card left to meet it
+/// (the clause with fewest cards first cost more than it saved).
+/// Generating every small subset and filtering took a fifth of this
+/// counter's instructions on master 10-player bystander states. Sizes are
+/// passed down, not counted: the portable build has no `popcnt`
+/// instruction, and counting cost a third of the search.
 fn hitting_subsets(avail: u64, cur: u64, size: u32, left: u32, min: u32, clauses: &[u64], out: &mut Vec<(u64, u32)>) {
     if size + left < min {
         return;
