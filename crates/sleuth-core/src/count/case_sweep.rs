@@ -197,9 +197,8 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
     const PHASE: [u8; 8] = [0, 1, 1, 2, 1, 2, 2, 3];
     let alive: Vec<[Vec<u32>; 3]> = (0..=n)
         .map(|t| {
-            // The three lists written out, not looped over: the loop's
-            // bookkeeping cost as much as the rest of the sweep on
-            // 3-player states.
+            // The three lists written out, not looped over (3 % of the
+            // sweep's instructions on master 3 bystander 20 seed 1).
             let (mut f0, mut f1, mut f2) = (0usize, 0usize, 0usize);
             let (s0, s1, s2) = (&mut s0[..placed[t].len()], &mut s1[..placed[t].len()], &mut s2[..placed[t].len()]);
             for (i, (&pl, &b)) in placed[t].iter().zip(&back[t]).enumerate() {

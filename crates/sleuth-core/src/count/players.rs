@@ -327,7 +327,7 @@ pub(super) fn prepare(p: &Problem, r: &Reduced) -> Option<Prepared> {
 /// The moves of a player from a state: (cards taken from the special ones,
 /// cards taken from the interchangeable ones, next state, interchangeable
 /// cards joining), each made as it is read from the hands generated into
-/// `subsets` (a buffer of tuples per state cost 5 % of this counter).
+/// `subsets` rather than stored in a second buffer first.
 fn moves<'a>(
     st: &'a Stage,
     (u, n): Key,
@@ -396,7 +396,8 @@ pub(super) fn dry_run(pp: &Prepared, max_moves: usize) -> Option<(usize, usize)>
 pub(super) fn marginals(pp: &Prepared, max_moves: usize) -> Result<Option<Marginals>, CountError> {
     // The forward counts on `u64`, checked; where one does not fit (rare
     // after a few suggestions), all over again on `u128`. On `u128` the
-    // checked products and sums were a tenth of this counter's time.
+    // checked products and sums cost about 7 % more instructions (master
+    // 10 bystander 20 seed 141).
     match marginals_in::<u64>(pp, max_moves) {
         Err(CountError::Overflow) => marginals_in::<u128>(pp, max_moves),
         done => done,
