@@ -350,10 +350,9 @@ fn moves<'a>(
     let left_over = leaving.count_ones() as u8;
     subsets.iter().map(move |&(sub, size)| {
         let j = st.hand - size;
-        let u2 = u & !sub;
-        let joining = u2 & !st.special;
-        let joined = if leaving & sub == 0 { left_over } else { joining.count_ones() as u8 };
-        (sub, j, (u2 & st.special, n - j as u8 + joined), joining)
+        let joining = leaving & !sub;
+        let joined = if joining == leaving { left_over } else { joining.count_ones() as u8 };
+        (sub, j, ((u & !sub) & st.special, n - j as u8 + joined), joining)
     })
 }
 
