@@ -92,7 +92,7 @@ pub(super) struct Forward {
 /// Runs the forward pass. With `keep`, every layer and its edges are
 /// kept for the backward pass; without, only the final layer.
 pub(super) fn forward(plan: &Plan, keep: bool) -> Result<Forward, CountError> {
-    forward_with(plan, keep, None)
+    finished(forward_from(plan, keep, None, None, usize::MAX)?)
 }
 
 /// [`forward`] keeping everything and every layer's placed categories
@@ -100,15 +100,56 @@ pub(super) fn forward(plan: &Plan, keep: bool) -> Result<Forward, CountError> {
 /// by side. Kept keys cost 8 bytes per state, the placed categories one
 /// (38 fewer page faults per process on master 4 bystander 20 seed 0).
 pub(super) fn forward_with_placed(plan: &Plan) -> Result<Forward, CountError> {
-    forward_with(plan, true, plan.placed_field())
+    finished(forward_from(plan, true, plan.placed_field(), None, usize::MAX)?)
 }
 
-fn forward_with(plan: &Plan, keep: bool, placed: Option<(u32, u128)>) -> Result<Forward, CountError> {
+/// A forward pass keeping everything (and with `placed` the placed
+/// categories, as [`forward_with_placed`]) that pauses at the end of the
+/// first step past `budget` states: a trial of the card-outer DP that
+/// [`resume`] finishes.
+pub(super) fn forward_within(plan: &Plan, placed: bool, budget: usize) -> Result<Budgeted, CountError> {
+    forward_from(plan, true, placed.then(|| plan.placed_field()).flatten(), None, budget)
+}
+
+/// Finishes a paused pass of [`forward_within`] (`placed` as there).
+pub(super) fn resume(plan: &Plan, placed: bool, paused: Paused) -> Result<Forward, CountError> {
+    finished(forward_from(plan, true, placed.then(|| plan.placed_field()).flatten(), Some(paused), usize::MAX)?)
+}
+
+/// A forward pass within a state budget: finished, or paused.
+pub(super) enum Budgeted {
+    Done(Forward),
+    Paused(Paused),
+}
+
+/// A forward pass paused after its first `done` steps; `wide` once its
+/// counts went to `u128`.
+pub(super) struct Paused {
+    fwd: Box<Forward>,
+    done: usize,
+    wide: bool,
+}
+
+/// The pass of a run without a budget.
+fn finished(run: Budgeted) -> Result<Forward, CountError> {
+    match run {
+        Budgeted::Done(fwd) => Ok(fwd),
+        Budgeted::Paused(_) => unreachable!("a pass without a budget does not pause"),
+    }
+}
+
+fn forward_from(
+    plan: &Plan,
+    keep: bool,
+    placed: Option<(u32, u128)>,
+    from: Option<Paused>,
+    budget: usize,
+) -> Result<Budgeted, CountError> {
     // Hashing and bit operations on a u64 are cheaper than on a u128; most
     // keys fit.
     match plan.key_bits <= 64 {
-        true => forward_counted::<u64>(plan, keep, placed),
-        false => forward_counted::<u128>(plan, keep, placed),
+        true => forward_counted::<u64>(plan, keep, placed, from, budget),
+        false => forward_counted::<u128>(plan, keep, placed, from, budget),
     }
 }
 
@@ -119,16 +160,37 @@ fn forward_with(plan: &Plan, keep: bool, placed: Option<(u32, u128)>) -> Result<
 /// most): half the width is half the counts' memory to touch (250 fewer
 /// page faults on seed 505). A step that overflows is redone on `u128`
 /// from the layer before it, which is widened; the layers before stay
-/// narrow (the other passes read each layer at its own width).
-fn forward_counted<K: Key>(plan: &Plan, keep: bool, placed: Option<(u32, u128)>) -> Result<Forward, CountError> {
-    match forward_keyed::<K, u64>(plan, keep, placed, start::<K, u64>(plan, placed), 0) {
-        Ok(fwd) => Ok(fwd),
-        Err(Stopped { error: CountError::Overflow, mut partial, done }) => {
-            let last = partial.layers.last_mut().expect("layers start non-empty");
-            last.counts = Column::Wide(last.counts.iter().collect());
-            forward_keyed::<K, u128>(plan, keep, placed, *partial, done).map_err(|stopped| stopped.error)
+/// narrow (the other passes read each layer at its own width). From the
+/// start, or from where `from` paused.
+fn forward_counted<K: Key>(
+    plan: &Plan,
+    keep: bool,
+    placed: Option<(u32, u128)>,
+    from: Option<Paused>,
+    budget: usize,
+) -> Result<Budgeted, CountError> {
+    let Paused { mut fwd, mut done, wide } =
+        from.unwrap_or_else(|| Paused { fwd: Box::new(start::<K, u64>(plan, placed)), done: 0, wide: false });
+    if !wide {
+        match forward_keyed::<K, u64>(plan, keep, placed, *fwd, done, budget) {
+            Ok(fwd) => return Ok(Budgeted::Done(fwd)),
+            Err(Stopped { why: Halt::Budget, partial, done }) => {
+                return Ok(Budgeted::Paused(Paused { fwd: partial, done, wide: false }))
+            }
+            Err(Stopped { why: Halt::Error(CountError::Overflow), mut partial, done: at }) => {
+                let last = partial.layers.last_mut().expect("layers start non-empty");
+                last.counts = Column::Wide(last.counts.iter().collect());
+                (fwd, done) = (partial, at);
+            }
+            Err(Stopped { why: Halt::Error(error), .. }) => return Err(error),
         }
-        Err(stopped) => Err(stopped.error),
+    }
+    match forward_keyed::<K, u128>(plan, keep, placed, *fwd, done, budget) {
+        Ok(fwd) => Ok(Budgeted::Done(fwd)),
+        Err(Stopped { why: Halt::Budget, partial, done }) => {
+            Ok(Budgeted::Paused(Paused { fwd: partial, done, wide: true }))
+        }
+        Err(Stopped { why: Halt::Error(error), .. }) => Err(error),
     }
 }
 
@@ -155,30 +217,41 @@ fn placed_of<K: Key>(keys: &[K], (off, mask): (u32, u128)) -> Vec<u8> {
 pub(super) fn forward_wide(plan: &Plan) -> Result<Forward, CountError> {
     let placed = plan.placed_field();
     let wide = match plan.key_bits <= 64 {
-        true => forward_keyed::<u64, u128>(plan, true, placed, start::<u64, u128>(plan, placed), 0),
-        false => forward_keyed::<u128, u128>(plan, true, placed, start::<u128, u128>(plan, placed), 0),
+        true => forward_keyed::<u64, u128>(plan, true, placed, start::<u64, u128>(plan, placed), 0, usize::MAX),
+        false => forward_keyed::<u128, u128>(plan, true, placed, start::<u128, u128>(plan, placed), 0, usize::MAX),
     };
-    wide.map_err(|stopped| stopped.error)
+    wide.map_err(|stopped| match stopped.why {
+        Halt::Error(error) => error,
+        Halt::Budget => unreachable!("no budget"),
+    })
 }
 
 /// Why a forward pass stopped, with what it had built: the pass after the
 /// first `done` steps.
 struct Stopped {
-    error: CountError,
+    why: Halt,
     partial: Box<Forward>,
     done: usize,
+}
+
+/// Why a forward pass stopped before its last step.
+enum Halt {
+    /// Past its state budget ([`forward_within`]).
+    Budget,
+    Error(CountError),
 }
 
 /// The forward pass with keys on `K` and counts summed and stored on `C`
 /// (the other passes read them widened, [`Column::get`]), from `fwd`, the
 /// pass after the first `done` steps, whose last layer holds its counts on
-/// `C`.
+/// `C`; it stops after the first step past `budget` states visited.
 fn forward_keyed<K: Key, C: Word>(
     plan: &Plan,
     keep: bool,
     placed: Option<(u32, u128)>,
     fwd: Forward,
     done: usize,
+    budget: usize,
 ) -> Result<Forward, Stopped> {
     // A kept layer keeps its keys only where a later pass reads them: the
     // weights and the free players' marginals of a symmetric plan.
@@ -201,7 +274,7 @@ fn forward_keyed<K: Key, C: Word>(
             }
             Err(error) => {
                 let partial = Box::new(Forward { layers, succ, states, placed: placed_layers });
-                return Err(Stopped { error, partial, done: t });
+                return Err(Stopped { why: Halt::Error(error), partial, done: t });
             }
         };
         states += next_keys.len();
@@ -228,6 +301,10 @@ fn forward_keyed<K: Key, C: Word>(
             layers.clear();
         }
         layers.push(Layer { keys: K::store(next_keys), counts: C::store(next_counts) });
+        if states > budget && t + 1 < plan.steps.len() {
+            let partial = Box::new(Forward { layers, succ, states, placed: placed_layers });
+            return Err(Stopped { why: Halt::Budget, partial, done: t + 1 });
+        }
     }
     Ok(Forward { layers, succ, states, placed: placed_layers })
 }

@@ -387,33 +387,74 @@ pub fn order_variant_states(p: &Problem, name: &str) -> Option<(usize, f64)> {
 
 /// The counter [`count_marginals`] picks, on a reduced problem.
 fn auto(p: &Problem, r: &Reduced) -> Result<Counts, CountError> {
-    // The players-outer counter wins on some states and loses badly on
-    // others; use it only when its estimate (an upper bound on its moves
-    // under the best player order) is at most a multiple of a crude bound on
-    // the card-outer DP's layers (the room vectors times the DP cards),
-    // within a move budget, and fall back to the card-outer DP otherwise.
-    // The constants come from seeds 0..199 of the master 10-player cells
-    // (BENCHMARKS.md's git history, fourth and sixth rounds).
-    let cards = CardClasses::new(p, r);
-    let base = BaseOrders::if_symmetric(p, r, &cards);
-    match players_outer(p, r, &cards, base.as_ref())? {
-        Some((counts, _)) => Ok(counts),
-        None => card_outer(p, r, |p, r| plan_from(p, r, &cards, base.as_ref())),
-    }
+    chosen(p, r, false).map(|(counts, _)| counts)
 }
 
-/// The players-outer count where [`auto`] picks it, with the count of
-/// every case file with deals (cards as a bitmask, see [`players`]).
+/// The counts, and with `files` the case files, by the counter the state
+/// suits. The players-outer counter wins on some states and loses badly on
+/// others; it is considered only when its estimate (an upper bound on its
+/// moves under the best player order) is at most a multiple of a crude
+/// bound on the card-outer DP's layers (the room vectors times the DP
+/// cards), within a move budget. Where it is, the card-outer DP first
+/// runs on a budget of [`CARD_OUTER_TRIAL`] of that estimate: the
+/// estimates are loose both ways, and a card-outer DP that ends within it
+/// nearly always beats the players-outer counter. Past the budget the
+/// players-outer counter runs, and if it gives up, the paused DP resumes.
+/// The constants come from seeds 0..199 of the master 6–10-player cells
+/// (BENCHMARKS.md's git history; ARCHITECTURE.md, "Choosing the counter").
+fn chosen(p: &Problem, r: &Reduced, files: bool) -> Result<(Counts, CaseFiles), CountError> {
+    chosen_within(p, r, files, CARD_OUTER_TRIAL, PLAYERS_MAX_MOVES)
+}
+
+/// [`chosen`] with the card-outer trial at `trial` of the players-outer
+/// estimate and the players-outer counter within `max_moves` (the tests
+/// take every branch).
+fn chosen_within(
+    p: &Problem,
+    r: &Reduced,
+    files: bool,
+    trial: f64,
+    max_moves: usize,
+) -> Result<(Counts, CaseFiles), CountError> {
+    let cards = CardClasses::new(p, r);
+    let base = BaseOrders::if_symmetric(p, r, &cards);
+    let plan_of = |p: &Problem, r: &Reduced| plan_from(p, r, &cards, base.as_ref());
+    let Some(pp) = players_outer_candidate(p, r, &cards, base.as_ref()) else {
+        return card_outer_and_files(p, r, plan_of, files);
+    };
+    let plan = plan_of(p, r)?;
+    let budget = (trial * pp.estimate()) as usize;
+    let fwd = match dp::forward_within(&plan, files, budget) {
+        Ok(dp::Budgeted::Done(fwd)) => fwd,
+        Ok(dp::Budgeted::Paused(paused)) => match players_outer_within(p, r, &pp, max_moves)? {
+            Some((counts, masks)) => {
+                let found = if files { files_from_masks(p, r, &counts, &masks) } else { None };
+                return Ok((counts, found));
+            }
+            None => match dp::resume(&plan, files, paused) {
+                Ok(fwd) => fwd,
+                Err(error) => return or_unpooled(p, r, &plan, files, Err(error)),
+            },
+        },
+        Err(error) => return or_unpooled(p, r, &plan, files, Err(error)),
+    };
+    let counted = card_outer_passed(p, r, &plan, files, fwd);
+    or_unpooled(p, r, &plan, files, counted)
+}
+
+/// The players-outer counter's preparation where [`chosen`] considers it.
 /// `base`: the base orders where the card-outer DP pools free players.
-fn players_outer(
+fn players_outer_candidate(
     p: &Problem,
     r: &Reduced,
     cards: &CardClasses,
     base: Option<&BaseOrders>,
-) -> Result<Option<(Counts, players::FileCounts)>, CountError> {
+) -> Option<players::Prepared> {
     let card_bound = card_bound(p, r, cards);
-    let worth_trying = card_bound >= PLAYERS_MIN_CARD_BOUND;
-    let Some(pp) = worth_trying.then(|| players::prepare(p, r)).flatten() else { return Ok(None) };
+    if card_bound < PLAYERS_MIN_CARD_BOUND {
+        return None;
+    }
+    let pp = players::prepare(p, r)?;
     // The symmetric DP (and its choice of order) made the card-outer DP
     // cheaper where it runs; there its layer estimate, in the better of the
     // usual and freeing orders, is a closer bound than the crude one.
@@ -421,10 +462,7 @@ fn players_outer(
         Some(base) => PLAYERS_RATIO_SYMMETRIC * card_bound.min(base.usual.0).min(base.freeing.0),
         None => PLAYERS_RATIO * card_bound,
     };
-    if pp.estimate() > PLAYERS_MAX_ESTIMATE.min(limit) {
-        return Ok(None);
-    }
-    players_outer_within(p, r, &pp, PLAYERS_MAX_MOVES)
+    (pp.estimate() <= PLAYERS_MAX_ESTIMATE.min(limit)).then_some(pp)
 }
 
 /// The players-outer count within `max_moves`, with the count of every
@@ -458,6 +496,12 @@ const PLAYERS_MAX_ESTIMATE: f64 = 100_000_000.0;
 const PLAYERS_RATIO: f64 = 2.0;
 /// ... or this one where the card-outer DP is symmetric.
 const PLAYERS_RATIO_SYMMETRIC: f64 = 0.5;
+/// Where the players-outer counter is considered, the card-outer DP first
+/// runs within this fraction of its estimate in states: on the master
+/// 6–10-player cells, where the card-outer DP visits under 1 % of the
+/// estimate it beat the players-outer counter on 5 of 6 states (by up to
+/// 7×), at 1–2 % on 8 of 16, past 5 % on 6 of 363 (ARCHITECTURE.md).
+const CARD_OUTER_TRIAL: f64 = 0.02;
 /// The players-outer counter gives up after this many moves.
 const PLAYERS_MAX_MOVES: usize = 3_000_000;
 /// [`Counter::PlayersOuter`] gives up after this many moves.
@@ -507,8 +551,21 @@ fn card_outer_and_files(
     files: bool,
 ) -> Result<(Counts, CaseFiles), CountError> {
     let plan = plan(p, r)?;
-    match card_outer_files(p, r, &plan, files) {
-        Err(CountError::Overflow) if plan.scale > 1 => card_outer_files(p, r, &unpooled(p, r, &plan)?, files),
+    let counted = card_outer_files(p, r, &plan, files);
+    or_unpooled(p, r, &plan, files, counted)
+}
+
+/// `counted`, or where `plan`'s pooled (scaled) counts overflowed, the
+/// card-outer count again unpooled.
+fn or_unpooled(
+    p: &Problem,
+    r: &Reduced,
+    plan: &Plan,
+    files: bool,
+    counted: Result<(Counts, CaseFiles), CountError>,
+) -> Result<(Counts, CaseFiles), CountError> {
+    match counted {
+        Err(CountError::Overflow) if plan.scale > 1 => card_outer_files(p, r, &unpooled(p, r, plan)?, files),
         other => other,
     }
 }
@@ -523,8 +580,20 @@ pub type CaseFiles = Option<CaseFileList>;
 /// passes ([`case_sweep`], or [`case_file`]'s methods where it does not
 /// apply).
 fn card_outer_files(p: &Problem, r: &Reduced, plan: &Plan, files: bool) -> Result<(Counts, CaseFiles), CountError> {
-    let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
     let fwd = if files { dp::forward_with_placed(plan)? } else { dp::forward(plan, true)? };
+    card_outer_passed(p, r, plan, files, fwd)
+}
+
+/// [`card_outer_files`] after its forward pass `fwd` (kept, with the
+/// placed categories where `files`).
+fn card_outer_passed(
+    p: &Problem,
+    r: &Reduced,
+    plan: &Plan,
+    files: bool,
+    fwd: dp::Forward,
+) -> Result<(Counts, CaseFiles), CountError> {
+    let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
     let symmetric = plan.is_symmetric();
     // The sweeps (case files, free players) read every layer's backward
     // counts: on u64 where they fit.
@@ -590,15 +659,7 @@ pub fn count_with_case_files(p: &Problem) -> Result<(Counts, CaseFiles), CountEr
             Some(CaseFileList::default()),
         ));
     };
-    let cards = CardClasses::new(p, &r);
-    let base = BaseOrders::if_symmetric(p, &r, &cards);
-    let (counts, mut files) = match players_outer(p, &r, &cards, base.as_ref())? {
-        Some((counts, masks)) => {
-            let files = files_from_masks(p, &r, &counts, &masks);
-            (counts, files)
-        }
-        None => card_outer_and_files(p, &r, |p, r| plan_from(p, r, &cards, base.as_ref()), true)?,
-    };
+    let (counts, mut files) = chosen(p, &r, true)?;
     if let Some(files) = &mut files {
         files.sort();
     }
@@ -959,6 +1020,77 @@ mod tests {
             assert_eq!((counted.total, &counted.marginal), (plain.total, &plain.marginal), "seed {seed}");
         }
         assert!(widened > 0, "no state outgrew u64: the widening went untested");
+    }
+
+    /// A forward pass paused at a state budget and resumed is the pass
+    /// run at once (layers, edges, placed categories, and the analysis
+    /// after it), paused anywhere, before or after its counts widen; and
+    /// the counter choice gives the card-outer DP's answer on each of its
+    /// branches: the trial ends, the players-outer counter ends, or it
+    /// gives up and the paused DP resumes.
+    #[test]
+    fn a_paused_forward_pass_resumes_to_the_same_answer() {
+        let (mut paused, mut widened, mut candidates) = (0, 0, 0);
+        // Bystander 10 states past seed 12 only where the counts widen.
+        for (observer, suggestions, seeds) in [(false, 10, 200), (true, 20, 40)] {
+            for seed in 0..seeds {
+                let cfg = GenConfig::new(DeckChoice::Master, 10, observer, suggestions);
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                let generated = try_generate(&cfg, &mut rng).expect("generates");
+                let p = Problem::new(&crate::Game::new(&generated.file).expect("generated games are valid"));
+                let label = format!("observer {observer}, {suggestions} suggestions, seed {seed}");
+                let Some(r) = propagate(&p) else { continue };
+                let plan = plan(&p, &r).expect("plans");
+                let whole = dp::forward_with_placed(&plan).expect("counts");
+                let wide = whole.layers.iter().any(|l| matches!(l.counts, arith::Column::Wide(_)));
+                if !observer && seed >= 12 && !wide {
+                    continue;
+                }
+                let expected = card_outer_files(&p, &r, &plan, true).expect("counts");
+                for budget in [0, whole.states / 3, 2 * whole.states / 3, whole.states] {
+                    let fwd = match dp::forward_within(&plan, true, budget).expect("counts") {
+                        dp::Budgeted::Done(fwd) => fwd,
+                        dp::Budgeted::Paused(pause) => {
+                            paused += 1;
+                            dp::resume(&plan, true, pause).expect("counts")
+                        }
+                    };
+                    assert_eq!((fwd.states, &fwd.placed), (whole.states, &whole.placed), "{label}, budget {budget}");
+                    for (t, (a, b)) in fwd.layers.iter().zip(&whole.layers).enumerate() {
+                        assert!(a.counts.iter().eq(b.counts.iter()), "{label}, budget {budget}: layer {t}");
+                        for i in 0..a.counts.len() {
+                            assert_eq!(fwd.succ.get(t).map(|e| e.slice(i)), whole.succ.get(t).map(|e| e.slice(i)));
+                        }
+                    }
+                    widened += usize::from(wide);
+                    let (counts, files) = card_outer_passed(&p, &r, &plan, true, fwd).expect("counts");
+                    assert_eq!((counts.total, &counts.marginal), (expected.0.total, &expected.0.marginal), "{label}");
+                    assert_eq!(sorted(files), sorted(expected.1.clone()), "{label}, budget {budget}");
+                }
+                let cards = CardClasses::new(&p, &r);
+                let base = BaseOrders::if_symmetric(&p, &r, &cards);
+                candidates += usize::from(players_outer_candidate(&p, &r, &cards, base.as_ref()).is_some());
+                // Whole trial, no trial with the players-outer counter, no
+                // trial with it giving up at once.
+                for (trial, max_moves) in [(1e9, PLAYERS_MAX_MOVES), (0.0, PLAYERS_MAX_MOVES), (0.0, 0)] {
+                    let (counts, files) = chosen_within(&p, &r, true, trial, max_moves).expect("counts");
+                    let at = format!("{label}, trial {trial}, {max_moves} moves");
+                    assert_eq!((counts.total, &counts.marginal), (expected.0.total, &expected.0.marginal), "{at}");
+                    assert_eq!(sorted(files), sorted(expected.1.clone()), "{at}");
+                }
+            }
+        }
+        assert!(
+            paused > 100 && widened > 0 && candidates > 8,
+            "paused {paused}, widened {widened}, candidates {candidates}"
+        );
+    }
+
+    /// A list of case files in one order, to compare.
+    fn sorted(files: CaseFiles) -> Vec<(Vec<crate::model::Card>, u128)> {
+        let mut files = files.expect("the case files are listed");
+        files.sort();
+        files.iter().map(|(cards, n)| (cards.to_vec(), n)).collect()
     }
 
     /// The players-outer counter against the reference DP on every seeded
