@@ -108,12 +108,21 @@ pub(super) fn forward_with_placed(plan: &Plan) -> Result<Forward, CountError> {
 /// first step past `budget` states: a trial of the card-outer DP that
 /// [`resume`] finishes.
 pub(super) fn forward_within(plan: &Plan, placed: bool, budget: usize) -> Result<Budgeted, CountError> {
-    forward_from(plan, true, placed.then(|| plan.placed_field()).flatten(), None, budget)
+    forward_from(plan, true, placed_if(plan, placed), None, budget)
 }
 
 /// Finishes a paused pass of [`forward_within`] (`placed` as there).
 pub(super) fn resume(plan: &Plan, placed: bool, paused: Paused) -> Result<Forward, CountError> {
-    finished(forward_from(plan, true, placed.then(|| plan.placed_field()).flatten(), Some(paused), usize::MAX)?)
+    finished(forward_from(plan, true, placed_if(plan, placed), Some(paused), usize::MAX)?)
+}
+
+/// The plan's placed-categories field where `placed` asks for it.
+fn placed_if(plan: &Plan, placed: bool) -> Option<(u32, u128)> {
+    if placed {
+        plan.placed_field()
+    } else {
+        None
+    }
 }
 
 /// A forward pass within a state budget: finished, or paused.
@@ -122,12 +131,11 @@ pub(super) enum Budgeted {
     Paused(Paused),
 }
 
-/// A forward pass paused after its first `done` steps; `wide` once its
-/// counts went to `u128`.
+/// A forward pass paused after its first `done` steps (its last layer's
+/// counts say at which width it goes on).
 pub(super) struct Paused {
     fwd: Box<Forward>,
     done: usize,
-    wide: bool,
 }
 
 /// The pass of a run without a budget.
@@ -169,27 +177,27 @@ fn forward_counted<K: Key>(
     from: Option<Paused>,
     budget: usize,
 ) -> Result<Budgeted, CountError> {
-    let Paused { mut fwd, mut done, wide } =
-        from.unwrap_or_else(|| Paused { fwd: Box::new(start::<K, u64>(plan, placed)), done: 0, wide: false });
+    let Paused { mut fwd, mut done } =
+        from.unwrap_or_else(|| Paused { fwd: Box::new(start::<K, u64>(plan, placed)), done: 0 });
+    let wide = matches!(fwd.layers.last().expect("layers start non-empty").counts, Column::Wide(_));
     if !wide {
         match forward_keyed::<K, u64>(plan, keep, placed, *fwd, done, budget) {
-            Ok(fwd) => return Ok(Budgeted::Done(fwd)),
-            Err(Stopped { why: Halt::Budget, partial, done }) => {
-                return Ok(Budgeted::Paused(Paused { fwd: partial, done, wide: false }))
-            }
             Err(Stopped { why: Halt::Error(CountError::Overflow), mut partial, done: at }) => {
                 let last = partial.layers.last_mut().expect("layers start non-empty");
                 last.counts = Column::Wide(last.counts.iter().collect());
                 (fwd, done) = (partial, at);
             }
-            Err(Stopped { why: Halt::Error(error), .. }) => return Err(error),
+            other => return budgeted(other),
         }
     }
-    match forward_keyed::<K, u128>(plan, keep, placed, *fwd, done, budget) {
+    budgeted(forward_keyed::<K, u128>(plan, keep, placed, *fwd, done, budget))
+}
+
+/// A pass that ended or stopped at its budget; an error otherwise.
+fn budgeted(run: Result<Forward, Stopped>) -> Result<Budgeted, CountError> {
+    match run {
         Ok(fwd) => Ok(Budgeted::Done(fwd)),
-        Err(Stopped { why: Halt::Budget, partial, done }) => {
-            Ok(Budgeted::Paused(Paused { fwd: partial, done, wide: true }))
-        }
+        Err(Stopped { why: Halt::Budget, partial, done }) => Ok(Budgeted::Paused(Paused { fwd: partial, done })),
         Err(Stopped { why: Halt::Error(error), .. }) => Err(error),
     }
 }
