@@ -18,7 +18,7 @@ use super::plan::Key;
 use crate::deduce::CLit;
 
 /// The demand check of one player after one step.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Demand {
     /// The player's capacity field: offset and mask.
     pub off: u32,

@@ -353,7 +353,9 @@ fn next_layer<K: Key, C: Word>(
     // move is tried only if the state passes the checks it leaves alone.
     let deps = Plan::demand_deps(step);
     let every = ((1u64 << step.demand.len()) - 1) as u32;
-    let shared = deps.iter().fold(0, |m, &d| m | !d) & every;
+    // A check the step before also ran holds on every state here, and on
+    // a successor unless the move changes its bits.
+    let shared = deps.iter().fold(0, |m, &d| m | !d) & every & step.fresh;
     for (&key, &f) in cur_keys.iter().zip(cur_counts) {
         // At most MAX_STATES × moves edges per layer: the offsets fit.
         if keep {
@@ -371,7 +373,7 @@ fn next_layer<K: Key, C: Word>(
                 continue;
             }
             let Some(nk) = Plan::apply(step, key, &step.moves[m]) else { continue };
-            let checks = if all { deps[m] } else { every };
+            let checks = if all { deps[m] } else { (deps[m] | step.fresh) & every };
             if Plan::failing(step, nk, checks) != 0 {
                 continue;
             }

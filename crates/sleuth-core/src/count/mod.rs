@@ -1086,6 +1086,52 @@ mod tests {
         );
     }
 
+    /// A demand check repeated from the step before is run only where a move
+    /// changes its bits: the forward pass keeps exactly the states and
+    /// edges it keeps running every check everywhere, on seeded classic,
+    /// master and custom games of both views (pruning is sound either way,
+    /// so only the states can differ).
+    #[test]
+    fn repeated_demand_checks_prune_the_same_states() {
+        let sizes = [
+            (DeckChoice::Classic, 3),
+            (DeckChoice::Classic, 6),
+            (DeckChoice::Master, 3),
+            (DeckChoice::Master, 5),
+            (DeckChoice::Master, 8),
+            (DeckChoice::Master, 10),
+            (DeckChoice::Custom(vec![5, 4, 6]), 4),
+        ];
+        let (mut compared, mut skipped) = (0, 0);
+        for_each_generated(
+            &sizes,
+            12,
+            |players, seed| 47_000 + 100 * players as u64 + seed,
+            |label, p| {
+                let Some(r) = propagate(p) else { return };
+                let Ok(fast_plan) = plan(p, &r) else { return };
+                skipped += fast_plan
+                    .steps
+                    .iter()
+                    .map(|s| (!s.fresh & ((1u64 << s.demand.len()) - 1) as u32).count_ones())
+                    .sum::<u32>();
+                let Ok(fast) = dp::forward(&fast_plan, true) else { return };
+                let every = dp::forward(&plan(p, &r).expect(label).every_check_fresh(), true).expect(label);
+                assert_eq!(fast.states, every.states, "{label}");
+                for (t, (a, b)) in fast.layers.iter().zip(&every.layers).enumerate() {
+                    assert!(a.counts.iter().eq(b.counts.iter()), "{label}: layer {t}");
+                }
+                for (t, (a, b)) in fast.succ.iter().zip(&every.succ).enumerate() {
+                    for i in 0..fast.layers[t].counts.len() {
+                        assert_eq!(a.slice(i), b.slice(i), "{label}: edges of state {i} at step {t}");
+                    }
+                }
+                compared += 1;
+            },
+        );
+        assert!(compared > 800 && skipped > 5000, "compared {compared}, repeated checks {skipped}");
+    }
+
     /// A list of case files in one order, to compare.
     fn sorted(files: CaseFiles) -> Vec<(Vec<crate::model::Card>, u128)> {
         let mut files = files.expect("the case files are listed");

@@ -75,6 +75,11 @@ pub(super) struct Step {
     case_tight: Option<(u128, usize)>,
     /// Clause demand checks on the state after this step.
     pub demand: Vec<Demand>,
+    /// The checks (bit `d` for `demand[d]`) that are not also a check of
+    /// the step before: every state of a layer passed the step before's
+    /// checks, so a check it repeats can fail only where a move changes
+    /// the bits it reads (see [`Plan::demand_deps`]).
+    pub fresh: u32,
     /// Players free before this step (see [`free_sets`]), when symmetric:
     /// their moves are the one move to the pool.
     pub free: u16,
@@ -389,7 +394,7 @@ impl Plan {
             Some(pool) => fold(init, &joins_of(free[0])?, pool),
             None => init,
         };
-        let mut steps = Vec::with_capacity(n);
+        let mut steps: Vec<Step> = Vec::with_capacity(n);
         for (i, &c) in order.iter().enumerate() {
             let ci = c as usize;
             let mut end_mask = 0u128;
@@ -457,7 +462,22 @@ impl Plan {
             };
             let joins = joins_of(free[i + 1] & !free[i])?;
             let weighted = !joins.is_empty() || moves.iter().any(|m| m.place == POOL);
-            steps.push(Step { card: c, moves, end_mask, tight, case_tight, demand, free: free[i], joins, weighted });
+            let fresh = match steps.last() {
+                Some(before) => fresh_checks(&demand, &before.demand),
+                None => u32::MAX,
+            };
+            steps.push(Step {
+                card: c,
+                moves,
+                end_mask,
+                tight,
+                case_tight,
+                demand,
+                fresh,
+                free: free[i],
+                joins,
+                weighted,
+            });
         }
 
         // Tail classes by (category, case file allowed).
@@ -524,6 +544,17 @@ impl Plan {
     pub fn without_demand(mut self) -> Plan {
         for step in &mut self.steps {
             step.demand.clear();
+        }
+        self
+    }
+
+    /// The same DP with every demand check run at every step, as before
+    /// checks repeated from the step before were skipped: the reference of
+    /// the test that the skipping prunes the same states.
+    #[cfg(test)]
+    pub fn every_check_fresh(mut self) -> Plan {
+        for step in &mut self.steps {
+            step.fresh = u32::MAX;
         }
         self
     }
@@ -889,6 +920,11 @@ pub(super) fn free_sets(r: &Reduced, np: usize, order: &[u8], intervals: &[(usiz
         out[i] = if free.count_ones() >= 2 { free } else { 0 };
     }
     out
+}
+
+/// The checks of `demand` (as bits) that are not one of `before`.
+fn fresh_checks(demand: &[Demand], before: &[Demand]) -> u32 {
+    demand.iter().enumerate().filter(|(_, d)| !before.contains(d)).fold(0, |m, (x, _)| m | 1 << x)
 }
 
 /// In-flight clauses per player the demand check reads (its table has
