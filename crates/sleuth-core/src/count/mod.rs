@@ -1055,13 +1055,8 @@ mod tests {
                             dp::resume(&plan, true, pause).expect("counts")
                         }
                     };
-                    assert_eq!((fwd.states, &fwd.placed), (whole.states, &whole.placed), "{label}, budget {budget}");
-                    for (t, (a, b)) in fwd.layers.iter().zip(&whole.layers).enumerate() {
-                        assert!(a.counts.iter().eq(b.counts.iter()), "{label}, budget {budget}: layer {t}");
-                        for i in 0..a.counts.len() {
-                            assert_eq!(fwd.succ.get(t).map(|e| e.slice(i)), whole.succ.get(t).map(|e| e.slice(i)));
-                        }
-                    }
+                    assert_eq!(fwd.placed, whole.placed, "{label}, budget {budget}");
+                    assert_same_pass(&fwd, &whole, &format!("{label}, budget {budget}"));
                     widened += usize::from(wide);
                     let (counts, files) = card_outer_passed(&p, &r, &plan, true, fwd).expect("counts");
                     assert_eq!((counts.total, &counts.marginal), (expected.0.total, &expected.0.marginal), "{label}");
@@ -1117,19 +1112,25 @@ mod tests {
                     .sum::<u32>();
                 let Ok(fast) = dp::forward(&fast_plan, true) else { return };
                 let every = dp::forward(&plan(p, &r).expect(label).every_check_fresh(), true).expect(label);
-                assert_eq!(fast.states, every.states, "{label}");
-                for (t, (a, b)) in fast.layers.iter().zip(&every.layers).enumerate() {
-                    assert!(a.counts.iter().eq(b.counts.iter()), "{label}: layer {t}");
-                }
-                for (t, (a, b)) in fast.succ.iter().zip(&every.succ).enumerate() {
-                    for i in 0..fast.layers[t].counts.len() {
-                        assert_eq!(a.slice(i), b.slice(i), "{label}: edges of state {i} at step {t}");
-                    }
-                }
+                assert_same_pass(&fast, &every, label);
                 compared += 1;
             },
         );
         assert!(compared > 800 && skipped > 5000, "compared {compared}, repeated checks {skipped}");
+    }
+
+    /// Two forward passes keep the same states: as many, with the same
+    /// counts layer by layer and the same edges out of every state.
+    fn assert_same_pass(a: &dp::Forward, b: &dp::Forward, at: &str) {
+        assert_eq!((a.states, a.layers.len(), a.succ.len()), (b.states, b.layers.len(), b.succ.len()), "{at}");
+        for (t, (x, y)) in a.layers.iter().zip(&b.layers).enumerate() {
+            assert!(x.counts.iter().eq(y.counts.iter()), "{at}: layer {t}");
+        }
+        for (t, (x, y)) in a.succ.iter().zip(&b.succ).enumerate() {
+            for i in 0..a.layers[t].counts.len() {
+                assert_eq!(x.slice(i), y.slice(i), "{at}: edges of state {i} at step {t}");
+            }
+        }
     }
 
     /// A list of case files in one order, to compare.
