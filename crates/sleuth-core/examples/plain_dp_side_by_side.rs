@@ -21,9 +21,10 @@
 //! classic, custom decks, face-up cards, accusations; 20 or 30 suggestions;
 //! Sleuth is judged on games it has not seen), `--copies` (time copies of
 //! both programs, as `cargo install` leaves them, instead of the files the
-//! linker wrote: on this VM a freshly linked file starts up to 0.5 ms
-//! slower while it stays in the page cache, the larger program the more;
-//! BENCHMARKS.md).
+//! build left: on this VM a file the linker wrote starts up to 0.5 ms
+//! slower while it stays in the page cache, the larger program the more,
+//! and `sleuth`'s build rewrites its file; ARCHITECTURE.md, "The program
+//! file in the page cache").
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
