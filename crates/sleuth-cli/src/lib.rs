@@ -142,12 +142,13 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    fn code(self) -> ExitCode {
+    /// The process's exit status.
+    fn status(self) -> u8 {
         match self {
-            Outcome::Success => ExitCode::SUCCESS,
-            Outcome::NoResult => ExitCode::from(1),
-            Outcome::Inconsistent => ExitCode::from(3),
-            Outcome::Code(c) => ExitCode::from(c),
+            Outcome::Success => 0,
+            Outcome::NoResult => 1,
+            Outcome::Inconsistent => 3,
+            Outcome::Code(c) => c,
         }
     }
 }
@@ -199,24 +200,24 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 }
 
 /// The program `sleuth`: runs the quick subcommands, hands the others to
-/// `sleuth-full`.
-pub fn sleuth_main() -> ExitCode {
+/// `sleuth-full`. Returns the exit status (its `main` is the C library's).
+pub fn sleuth_main() -> u8 {
     main_with(run_or_hand_over)
 }
 
 /// The program `sleuth-full`: runs every subcommand.
 pub fn sleuth_full_main() -> ExitCode {
-    main_with(run_any)
+    ExitCode::from(main_with(run_any))
 }
 
-fn main_with(run: fn(&Command, &mut dyn Write) -> anyhow::Result<Outcome>) -> ExitCode {
+fn main_with(run: fn(&Command, &mut dyn Write) -> anyhow::Result<Outcome>) -> u8 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             // Help and version go to stdout with code 0; usage errors to
             // stderr with code 2. A closed pipe is not worth reporting.
             let _ = e.print();
-            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+            return u8::try_from(e.exit_code()).unwrap_or(2);
         }
     };
     let stdout = io::stdout();
@@ -226,8 +227,8 @@ fn main_with(run: fn(&Command, &mut dyn Write) -> anyhow::Result<Outcome>) -> Ex
         Ok(outcome)
     });
     match result {
-        Ok(outcome) => outcome.code(),
-        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Ok(outcome) => outcome.status(),
+        Err(e) if is_broken_pipe(&e) => 0,
         Err(e) => {
             // Flush what was printed before the error, ignoring a closed pipe.
             let _ = out.flush();
@@ -236,7 +237,7 @@ fn main_with(run: fn(&Command, &mut dyn Write) -> anyhow::Result<Outcome>) -> Ex
             let message = sleuth_core::text::escape_message(&format!("{e:#}"));
             let message = sleuth_core::text::elide(&message, MAX_ERROR_CHARS);
             let _ = writeln!(io::stderr().lock(), "error: {message}");
-            ExitCode::from(2)
+            2
         }
     }
 }

@@ -124,3 +124,43 @@ fn binary_code_is_aligned_to_huge_pages() {
     assert_eq!(offset % TWO_MIB, 0, "code at file offset {offset:#x}");
     assert!(align >= TWO_MIB, "segments aligned to {align:#x}");
 }
+
+/// A reader that stops early (`sleuth analyze --json GAME | head -c 1`)
+/// closes the pipe; `sleuth` ignores SIGPIPE, as Rust's runtime would have
+/// (its start is its own, src/main.rs), so it sees the write fail, stops
+/// and exits with 0, without a message, instead of being killed by the
+/// signal.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    use crate::support::Scratch;
+    // Master 2 players, bystander: about 70 KB of JSON, more than a pipe holds.
+    let scratch = Scratch::new();
+    let game = crate::support::generated(&[
+        "--deck",
+        "master",
+        "--players",
+        "2",
+        "--bystander",
+        "--suggestions",
+        "20",
+        "--seed",
+        "3",
+    ]);
+    scratch.write("game.json", &game);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sleuth"))
+        .args(["analyze", "--json", "game.json"])
+        .current_dir(scratch.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 1];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // The read end is closed here, with most of the output unread.
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{:?} {stderr}", out.status);
+    assert!(stderr.is_empty(), "{stderr}");
+}
