@@ -45,7 +45,10 @@ fn help_documents_exit_codes() {
 #[test]
 fn closed_pipe_exits_cleanly() {
     // `sleuth constraints --dimacs big | head -1`: the reader goes away
-    // after the first line; sleuth must not panic or report an error.
+    // after the first line; sleuth must not panic or report an error. The
+    // output (230 KB) outgrows the pipe, so this also checks that `sleuth`,
+    // which starts without Rust's runtime (src/main.rs), ignores SIGPIPE:
+    // otherwise the signal kills it.
     let mut child = Command::new(env!("CARGO_BIN_EXE_sleuth"))
         .args(["constraints", "--dimacs", "seed-sat-sample.json"])
         .current_dir(testdata(""))
@@ -123,44 +126,4 @@ fn binary_code_is_aligned_to_huge_pages() {
     let (_, _, offset, align) = code[0];
     assert_eq!(offset % TWO_MIB, 0, "code at file offset {offset:#x}");
     assert!(align >= TWO_MIB, "segments aligned to {align:#x}");
-}
-
-/// A reader that stops early (`sleuth analyze --json GAME | head -c 1`)
-/// closes the pipe; `sleuth` ignores SIGPIPE, as Rust's runtime would have
-/// (its start is its own, src/main.rs), so it sees the write fail, stops
-/// and exits with 0, without a message, instead of being killed by the
-/// signal.
-#[cfg(unix)]
-#[test]
-fn a_closed_pipe_ends_the_output_quietly() {
-    use crate::support::Scratch;
-    // Master 2 players, bystander: about 70 KB of JSON, more than a pipe holds.
-    let scratch = Scratch::new();
-    let game = crate::support::generated(&[
-        "--deck",
-        "master",
-        "--players",
-        "2",
-        "--bystander",
-        "--suggestions",
-        "20",
-        "--seed",
-        "3",
-    ]);
-    scratch.write("game.json", &game);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sleuth"))
-        .args(["analyze", "--json", "game.json"])
-        .current_dir(scratch.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = [0u8; 1];
-    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
-    // The read end is closed here, with most of the output unread.
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{:?} {stderr}", out.status);
-    assert!(stderr.is_empty(), "{stderr}");
 }
