@@ -2,7 +2,7 @@
 //! independent plain DP (`plain_dp`), whole process, side by side in one
 //! run, on generated master states (the bench's master cells at 10 and 20
 //! suggestions) and the issue's three states. Each state is timed three
-//! times per program, interleaved, and the fastest kept; the two outputs
+//! times per program, interleaved (each first in turn), and the fastest kept; the two outputs
 //! must agree on the total and on every card-place count.
 //!
 //! ```sh
@@ -24,7 +24,12 @@
 //! build left: on this VM a file the linker wrote starts up to 0.5 ms
 //! slower while it stays in the page cache, the larger program the more,
 //! and `sleuth`'s build rewrites its file; ARCHITECTURE.md, "The program
-//! file in the page cache").
+//! file in the page cache"), `--noise-floor` (time a copy of plain_dp in
+//! analyze's place against another copy: how many states the machine's
+//! noise alone makes "slower" between two identical programs), `--confirm
+//! N` (time the states where analyze came out slower N more times per
+//! program, the fastest of all kept: a slower state that stays slower is
+//! the program's, one that does not was the machine's).
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -95,6 +100,10 @@ struct Options {
     few_players: bool,
     other_games: bool,
     copies: bool,
+    /// Times a copy of plain_dp in analyze's place (`noise_a`).
+    noise_floor: bool,
+    noise_a: Option<PathBuf>,
+    confirm: usize,
 }
 
 fn options() -> Result<Options, String> {
@@ -110,6 +119,9 @@ fn options() -> Result<Options, String> {
         few_players: false,
         other_games: false,
         copies: false,
+        noise_floor: false,
+        noise_a: None,
+        confirm: 0,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -135,6 +147,8 @@ fn options() -> Result<Options, String> {
             "--few-players" => o.few_players = true,
             "--other-games" => o.other_games = true,
             "--copies" => o.copies = true,
+            "--noise-floor" => o.noise_floor = true,
+            "--confirm" => o.confirm = value()?.parse().map_err(|_| "--confirm: expected a number".to_string())?,
             _ => return Err(format!("unknown argument {arg}")),
         }
     }
@@ -225,10 +239,25 @@ fn agree(analyze: &Value, plain: &Value) -> Result<(), String> {
     Ok(())
 }
 
-fn time_state(o: &Options, s: &mut State) -> Result<(), String> {
-    for _ in 0..o.repeat {
-        let (ta, a) = run(&o.sleuth, &["analyze", "--json"], &s.file)?;
-        let (tp, p) = run(&o.plain, &[], &s.file)?;
+/// Times one state `repeat` times per program, the fastest kept. The
+/// program run first takes turns (by state and by repetition): whichever
+/// runs first in a pair is slower by about 1 % at the median, even two
+/// copies of one program (`--noise-floor`, before the turns: the first
+/// slower on 69 % of 7,003 states).
+fn time_state(o: &Options, s: &mut State, i: usize, repeat: usize) -> Result<(), String> {
+    let analyze = || match &o.noise_a {
+        Some(copy) => run(copy, &[], &s.file),
+        None => run(&o.sleuth, &["analyze", "--json"], &s.file),
+    };
+    let plain = || run(&o.plain, &[], &s.file);
+    for rep in 0..repeat {
+        let ((ta, a), (tp, p)) = if (i + rep) % 2 == 0 {
+            let a = analyze()?;
+            (a, plain()?)
+        } else {
+            let p = plain()?;
+            (analyze()?, p)
+        };
         agree(&a, &p).map_err(|e| format!("{}: the counts differ: {e}", s.label))?;
         s.analyze = s.analyze.min(ta);
         s.plain = s.plain.min(tp);
@@ -294,6 +323,16 @@ fn real_main() -> Result<(), String> {
             *path = copy;
         }
     }
+    if o.noise_floor {
+        // Two copies of one program, written alike: what differs between
+        // their times is the machine's.
+        let (a, b) = (dir.join("plain_dp_a"), dir.join("plain_dp_b"));
+        for copy in [&a, &b] {
+            std::fs::copy(&o.plain, copy).map_err(|e| format!("{}: {e}", o.plain.display()))?;
+        }
+        eprintln!("noise floor: plain_dp against a copy of itself, in analyze's column");
+        (o.noise_a, o.plain) = (Some(a), b);
+    }
     let result = measure(&o, &dir);
     let _ = std::fs::remove_dir_all(&dir);
     result
@@ -324,9 +363,16 @@ fn measure(o: &Options, dir: &Path) -> Result<(), String> {
     let start = Instant::now();
     let total = states.len();
     for (i, s) in states.iter_mut().enumerate() {
-        time_state(o, s)?;
+        time_state(o, s, i, o.repeat)?;
         if (i + 1) % 50 == 0 || i + 1 == total {
             eprintln!("  {}/{total} states, {:.0} s", i + 1, start.elapsed().as_secs_f64());
+        }
+    }
+    let first_slower = states.iter().filter(|s| s.analyze > s.plain).count();
+    if o.confirm > 0 {
+        eprintln!("confirming the {first_slower} states where analyze came out slower, {} more runs each", o.confirm);
+        for (i, s) in states.iter_mut().enumerate().filter(|(_, s)| s.analyze > s.plain) {
+            time_state(o, s, i + 1, o.confirm)?;
         }
     }
     if let Some(path) = &o.tsv {
@@ -338,6 +384,13 @@ fn measure(o: &Options, dir: &Path) -> Result<(), String> {
         "plain_dp_side_by_side: whole process, fastest of {}, seeds {}..{}; outputs agree on every state",
         o.repeat, o.seeds.0, o.seeds.1
     );
+    if o.confirm > 0 {
+        let still = states.iter().filter(|s| s.analyze > s.plain).count();
+        println!(
+            "confirmed: of the {first_slower} states where analyze came out slower, {still} stay slower after {} more runs",
+            o.confirm
+        );
+    }
     println!("\nissue 20's states:");
     for s in &states[..ISSUE_STATES.len()] {
         print_state(s);
