@@ -46,6 +46,7 @@ fn lowercase_first(s: &str) -> String {
 /// Reads a text file (or standard input for `-`), with a size limit.
 pub fn read_text(path: &Path) -> anyhow::Result<String> {
     let name = display(path);
+    let cannot = |e: &io::Error| anyhow!("cannot read {name}: {}", describe_io(e));
     let mut bytes = Vec::new();
     let read = if is_stdin(path) {
         io::stdin().lock().take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)
@@ -54,16 +55,20 @@ pub fn read_text(path: &Path) -> anyhow::Result<String> {
         let file = match fs::File::open(path) {
             Ok(file) => file,
             Err(_) if path.is_dir() => return Err(directory()),
-            Err(e) => bail!("cannot read {name}: {}", describe_io(&e)),
+            Err(e) => return Err(cannot(&e)),
         };
-        let size = file.metadata().ok().filter(|m| !m.is_dir()).ok_or_else(directory)?.len();
+        let size = match file.metadata() {
+            Ok(m) if m.is_dir() => return Err(directory()),
+            Ok(m) => m.len(),
+            Err(e) => return Err(cannot(&e)),
+        };
         // Room for the whole file (as far as the limit) and the read that
         // finds its end: two reads, where a growing buffer took nine on a
         // 1.6 KB game file.
         bytes.reserve(size.min(MAX_FILE_BYTES) as usize + 1);
         file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)
     };
-    read.map_err(|e| anyhow!("cannot read {name}: {}", describe_io(&e)))?;
+    read.map_err(|e| cannot(&e))?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         bail!("cannot read {name}: it is larger than {} MiB, too large for a game file", MAX_FILE_BYTES >> 20);
     }
