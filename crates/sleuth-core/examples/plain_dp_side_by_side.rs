@@ -2,8 +2,9 @@
 //! independent plain DP (`plain_dp`), whole process, side by side in one
 //! run, on generated master states (the bench's master cells at 10 and 20
 //! suggestions) and the issue's three states. Each state is timed three
-//! times per program, interleaved (each first in turn), and the fastest kept; the two outputs
-//! must agree on the total and on every card-place count.
+//! times per program, interleaved (each first in turn), and the fastest
+//! kept; the two outputs must agree on the total and on every card-place
+//! count.
 //!
 //! ```sh
 //! cargo build --release -p sleuth-cli
@@ -372,7 +373,7 @@ fn measure(o: &Options, dir: &Path) -> Result<(), String> {
     if o.confirm > 0 {
         eprintln!("confirming the {first_slower} states where analyze came out slower, {} more runs each", o.confirm);
         for (i, s) in states.iter_mut().enumerate().filter(|(_, s)| s.analyze > s.plain) {
-            time_state(o, s, i + 1, o.confirm)?;
+            time_state(o, s, i, o.confirm)?;
         }
     }
     if let Some(path) = &o.tsv {
