@@ -138,6 +138,16 @@ pub(super) struct Paused {
     done: usize,
 }
 
+impl Paused {
+    /// The states the whole pass would visit if each step left to take
+    /// (of `steps`) kept as many states as the last layer: the trial's
+    /// guess of where the pass is heading.
+    pub(super) fn projected(&self, steps: usize) -> usize {
+        let last = self.fwd.layers.last().map_or(0, |l| l.counts.len());
+        self.fwd.states.saturating_add(last.saturating_mul(steps.saturating_sub(self.done)))
+    }
+}
+
 /// The pass of a run without a budget.
 fn finished(run: Budgeted) -> Result<Forward, CountError> {
     match run {

@@ -398,22 +398,33 @@ fn auto(p: &Problem, r: &Reduced) -> Result<Counts, CountError> {
 /// cards), within a move budget. Where it is, the card-outer DP first
 /// runs on a budget of [`CARD_OUTER_TRIAL`] of that estimate: the
 /// estimates are loose both ways, and a card-outer DP that ends within it
-/// nearly always beats the players-outer counter. Past the budget the
-/// players-outer counter runs, and if it gives up, the paused DP resumes.
-/// The constants come from seeds 0..199 of the master 6–10-player cells
-/// (BENCHMARKS.md's git history; ARCHITECTURE.md, "Choosing the counter").
+/// nearly always beats the players-outer counter. Past the budget, a pass
+/// that looks close to its end (its states so far, plus its last layer for
+/// every step left, within [`CARD_OUTER_PROJECTED`] × the budget) goes on;
+/// otherwise the players-outer counter runs, and if it gives up, the
+/// paused DP resumes. The constants come from seeds 0..199 of the master
+/// 6–10-player cells (BENCHMARKS.md's git history; ARCHITECTURE.md,
+/// "Choosing the counter").
 fn chosen(p: &Problem, r: &Reduced, files: bool) -> Result<(Counts, CaseFiles), CountError> {
-    chosen_within(p, r, files, CARD_OUTER_TRIAL, PLAYERS_MAX_MOVES)
+    chosen_within(p, r, files, Trial { share: CARD_OUTER_TRIAL, projected: CARD_OUTER_PROJECTED }, PLAYERS_MAX_MOVES)
 }
 
-/// [`chosen`] with the card-outer trial at `trial` of the players-outer
-/// estimate and the players-outer counter within `max_moves` (the tests
-/// take every branch).
+/// The card-outer trial of [`chosen`]: its budget, a share of the
+/// players-outer estimate, and how far past the budget a pass may be
+/// projected to end and still go on, a multiple of the budget.
+#[derive(Clone, Copy, Debug)]
+struct Trial {
+    share: f64,
+    projected: f64,
+}
+
+/// [`chosen`] with the card-outer trial `trial` and the players-outer
+/// counter within `max_moves` (the tests take every branch).
 fn chosen_within(
     p: &Problem,
     r: &Reduced,
     files: bool,
-    trial: f64,
+    trial: Trial,
     max_moves: usize,
 ) -> Result<(Counts, CaseFiles), CountError> {
     let cards = CardClasses::new(p, r);
@@ -423,9 +434,14 @@ fn chosen_within(
         return card_outer_and_files(p, r, plan_of, files);
     };
     let plan = plan_of(p, r)?;
-    let budget = (trial * pp.estimate()) as usize;
+    let budget = (trial.share * pp.estimate()) as usize;
+    let near_end = |paused: &dp::Paused| paused.projected(plan.steps.len()) as f64 <= trial.projected * budget as f64;
     let fwd = match dp::forward_within(&plan, files, budget) {
         Ok(dp::Budgeted::Done(fwd)) => fwd,
+        Ok(dp::Budgeted::Paused(paused)) if near_end(&paused) => match dp::resume(&plan, files, paused) {
+            Ok(fwd) => fwd,
+            Err(error) => return or_unpooled(p, r, &plan, files, Err(error)),
+        },
         Ok(dp::Budgeted::Paused(paused)) => match players_outer_within(p, r, &pp, max_moves)? {
             Some((counts, masks)) => {
                 let found = if files { files_from_masks(p, r, &counts, &masks) } else { None };
@@ -502,6 +518,12 @@ const PLAYERS_RATIO_SYMMETRIC: f64 = 0.5;
 /// estimate it beat the players-outer counter on 5 of 6 states (by up to
 /// 7×), at 1–2 % on 8 of 16, past 5 % on 6 of 363 (ARCHITECTURE.md).
 const CARD_OUTER_TRIAL: f64 = 0.02;
+/// A paused trial goes on where it is projected to end within this many
+/// times its budget: on 536 states of eleven master cells of 6–10 players
+/// (seeds 0..199) where the players-outer counter is considered, the whole
+/// analysis −2.8 % and states over 1.2 × the better counter's time 38 → 17;
+/// on seeds 200..399, −2.1 % and 28 → 20. At 3 ×, more time on both.
+const CARD_OUTER_PROJECTED: f64 = 2.0;
 /// The players-outer counter gives up after this many moves.
 const PLAYERS_MAX_MOVES: usize = 3_000_000;
 /// [`Counter::PlayersOuter`] gives up after this many moves.
@@ -1066,10 +1088,14 @@ mod tests {
                 let base = BaseOrders::if_symmetric(&p, &r, &cards);
                 candidates += usize::from(players_outer_candidate(&p, &r, &cards, base.as_ref()).is_some());
                 // Whole trial, no trial with the players-outer counter, no
-                // trial with it giving up at once.
-                for (trial, max_moves) in [(1e9, PLAYERS_MAX_MOVES), (0.0, PLAYERS_MAX_MOVES), (0.0, 0)] {
+                // trial with it giving up at once, a short trial that
+                // always goes on once paused.
+                let trials =
+                    [(1e9, 0.0, PLAYERS_MAX_MOVES), (0.0, 0.0, PLAYERS_MAX_MOVES), (0.0, 0.0, 0), (1e-3, 1e12, 0)];
+                for (share, projected, max_moves) in trials {
+                    let trial = Trial { share, projected };
                     let (counts, files) = chosen_within(&p, &r, true, trial, max_moves).expect("counts");
-                    let at = format!("{label}, trial {trial}, {max_moves} moves");
+                    let at = format!("{label}, {trial:?}, {max_moves} moves");
                     assert_eq!((counts.total, &counts.marginal), (expected.0.total, &expected.0.marginal), "{at}");
                     assert_eq!(sorted(files), sorted(expected.1.clone()), "{at}");
                 }
