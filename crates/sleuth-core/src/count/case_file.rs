@@ -1,8 +1,10 @@
 //! The exact distribution of the case file.
 //!
 //! [`super::count_with_case_files`] reads it from the count's own passes
-//! ([`super::case_sweep`]), for up to three open categories. Two other
-//! methods remain, as fallbacks and as the tests' references:
+//! ([`super::case_sweep`]), for up to eight open categories. Two other
+//! methods remain, as fallbacks (more open categories, too many
+//! combinations, or forward vectors too large to keep) and as the tests'
+//! references:
 //!
 //! * [`identified`]: one forward pass of an *identifying* DP
 //!   ([`Plan::new_identifying`]), whose key carries which DP card went to
@@ -200,9 +202,9 @@ pub(super) fn from_masks(p: &Problem, r: &Reduced, files: &[(u64, u128)]) -> Cas
     out
 }
 
-/// The case files where the sweep does not apply (more than three open
-/// categories): the identifying DP, or one count per combination where
-/// that is too large.
+/// The case files where the sweeps do not apply (see the module's
+/// comment): the identifying DP, or one count per combination where that
+/// is too large.
 pub(super) fn without_sweep(p: &Problem, r: &Reduced, counts: &Counts) -> Result<CaseFileList, CountError> {
     match identified(p, r) {
         Err(CountError::TooManyStates(_) | CountError::TooComplex(_)) => by_fixing(p, counts),

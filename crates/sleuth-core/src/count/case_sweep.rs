@@ -1,5 +1,6 @@
 //! The case-file distribution from the count's own passes (up to three
-//! open categories; see ARCHITECTURE.md, "Case files").
+//! open categories here; more in [`many`]; see ARCHITECTURE.md, "Case
+//! files").
 //!
 //! A deal's case cards are placed by the DP one category at a time (or
 //! come from the tail at the end), so along a path the number of
@@ -26,6 +27,8 @@
 //! completions, so none exceeds the count's scaled total, which fits: the
 //! sweeps run on `u64` when the total does, unchecked.
 
+mod many;
+
 use super::arith::Word;
 use super::dp::{Edges, Forward};
 use super::plan::{CardClasses, Plan};
@@ -34,8 +37,10 @@ use crate::deduce::{Problem, Reduced};
 use crate::model::{Card, MAX_CARDS};
 
 /// The case files with their (unscaled) counts, or `None` when the plan
-/// has more than three open categories or too many combinations (the
-/// caller then uses another method).
+/// has more than [`MAX_OPEN`] open categories, too many combinations, or
+/// (four or more open) forward vectors too large to keep (the caller then
+/// uses another method). Up to three open categories take this module's
+/// sweeps, more [`many`]'s.
 pub(super) fn case_files<B: Word>(
     p: &Problem,
     r: &Reduced,
@@ -45,10 +50,18 @@ pub(super) fn case_files<B: Word>(
     total: u128,
 ) -> Result<CaseFiles, CountError> {
     let Some(s) = Setup::new(p, r, plan, fwd) else { return Ok(None) };
-    let table = if total <= u128::from(u64::MAX) {
-        sweep::<u64, B>(&s, plan, fwd, back)?.into_iter().map(u128::from).collect()
-    } else {
-        sweep::<u128, B>(&s, plan, fwd, back)?
+    let narrow = total <= u128::from(u64::MAX);
+    let table: Vec<u128> = match (s.cands.len() <= 3 && general().is_none(), narrow) {
+        (true, true) => sweep::<u64, B>(&s, plan, fwd, back)?.into_iter().map(u128::from).collect(),
+        (true, false) => sweep::<u128, B>(&s, plan, fwd, back)?,
+        (false, true) => match many::sweep::<u64, B>(&s, plan, fwd, back)? {
+            Some(table) => table.into_iter().map(u128::from).collect(),
+            None => return Ok(None),
+        },
+        (false, false) => match many::sweep::<u128, B>(&s, plan, fwd, back)? {
+            Some(table) => table,
+            None => return Ok(None),
+        },
     };
     // The table, with the categories decided by propagation.
     let cf = p.np as u8;
@@ -60,7 +73,7 @@ pub(super) fn case_files<B: Word>(
         if v == 0 {
             continue;
         }
-        let (mut rest, mut picked) = (at, [0u8; 3]);
+        let (mut rest, mut picked) = (at, [0u8; MAX_OPEN]);
         for (c, cands) in s.cands.iter().enumerate() {
             picked[c] = cands[rest % cands.len()];
             rest /= cands.len();
@@ -97,7 +110,7 @@ impl Setup {
         let cards = CardClasses::new(p, r);
         let cf = p.np as u8;
         let open = plan.open_cats();
-        if open.len() > 3 {
+        if open.len() > MAX_OPEN {
             return None;
         }
         let mut s = Setup {
@@ -561,3 +574,25 @@ fn add_tails<T: Word>(table: &mut [T], at: usize, rest: &[usize], tails: &[Vec<u
 
 /// The largest table of candidate combinations kept.
 const MAX_TABLE: usize = 1 << 20;
+
+/// The most open categories the sweeps take: the forward pass keeps a
+/// state's placed categories in a byte.
+const MAX_OPEN: usize = 8;
+
+#[cfg(test)]
+thread_local! {
+    /// Tests set this to run [`many`]'s sweeps on up to three open
+    /// categories too, against the sweeps tuned for them: `Some(a)` splits
+    /// the paths after `a` case cards where `a` is below the open
+    /// categories, elsewhere where [`many`] chooses.
+    pub(super) static GENERAL: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
+
+/// Whether a test asked for [`many`]'s sweeps whatever the categories,
+/// and where to split.
+fn general() -> Option<usize> {
+    #[cfg(test)]
+    return GENERAL.with(std::cell::Cell::get);
+    #[cfg(not(test))]
+    None
+}

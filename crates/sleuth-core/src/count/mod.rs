@@ -765,6 +765,7 @@ mod tests {
             (DeckChoice::Custom(vec![5, 4, 6]), 4),
             (DeckChoice::Custom(vec![3, 6, 2, 5]), 3),
             (DeckChoice::Custom(vec![2, 2]), 2),
+            (DeckChoice::Custom(vec![3, 2, 3, 2, 2]), 3),
         ];
         let (mut compared, mut pooled, mut several) = (0, 0, 0);
         // Plain plans whose backward counts the sweep reads on u64, and
@@ -821,6 +822,63 @@ mod tests {
         assert!(several * 2 > compared, "several case files on only {several} of {compared} games");
         assert!(pooled * 4 > compared, "pooled identifying plans on only {pooled} of {compared} games");
         assert!(narrow > 300 && wide > 20, "plain plans: {narrow} with totals on u64, {wide} beyond");
+    }
+
+    /// The sweeps for any number of open categories (`case_sweep::many`)
+    /// against those tuned for up to three, on plain and pooled plans of
+    /// seeded classic, master and custom games of both views, split where
+    /// they choose and at every place: equal case files. (On four or more, `case_files_match_one_count_per_combination`
+    /// checks them against one count per combination.)
+    #[test]
+    fn general_case_sweeps_match_the_tuned_ones() {
+        let sizes = [
+            (DeckChoice::Classic, 4),
+            (DeckChoice::Master, 3),
+            (DeckChoice::Master, 6),
+            (DeckChoice::Master, 10),
+            (DeckChoice::Custom(vec![5, 4, 6]), 4),
+            (DeckChoice::Custom(vec![4, 4]), 3),
+            (DeckChoice::Custom(vec![7]), 2),
+        ];
+        let (mut compared, mut by_open, mut wide) = (0, [0usize; 4], 0);
+        for_each_generated(
+            &sizes,
+            6,
+            |players, seed| 47_000 + 100 * players as u64 + seed,
+            |label, p| {
+                let Some(r) = propagate(p) else { return };
+                let cards = CardClasses::new(p, &r);
+                for symmetric in [false, true] {
+                    let order = order::dp_order(&r, &cards);
+                    let plan = if symmetric {
+                        Plan::new_symmetric(p, &r, &cards, order)
+                    } else {
+                        Plan::new(p, &r, &cards, order)
+                    };
+                    let plan = plan.expect(label);
+                    let files = |general: Option<usize>| {
+                        case_sweep::GENERAL.with(|g| g.set(general));
+                        let (counts, files) = card_outer_files(p, &r, &plan, true).expect(label);
+                        case_sweep::GENERAL.with(|g| g.set(None));
+                        (counts.total, files.map(|f| sorted(Some(f))))
+                    };
+                    let (total, expected) = files(None);
+                    // Split where the sweeps choose, and after 0, 1 or 2
+                    // case cards.
+                    for split in [usize::MAX, 0, 1, 2] {
+                        let at = format!("{label}, symmetric {symmetric}, split {split}");
+                        assert_eq!(files(Some(split)).1, expected, "{at}");
+                    }
+                    // The sweeps run on u128 past u64 (scaled totals).
+                    wide += usize::from((total * plan.scale) >> 64 != 0);
+                    compared += 1;
+                    by_open[plan.open_cats().len().min(3)] += 1;
+                }
+            },
+        );
+        assert!(compared > 500, "only {compared} plans compared");
+        assert!(by_open.iter().all(|&n| n > 20), "plans by open categories: {by_open:?}");
+        assert!(wide > 10, "only {wide} plans with totals past u64");
     }
 
     /// The pruned, reordered DP against the reference on seeded random

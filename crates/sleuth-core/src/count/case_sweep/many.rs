@@ -1,0 +1,460 @@
+//! The case-file sweeps for any number of open categories (custom decks of
+//! four or more categories; the parent's sweeps, tuned for up to three,
+//! do the others).
+//!
+//! The same idea as the parent's, one level up. Along a path the case
+//! cards are placed one category at a time; with `k` open categories the
+//! path is split at the placement of its `a + 1`-th case card, `a < k`
+//! chosen per state ([`split`]: the fewest vector entries that fit in
+//! memory):
+//!
+//! * forward, on states with `1..=a` categories placed, `F[s][x]`: the
+//!   forward count of the paths into `s` whose case cards so far are the
+//!   tuple `x` (one coordinate per placed category, among its candidates
+//!   placed before this layer);
+//! * backward, on states with more than `a` placed, `B[s][y]`: the
+//!   completions from `s` whose case cards still to come are the tuple
+//!   `y` (one coordinate per category left, among its candidates from this
+//!   layer on, tail included);
+//! * the edge that places the `a + 1`-th case card `m` adds `F[s][x] × w ×
+//!   B[s'][y]` to the case file `(x, m, y)`; paths that place at most `a`
+//!   in the DP are read at the final layer, the rest from the tail.
+//!
+//! A vector is a mixed-radix array over its categories (lowest category
+//! least significant). From one layer to the next only the step's card's
+//! category can change its length, by one, so every edge adds one vector
+//! into another as blocks ([`scatter`]). Every number counts (scaled)
+//! deals, none above the scaled total.
+
+use super::{add_tails, axpy, general, Setup, MAX_TABLE};
+use crate::count::arith::Word;
+use crate::count::dp::{Edges, Forward};
+use crate::count::plan::Plan;
+use crate::count::CountError;
+
+/// The most entries the vectors may take at once (the forward ones of all
+/// layers, kept for the backward sweep, and the backward ones of two
+/// layers): 128 MiB on `u64`. Past it the caller falls back to another
+/// method.
+const MAX_ENTRIES: usize = 1 << 24;
+
+/// The (scaled) count of every combination of candidates, open category
+/// `c`'s index with stride `Π_{d < c} |cands[d]|`; `None` where the
+/// vectors would take more than [`MAX_ENTRIES`] at every split.
+pub(super) fn sweep<T: Word, B: Word>(
+    s: &Setup,
+    plan: &Plan,
+    fwd: &Forward,
+    back: &[Vec<B>],
+) -> Result<Option<Vec<T>>, CountError> {
+    let g = Geometry::new(s, plan);
+    let (k, n) = (g.k, g.n);
+    debug_assert!(g.len.iter().product::<usize>() <= MAX_TABLE);
+    let placed = &fwd.placed;
+    let alive = |t: usize, i: usize| back[t][i] != B::ZERO;
+    let forced = general().filter(|&a| a < k.max(1));
+    let Some(a) = forced.or_else(|| split(&g, placed, alive)) else { return Ok(None) };
+    let weight = |t: usize, i: usize, m: usize| -> T {
+        if !plan.steps[t].weighted {
+            return T::of(1);
+        }
+        let (slots, joins) = plan.weight(&plan.steps[t], fwd.layers[t].keys.get(i), m);
+        T::of(slots) * T::of(joins)
+    };
+    let mut table = vec![T::ZERO; g.len.iter().product()];
+
+    // Where each state's forward vector starts (states with 1..=a placed
+    // and completions), layer by layer.
+    let mut f_at: Vec<Vec<usize>> = Vec::with_capacity(n + 1);
+    let mut f_size = Vec::with_capacity(n + 1);
+    for t in 0..=n {
+        let mut at = vec![NONE; placed[t].len()];
+        let mut size = 0usize;
+        for (i, &pl) in placed[t].iter().enumerate() {
+            let j = pl.count_ones() as usize;
+            if (1..=a).contains(&j) && alive(t, i) {
+                at[i] = size;
+                size += g.f_len(t, pl);
+            }
+        }
+        f_at.push(at);
+        f_size.push(size);
+    }
+
+    // Forward: F on states with 1..=a placed.
+    let mut f_vals: Vec<Vec<T>> = vec![vec![T::ZERO; f_size[0]]];
+    for t in 0..n {
+        let mut next = vec![T::ZERO; f_size[t + 1]];
+        let (succ, counts) = (&fwd.succ[t], &fwd.layers[t].counts);
+        for (i, &pl) in placed[t].iter().enumerate() {
+            let j = pl.count_ones() as usize;
+            if j > a || !alive(t, i) {
+                continue;
+            }
+            let start = [T::of(counts.get(i))];
+            let from: &[T] = if j == 0 { &start } else { &f_vals[t][f_at[t][i]..][..g.f_len(t, pl)] };
+            for &e in succ.slice(i) {
+                let (m, jn) = Edges::unpack(e);
+                if !alive(t + 1, jn) {
+                    continue;
+                }
+                let w = weight(t, i, m);
+                match s.cat_of[t][m] {
+                    // A case-file move: its card becomes the coordinate of
+                    // a new category (the `a + 1`-th joins in the backward
+                    // sweep).
+                    Some(c) if j < a => {
+                        let to = &mut next[f_at[t + 1][jn]..][..g.f_len(t + 1, pl | 1 << c)];
+                        let inner = g.f_inner(t, pl, c);
+                        scatter(to, from, w, Block { inner, from: 1, to: g.pre(t + 1, c), offset: g.pre(t, c) });
+                    }
+                    Some(_) => {}
+                    None if j == 0 => {}
+                    None => {
+                        let to = &mut next[f_at[t + 1][jn]..][..g.f_len(t + 1, pl)];
+                        match g.step_cat[t] {
+                            // A candidate of a placed category goes to a
+                            // player: that category's range grows by one.
+                            Some(c) if pl >> c & 1 == 1 => {
+                                let inner = g.f_inner(t, pl, c);
+                                scatter(
+                                    to,
+                                    from,
+                                    w,
+                                    Block { inner, from: g.pre(t, c), to: g.pre(t + 1, c), offset: 0 },
+                                );
+                            }
+                            _ => axpy(to, from, w),
+                        }
+                    }
+                }
+            }
+        }
+        f_vals.push(next);
+    }
+
+    // Final states with at most `a` placed: the categories left take their
+    // case card from the tail, every tail candidate in as many ways. Summed
+    // by placed categories first, then spread once per sum.
+    let all = (1u32 << k) - 1;
+    let mut sums: Vec<Vec<T>> = (0..=all).map(|pl| vec![T::ZERO; g.f_len(n, pl as u8)]).collect();
+    for (i, &pl) in placed[n].iter().enumerate() {
+        let j = pl.count_ones() as usize;
+        if j > a || !alive(n, i) {
+            continue;
+        }
+        let b = T::of(back[n][i].wide());
+        if j == 0 {
+            sums[0][0] += T::of(fwd.layers[n].counts.get(i)) * b;
+        } else {
+            axpy(&mut sums[usize::from(pl)], &f_vals[n][f_at[n][i]..][..g.f_len(n, pl)], b);
+        }
+    }
+    for (pl, sum) in sums.iter().enumerate() {
+        let rest: Vec<usize> = (0..k).filter(|&c| pl >> c & 1 == 0).collect();
+        let combos: usize = rest.iter().map(|&c| s.tails[c].len()).product();
+        let offsets = g.f_offsets(n, pl as u8);
+        for (&x, &d) in offsets.iter().zip(sum) {
+            if d == T::ZERO || combos == 0 {
+                continue;
+            }
+            debug_assert!(d.wide() % combos as u128 == 0);
+            add_tails(&mut table, x, &rest, &s.tails, &g.stride, T::of(d.wide() / combos as u128));
+        }
+    }
+
+    // Backward: B on states with more than `a` placed (all `k`: the
+    // backward count itself), and the joining edges.
+    let b_len = |t: usize, pl: u8| if pl.count_ones() as usize == k { 0 } else { g.b_len(t, pl) };
+    let b_layout = |t: usize| {
+        let mut at = vec![NONE; placed[t].len()];
+        let mut size = 0usize;
+        for (i, &pl) in placed[t].iter().enumerate() {
+            if pl.count_ones() as usize > a && alive(t, i) {
+                at[i] = size;
+                size += b_len(t, pl);
+            }
+        }
+        (at, size)
+    };
+    let (mut at_next, size) = b_layout(n);
+    let mut b_next = vec![T::ZERO; size];
+    for (i, &pl) in placed[n].iter().enumerate() {
+        let len = b_len(n, pl);
+        if at_next[i] == NONE || len == 0 {
+            continue;
+        }
+        // Only tail candidates are left: each combination of them alike.
+        let rest = (0..k).filter(|&c| pl >> c & 1 == 0);
+        let combos: usize = rest.map(|c| s.tails[c].len()).product();
+        debug_assert_eq!(combos, len);
+        b_next[at_next[i]..][..len].fill(T::of(back[n][i].wide() / combos as u128));
+    }
+    for t in (0..n).rev() {
+        let (at_cur, size) = b_layout(t);
+        let mut b_cur = vec![T::ZERO; size];
+        let succ = &fwd.succ[t];
+        // The vector of state `jn` of the next layer (with every category
+        // placed, its backward count), written into `one` if need be.
+        let b_of = |jn: usize, one: &mut [T; 1]| -> (usize, usize) {
+            let pl = placed[t + 1][jn];
+            if pl.count_ones() as usize == k {
+                one[0] = T::of(back[t + 1][jn].wide());
+                (usize::MAX, 1)
+            } else {
+                (at_next[jn], b_len(t + 1, pl))
+            }
+        };
+        let mut joins = JoinOffsets::default();
+        for (i, &pl) in placed[t].iter().enumerate() {
+            let j = pl.count_ones() as usize;
+            // All placed: no vector (the backward count is its value).
+            if j < a || j == k || !alive(t, i) {
+                continue;
+            }
+            for &e in succ.slice(i) {
+                let (m, jn) = Edges::unpack(e);
+                if !alive(t + 1, jn) {
+                    continue;
+                }
+                let mut one = [T::ZERO];
+                let (at, len) = b_of(jn, &mut one);
+                let from: &[T] = if at == usize::MAX { &one } else { &b_next[at..][..len] };
+                let w = weight(t, i, m);
+                match (s.cat_of[t][m], j == a) {
+                    // The joining edge: every (x, y) around this card.
+                    (Some(c), true) => {
+                        let start = [T::of(fwd.layers[t].counts.get(i))];
+                        let f: &[T] = if j == 0 { &start } else { &f_vals[t][f_at[t][i]..][..g.f_len(t, pl)] };
+                        let (xs, ys) = joins.get(&g, t, pl, c);
+                        let here = g.pre(t, c) * g.stride[c];
+                        for (&x, &fx) in xs.iter().zip(f) {
+                            if fx == T::ZERO {
+                                continue;
+                            }
+                            let fw = fx * w;
+                            let row = &mut table[here + x..];
+                            for (&y, &by) in ys.iter().zip(from) {
+                                row[y] += fw * by;
+                            }
+                        }
+                    }
+                    (None, true) => {}
+                    // A later placement: its card is the first coordinate
+                    // of that category.
+                    (Some(c), false) => {
+                        let to = &mut b_cur[at_cur[i]..][..b_len(t, pl)];
+                        let inner = g.b_inner(t, pl, c);
+                        scatter(to, from, w, Block { inner, from: 1, to: g.len[c] - g.pre(t, c), offset: 0 });
+                    }
+                    (None, false) => {
+                        let to = &mut b_cur[at_cur[i]..][..b_len(t, pl)];
+                        match g.step_cat[t] {
+                            // A candidate of a category left goes to a
+                            // player: its range starts one earlier here.
+                            Some(c) if pl >> c & 1 == 0 => {
+                                let inner = g.b_inner(t, pl, c);
+                                let (from_len, to_len) = (g.len[c] - g.pre(t + 1, c), g.len[c] - g.pre(t, c));
+                                scatter(to, from, w, Block { inner, from: from_len, to: to_len, offset: 1 });
+                            }
+                            _ => axpy(to, from, w),
+                        }
+                    }
+                }
+            }
+        }
+        (at_next, b_next) = (at_cur, b_cur);
+    }
+    Ok(Some(table))
+}
+
+/// A state without a vector.
+const NONE: usize = usize::MAX;
+
+/// Where to split the paths: the number `a` of case cards before the
+/// joining edge that needs the fewest vector entries in all (forward
+/// vectors on `1..=a` placed, backward ones on more, short of all), among
+/// those whose forward vectors (kept for every layer) and backward vectors
+/// of two layers at a time fit in [`MAX_ENTRIES`]; `None` if none fits.
+fn split(g: &Geometry, placed: &[Vec<u8>], alive: impl Fn(usize, usize) -> bool) -> Option<usize> {
+    let k = g.k;
+    if k == 0 {
+        return Some(0);
+    }
+    // Per layer and number placed, the entries of each side's vectors.
+    let (mut f_by, mut b_by) = (vec![0usize; (g.n + 1) * (k + 1)], vec![0usize; (g.n + 1) * (k + 1)]);
+    for (t, placed) in placed.iter().enumerate() {
+        let mut states = [0usize; 256];
+        for (i, &pl) in placed.iter().enumerate() {
+            states[usize::from(pl)] += usize::from(alive(t, i));
+        }
+        for (pl, &m) in states.iter().enumerate().filter(|(_, &m)| m > 0) {
+            let j = (pl as u8).count_ones() as usize;
+            f_by[t * (k + 1) + j] += m * g.f_len(t, pl as u8);
+            b_by[t * (k + 1) + j] += m * g.b_len(t, pl as u8);
+        }
+    }
+    let sides = |a: usize| {
+        let f: usize = (0..=g.n).map(|t| f_by[t * (k + 1)..][1..=a].iter().sum::<usize>()).sum();
+        let b_at = |t: usize| b_by[t * (k + 1)..][a + 1..k].iter().sum::<usize>();
+        let b: usize = (0..=g.n).map(b_at).sum();
+        let b_peak = (0..g.n).map(|t| b_at(t) + b_at(t + 1)).max().unwrap_or(0);
+        (f + b, f + b_peak)
+    };
+    (0..k)
+        .map(|a| (a, sides(a)))
+        .filter(|(_, (_, memory))| *memory <= MAX_ENTRIES)
+        .min_by_key(|(_, (work, _))| *work)
+        .map(|(a, _)| a)
+}
+
+/// The shape of the vectors: per open category its candidates (`len`), its
+/// stride in the table, and per layer how many of its DP candidates the
+/// steps before placed (`pre`); per step, the open category its card is a
+/// DP candidate of.
+struct Geometry {
+    k: usize,
+    n: usize,
+    len: Vec<usize>,
+    stride: Vec<usize>,
+    /// `pre[t * k + c]`.
+    pre: Vec<usize>,
+    step_cat: Vec<Option<usize>>,
+}
+
+impl Geometry {
+    fn new(s: &Setup, plan: &Plan) -> Geometry {
+        let k = s.cands.len();
+        let n = plan.steps.len();
+        let len: Vec<usize> = s.cands.iter().map(Vec::len).collect();
+        let mut stride = vec![1usize; k];
+        for c in 1..k {
+            stride[c] = stride[c - 1] * len[c - 1];
+        }
+        let step_cat: Vec<Option<usize>> = (0..n)
+            .map(|t| {
+                let card = plan.steps[t].card as usize;
+                s.cat_of[t].iter().flatten().copied().next().filter(|&c| s.pos[card] < len[c])
+            })
+            .collect();
+        let mut pre = vec![0usize; (n + 1) * k];
+        for t in 0..n {
+            for c in 0..k {
+                pre[(t + 1) * k + c] = pre[t * k + c] + usize::from(step_cat[t] == Some(c));
+            }
+        }
+        Geometry { k, n, len, stride, pre, step_cat }
+    }
+
+    fn pre(&self, t: usize, c: usize) -> usize {
+        self.pre[t * self.k + c]
+    }
+
+    /// A forward vector's length at layer `t` with `pl` placed.
+    fn f_len(&self, t: usize, pl: u8) -> usize {
+        (0..self.k).filter(|&c| pl >> c & 1 == 1).map(|c| self.pre(t, c)).product()
+    }
+
+    /// A backward vector's length at layer `t` with `pl` placed.
+    fn b_len(&self, t: usize, pl: u8) -> usize {
+        (0..self.k).filter(|&c| pl >> c & 1 == 0).map(|c| self.len[c] - self.pre(t, c)).product()
+    }
+
+    /// In a forward vector over `pl` at layer `t`, the stride of category
+    /// `c` (placed or about to be).
+    fn f_inner(&self, t: usize, pl: u8, c: usize) -> usize {
+        (0..c).filter(|&d| pl >> d & 1 == 1).map(|d| self.pre(t, d)).product()
+    }
+
+    /// In a backward vector of a state with `pl` placed at layer `t`, the
+    /// stride of category `c` (left).
+    fn b_inner(&self, t: usize, pl: u8, c: usize) -> usize {
+        (0..c).filter(|&d| pl >> d & 1 == 0).map(|d| self.len[d] - self.pre(t, d)).product()
+    }
+
+    /// Each entry's offset in the table, for a forward vector over `pl` at
+    /// layer `t`.
+    fn f_offsets(&self, t: usize, pl: u8) -> Vec<usize> {
+        let dims: Vec<(usize, usize, usize)> =
+            (0..self.k).filter(|&c| pl >> c & 1 == 1).map(|c| (self.pre(t, c), 0, self.stride[c])).collect();
+        offsets(&dims)
+    }
+
+    /// Each entry's offset in the table, for a backward vector of a state
+    /// with `pl` placed at layer `t` (its coordinates count from the
+    /// candidates placed before `t`).
+    fn b_offsets(&self, t: usize, pl: u8) -> Vec<usize> {
+        let dims: Vec<(usize, usize, usize)> = (0..self.k)
+            .filter(|&c| pl >> c & 1 == 0)
+            .map(|c| (self.len[c] - self.pre(t, c), self.pre(t, c), self.stride[c]))
+            .collect();
+        offsets(&dims)
+    }
+}
+
+/// The offsets `Σ (first_c + x_c) × stride_c` of every coordinate tuple
+/// `x` of a mixed-radix array over `dims` (`(size, first, stride)`, the
+/// first least significant), in the array's order.
+fn offsets(dims: &[(usize, usize, usize)]) -> Vec<usize> {
+    let mut out = vec![dims.iter().map(|&(_, first, stride)| first * stride).sum::<usize>()];
+    for &(size, _, stride) in dims {
+        let block: Vec<usize> = out.clone();
+        out = (0..size).flat_map(|x| block.iter().map(move |&o| o + x * stride)).collect();
+    }
+    out
+}
+
+/// The table offsets of a layer's joining edges, by the placed categories
+/// and the category placed (computed once per layer and pair).
+#[derive(Default)]
+struct JoinOffsets {
+    cached: Vec<Join>,
+}
+
+/// The table offsets of the joining edges out of states with `placed`
+/// that place category `cat`: of the forward vector's entries (`xs`) and
+/// of the successor's backward vector's (`ys`).
+struct Join {
+    placed: u8,
+    cat: usize,
+    xs: Vec<usize>,
+    ys: Vec<usize>,
+}
+
+impl JoinOffsets {
+    fn get(&mut self, g: &Geometry, t: usize, pl: u8, c: usize) -> (&[usize], &[usize]) {
+        let at = match self.cached.iter().position(|j| (j.placed, j.cat) == (pl, c)) {
+            Some(at) => at,
+            None => {
+                let (xs, ys) = (g.f_offsets(t, pl), g.b_offsets(t + 1, pl | 1 << c));
+                self.cached.push(Join { placed: pl, cat: c, xs, ys });
+                self.cached.len() - 1
+            }
+        };
+        (&self.cached[at].xs, &self.cached[at].ys)
+    }
+}
+
+/// How one vector's blocks land in another's: `from` is `[outer][from][inner]`,
+/// `to` is `[outer][to][inner]`, and block `x` of `from` adds into block
+/// `x + offset` of `to`.
+#[derive(Clone, Copy)]
+struct Block {
+    inner: usize,
+    from: usize,
+    to: usize,
+    offset: usize,
+}
+
+/// `to += w × from`, block by block as `b` says.
+fn scatter<T: Word>(to: &mut [T], from: &[T], w: T, b: Block) {
+    let (run, step) = (b.inner * b.from, b.inner * b.to);
+    if run == 0 {
+        return;
+    }
+    debug_assert_eq!(from.len() % run, 0);
+    debug_assert_eq!(to.len(), from.len() / run * step);
+    for (o, from) in from.chunks_exact(run).enumerate() {
+        axpy(&mut to[o * step + b.offset * b.inner..][..run], from, w);
+    }
+}
