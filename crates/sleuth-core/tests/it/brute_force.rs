@@ -1,6 +1,6 @@
 //! The exact counter against brute-force enumeration of every deal.
 
-use crate::support::small_game;
+use crate::support::{small_game, small_game_many_categories};
 use sleuth_core::brute::enumerate;
 use sleuth_core::{Analysis, Game};
 
@@ -58,6 +58,22 @@ fn exact_counts_match_brute_force_on_thousands_of_small_games() {
     for (kind, n) in kinds.into_iter().chain([("correct accusation", correct), ("failed accusation", failed)]) {
         assert!(n > 50, "only {n} games or events with {kind}");
     }
+}
+
+/// The same on decks of four or five categories, whose case files come
+/// from the sweeps for any number of open categories.
+#[test]
+fn exact_counts_match_brute_force_with_many_categories() {
+    let (mut consistent, mut many_files) = (0, 0);
+    for i in 0..400 {
+        let generated = small_game_many_categories("brute many", i);
+        let game = Game::new(&generated.file).expect("generated games are valid");
+        check(&game, &format!("game {i}: {}", generated.file.to_json()));
+        let analysis = Analysis::new(&game).expect("small games count");
+        consistent += usize::from(analysis.is_consistent());
+        many_files += usize::from(analysis.case_files().count() > 8);
+    }
+    assert!(consistent > 200 && many_files > 60, "{consistent} consistent, {many_files} with over 8 case files");
 }
 
 /// The pruned enumerator of `support` (used as an oracle for bigger games

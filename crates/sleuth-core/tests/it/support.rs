@@ -21,9 +21,24 @@ pub fn rng(test: &str, i: u64) -> ChaCha8Rng {
 /// A random small game: 2 or 3 categories of 2-4 cards, 2-4 players,
 /// face-up cards, accusations, observers and bystanders, sometimes corrupted.
 pub fn small_game(test: &str, i: u64) -> Generated {
+    small_game_of(test, i, 2..=3, 2..=4)
+}
+
+/// A random small game of 4 or 5 categories of 2 or 3 cards, as
+/// [`small_game`] otherwise (the case files take other sweeps there).
+pub fn small_game_many_categories(test: &str, i: u64) -> Generated {
+    small_game_of(test, i, 4..=5, 2..=3)
+}
+
+fn small_game_of(
+    test: &str,
+    i: u64,
+    categories: std::ops::RangeInclusive<usize>,
+    cards: std::ops::RangeInclusive<usize>,
+) -> Generated {
     let mut r = rng(test, i);
-    let cats = r.gen_range(2..=3);
-    let sizes: Vec<usize> = (0..cats).map(|_| r.gen_range(2..=4)).collect();
+    let cats = r.gen_range(categories);
+    let sizes: Vec<usize> = (0..cats).map(|_| r.gen_range(cards.clone())).collect();
     let total: usize = sizes.iter().sum();
     let players = r.gen_range(2..=4.min(total - cats));
     let spare = total - cats - players; // keep at least one card per player
