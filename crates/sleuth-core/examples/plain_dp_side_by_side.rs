@@ -19,7 +19,8 @@
 //! `--few-players` (also master games of 2 to 5 players, observer and
 //! bystander: the judge's "generated master states" need not be the
 //! bench's cells), `--other-games` (also other decks, players and events:
-//! classic, custom decks, face-up cards, accusations; 20 or 30 suggestions;
+//! classic, custom decks of three to five categories, face-up cards,
+//! accusations; 20 or 30 suggestions;
 //! Sleuth is judged on games it has not seen), `--copies` (time copies of
 //! both programs, as `cargo install` leaves them, instead of the files the
 //! build left: on this VM a file the linker wrote starts up to 0.5 ms
@@ -45,7 +46,7 @@ const FEW_PLAYERS_CELLS: [(usize, bool); 8] =
     [(2, true), (2, false), (3, true), (3, false), (4, true), (4, false), (5, true), (5, false)];
 /// The cells `--other-games` adds: deck, players, observer, suggestions,
 /// further `sleuth generate` options.
-const OTHER_CELLS: [Cell; 11] = [
+const OTHER_CELLS: [Cell; 14] = [
     Cell { deck: "classic", players: 3, observer: false, suggestions: 30, extra: &[] },
     Cell { deck: "classic", players: 6, observer: true, suggestions: 20, extra: &[] },
     Cell { deck: "classic", players: 6, observer: false, suggestions: 20, extra: &[] },
@@ -57,6 +58,9 @@ const OTHER_CELLS: [Cell; 11] = [
     Cell { deck: "5,6,7", players: 5, observer: false, suggestions: 20, extra: &[] },
     Cell { deck: "10,10,10", players: 6, observer: false, suggestions: 20, extra: &[] },
     Cell { deck: "12,12,12", players: 8, observer: false, suggestions: 20, extra: &[] },
+    Cell { deck: "6,6,6,6", players: 6, observer: false, suggestions: 20, extra: &[] },
+    Cell { deck: "8,8,8,8", players: 8, observer: true, suggestions: 20, extra: &[] },
+    Cell { deck: "5,5,5,5,5", players: 5, observer: true, suggestions: 20, extra: &[] },
 ];
 
 /// A kind of generated state: `sleuth generate`'s options but the seed.

@@ -71,7 +71,7 @@ pub(super) fn sweep<T: Word, B: Word>(
         let mut at = vec![NONE; placed[t].len()];
         let mut size = 0usize;
         for (i, &pl) in placed[t].iter().enumerate() {
-            let j = pl.count_ones() as usize;
+            let j = placed_count(pl);
             if (1..=a).contains(&j) && alive(t, i) {
                 at[i] = size;
                 size += g.f_len(t, pl);
@@ -86,20 +86,29 @@ pub(super) fn sweep<T: Word, B: Word>(
     for t in 0..n {
         let mut next = vec![T::ZERO; f_size[t + 1]];
         let (succ, counts) = (&fwd.succ[t], &fwd.layers[t].counts);
+        // Slices taken once per layer (through the `Vec`s, every edge
+        // reloaded them).
+        let (cat_of, back_t, back_next) = (&s.cat_of[t][..], &back[t][..], &back[t + 1][..]);
         for (i, &pl) in placed[t].iter().enumerate() {
-            let j = pl.count_ones() as usize;
-            if j > a || !alive(t, i) {
+            let j = placed_count(pl);
+            if j > a || back_t[i] == B::ZERO {
                 continue;
             }
             let start = [T::of(counts.get(i))];
             let from: &[T] = if j == 0 { &start } else { &f_vals[t][f_at[t][i]..][..g.f_len(t, pl)] };
             for &e in succ.slice(i) {
                 let (m, jn) = Edges::unpack(e);
-                if !alive(t + 1, jn) {
+                // Before any placement only the case-file move matters; at
+                // `a` placed, it joins in the backward sweep.
+                let skip = match cat_of[m] {
+                    Some(_) => j == a,
+                    None => j == 0,
+                };
+                if skip || back_next[jn] == B::ZERO {
                     continue;
                 }
                 let w = weight(t, i, m);
-                match s.cat_of[t][m] {
+                match cat_of[m] {
                     // A case-file move: its card becomes the coordinate of
                     // a new category (the `a + 1`-th joins in the backward
                     // sweep).
@@ -139,7 +148,7 @@ pub(super) fn sweep<T: Word, B: Word>(
     let all = (1u32 << k) - 1;
     let mut sums: Vec<Vec<T>> = (0..=all).map(|pl| vec![T::ZERO; g.f_len(n, pl as u8)]).collect();
     for (i, &pl) in placed[n].iter().enumerate() {
-        let j = pl.count_ones() as usize;
+        let j = placed_count(pl);
         if j > a || !alive(n, i) {
             continue;
         }
@@ -165,12 +174,12 @@ pub(super) fn sweep<T: Word, B: Word>(
 
     // Backward: B on states with more than `a` placed (all `k`: the
     // backward count itself), and the joining edges.
-    let b_len = |t: usize, pl: u8| if pl.count_ones() as usize == k { 0 } else { g.b_len(t, pl) };
+    let b_len = |t: usize, pl: u8| if placed_count(pl) == k { 0 } else { g.b_len(t, pl) };
     let b_layout = |t: usize| {
         let mut at = vec![NONE; placed[t].len()];
         let mut size = 0usize;
         for (i, &pl) in placed[t].iter().enumerate() {
-            if pl.count_ones() as usize > a && alive(t, i) {
+            if placed_count(pl) > a && alive(t, i) {
                 at[i] = size;
                 size += b_len(t, pl);
             }
@@ -194,12 +203,14 @@ pub(super) fn sweep<T: Word, B: Word>(
         let (at_cur, size) = b_layout(t);
         let mut b_cur = vec![T::ZERO; size];
         let succ = &fwd.succ[t];
+        let (cat_of, back_t, back_next, placed_next) =
+            (&s.cat_of[t][..], &back[t][..], &back[t + 1][..], &placed[t + 1][..]);
         // The vector of state `jn` of the next layer (with every category
         // placed, its backward count), written into `one` if need be.
         let b_of = |jn: usize, one: &mut [T; 1]| -> (usize, usize) {
-            let pl = placed[t + 1][jn];
-            if pl.count_ones() as usize == k {
-                one[0] = T::of(back[t + 1][jn].wide());
+            let pl = placed_next[jn];
+            if placed_count(pl) == k {
+                one[0] = T::of(back_next[jn].wide());
                 (usize::MAX, 1)
             } else {
                 (at_next[jn], b_len(t + 1, pl))
@@ -207,21 +218,22 @@ pub(super) fn sweep<T: Word, B: Word>(
         };
         let mut joins = JoinOffsets::default();
         for (i, &pl) in placed[t].iter().enumerate() {
-            let j = pl.count_ones() as usize;
+            let j = placed_count(pl);
             // All placed: no vector (the backward count is its value).
-            if j < a || j == k || !alive(t, i) {
+            if j < a || j == k || back_t[i] == B::ZERO {
                 continue;
             }
             for &e in succ.slice(i) {
                 let (m, jn) = Edges::unpack(e);
-                if !alive(t + 1, jn) {
+                // At `a` placed only the joining (case-file) move matters.
+                if (j == a && cat_of[m].is_none()) || back_next[jn] == B::ZERO {
                     continue;
                 }
                 let mut one = [T::ZERO];
                 let (at, len) = b_of(jn, &mut one);
                 let from: &[T] = if at == usize::MAX { &one } else { &b_next[at..][..len] };
                 let w = weight(t, i, m);
-                match (s.cat_of[t][m], j == a) {
+                match (cat_of[m], j == a) {
                     // The joining edge: every (x, y) around this card.
                     (Some(c), true) => {
                         let start = [T::of(fwd.layers[t].counts.get(i))];
@@ -271,6 +283,21 @@ pub(super) fn sweep<T: Word, B: Word>(
 /// A state without a vector.
 const NONE: usize = usize::MAX;
 
+/// The number of categories placed (the build's baseline x86-64 has no
+/// `popcnt`: a table is cheaper than the bit tricks, once per state).
+fn placed_count(pl: u8) -> usize {
+    const COUNT: [u8; 256] = {
+        let mut count = [0u8; 256];
+        let mut i = 0;
+        while i < 256 {
+            count[i] = (i as u8).count_ones() as u8;
+            i += 1;
+        }
+        count
+    };
+    usize::from(COUNT[usize::from(pl)])
+}
+
 /// Where to split the paths: the number `a` of case cards before the
 /// joining edge that needs the fewest vector entries in all (forward
 /// vectors on `1..=a` placed, backward ones on more, short of all), among
@@ -289,7 +316,7 @@ fn split(g: &Geometry, placed: &[Vec<u8>], alive: impl Fn(usize, usize) -> bool)
             states[usize::from(pl)] += usize::from(alive(t, i));
         }
         for (pl, &m) in states.iter().enumerate().filter(|(_, &m)| m > 0) {
-            let j = (pl as u8).count_ones() as usize;
+            let j = placed_count(pl as u8);
             f_by[t * (k + 1) + j] += m * g.f_len(t, pl as u8);
             b_by[t * (k + 1) + j] += m * g.b_len(t, pl as u8);
         }
@@ -320,6 +347,9 @@ struct Geometry {
     /// `pre[t * k + c]`.
     pre: Vec<usize>,
     step_cat: Vec<Option<usize>>,
+    /// The forward and backward vectors' lengths, `[t << k | placed]`.
+    f_lens: Vec<usize>,
+    b_lens: Vec<usize>,
 }
 
 impl Geometry {
@@ -343,7 +373,18 @@ impl Geometry {
                 pre[(t + 1) * k + c] = pre[t * k + c] + usize::from(step_cat[t] == Some(c));
             }
         }
-        Geometry { k, n, len, stride, pre, step_cat }
+        // The vectors' lengths, by layer and placed categories (looked up
+        // per state and edge: computing them there was a tenth of the time).
+        let sets = 1usize << k;
+        let (mut f_lens, mut b_lens) = (vec![0usize; (n + 1) * sets], vec![0usize; (n + 1) * sets]);
+        for t in 0..=n {
+            for pl in 0..sets {
+                let pre = |c: usize| pre[t * k + c];
+                f_lens[t * sets + pl] = (0..k).filter(|&c| pl >> c & 1 == 1).map(pre).product();
+                b_lens[t * sets + pl] = (0..k).filter(|&c| pl >> c & 1 == 0).map(|c| len[c] - pre(c)).product();
+            }
+        }
+        Geometry { k, n, len, stride, pre, step_cat, f_lens, b_lens }
     }
 
     fn pre(&self, t: usize, c: usize) -> usize {
@@ -352,12 +393,12 @@ impl Geometry {
 
     /// A forward vector's length at layer `t` with `pl` placed.
     fn f_len(&self, t: usize, pl: u8) -> usize {
-        (0..self.k).filter(|&c| pl >> c & 1 == 1).map(|c| self.pre(t, c)).product()
+        self.f_lens[(t << self.k) + usize::from(pl)]
     }
 
     /// A backward vector's length at layer `t` with `pl` placed.
     fn b_len(&self, t: usize, pl: u8) -> usize {
-        (0..self.k).filter(|&c| pl >> c & 1 == 0).map(|c| self.len[c] - self.pre(t, c)).product()
+        self.b_lens[(t << self.k) + usize::from(pl)]
     }
 
     /// In a forward vector over `pl` at layer `t`, the stride of category
