@@ -50,19 +50,12 @@ pub(super) fn case_files<B: Word>(
     total: u128,
 ) -> Result<CaseFiles, CountError> {
     let Some(s) = Setup::new(p, r, plan, fwd) else { return Ok(None) };
-    let narrow = total <= u128::from(u64::MAX);
-    let table: Vec<u128> = match (s.cands.len() <= 3 && general().is_none(), narrow) {
-        (true, true) => sweep::<u64, B>(&s, plan, fwd, back)?.into_iter().map(u128::from).collect(),
-        (true, false) => sweep::<u128, B>(&s, plan, fwd, back)?,
-        (false, true) => match many::sweep::<u64, B>(&s, plan, fwd, back)? {
-            Some(table) => table.into_iter().map(u128::from).collect(),
-            None => return Ok(None),
-        },
-        (false, false) => match many::sweep::<u128, B>(&s, plan, fwd, back)? {
-            Some(table) => table,
-            None => return Ok(None),
-        },
+    let table: Option<Vec<u128>> = if total <= u128::from(u64::MAX) {
+        either_sweep::<u64, B>(&s, plan, fwd, back)?.map(|t| t.into_iter().map(u128::from).collect())
+    } else {
+        either_sweep::<u128, B>(&s, plan, fwd, back)?
     };
+    let Some(table) = table else { return Ok(None) };
     // The table, with the categories decided by propagation.
     let cf = p.np as u8;
     let fixed: Vec<Option<Card>> =
@@ -156,6 +149,21 @@ impl Setup {
     }
 }
 
+/// The table of [`sweep`] for up to three open categories, of
+/// [`many::sweep`] for more (`None` where that one does not fit).
+fn either_sweep<T: Word, B: Word>(
+    s: &Setup,
+    plan: &Plan,
+    fwd: &Forward,
+    back: &[Vec<B>],
+) -> Result<Option<Vec<T>>, CountError> {
+    if s.cands.len() <= 3 && general().is_none() {
+        sweep::<T, B>(s, plan, fwd, back).map(Some)
+    } else {
+        many::sweep::<T, B>(s, plan, fwd, back)
+    }
+}
+
 /// The sweeps: the (scaled) count of every combination of candidates,
 /// open category `c`'s index with stride `Π_{d < c} |cands[d]|`.
 ///
@@ -174,10 +182,7 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
     let placed = &fwd.placed;
     // Slices, not `Vec`s, in the loops below: after a store into a vector
     // the compiler reloads every `Vec` header it cannot prove untouched.
-    let weight = |t: usize, i: usize, m: usize| -> T {
-        let (slots, joins) = plan.weight(&plan.steps[t], fwd.layers[t].keys.get(i), m);
-        T::of(slots) * T::of(joins)
-    };
+    let weight = |t: usize, i: usize, m: usize| -> T { move_weight(plan, fwd, t, i, m) };
     let last = fwd.layers.last().expect("a forward pass has a final layer");
     // Candidates are numbered in step order, tail last, so at layer `t` the
     // first case card of a path is among the `pre[t][c]` candidates placed
@@ -570,6 +575,13 @@ fn add_tails<T: Word>(table: &mut [T], at: usize, rest: &[usize], tails: &[Vec<u
     for &x in &tails[c] {
         add_tails(table, at + x * stride[c], more, tails, stride, v);
     }
+}
+
+/// The weight of move `m` of state `i` at step `t` of a weighted step (a
+/// pooled plan's ways to pick the players), as the sweeps multiply it.
+fn move_weight<T: Word>(plan: &Plan, fwd: &Forward, t: usize, i: usize, m: usize) -> T {
+    let (slots, joins) = plan.weight(&plan.steps[t], fwd.layers[t].keys.get(i), m);
+    T::of(slots) * T::of(joins)
 }
 
 /// The largest table of candidate combinations kept.

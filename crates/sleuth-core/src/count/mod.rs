@@ -438,20 +438,20 @@ fn chosen_within(
     let near_end = |paused: &dp::Paused| paused.projected(plan.steps.len()) as f64 <= trial.projected * budget as f64;
     let fwd = match dp::forward_within(&plan, files, budget) {
         Ok(dp::Budgeted::Done(fwd)) => fwd,
-        Ok(dp::Budgeted::Paused(paused)) if near_end(&paused) => match dp::resume(&plan, files, paused) {
-            Ok(fwd) => fwd,
-            Err(error) => return or_unpooled(p, r, &plan, files, Err(error)),
-        },
-        Ok(dp::Budgeted::Paused(paused)) => match players_outer_within(p, r, &pp, max_moves)? {
-            Some((counts, masks)) => {
-                let found = if files { files_from_masks(p, r, &counts, &masks) } else { None };
-                return Ok((counts, found));
+        Ok(dp::Budgeted::Paused(paused)) => {
+            // Far from its end, the players-outer counter takes over; the
+            // paused pass goes on where it gives up.
+            if !near_end(&paused) {
+                if let Some((counts, masks)) = players_outer_within(p, r, &pp, max_moves)? {
+                    let found = if files { files_from_masks(p, r, &counts, &masks) } else { None };
+                    return Ok((counts, found));
+                }
             }
-            None => match dp::resume(&plan, files, paused) {
+            match dp::resume(&plan, files, paused) {
                 Ok(fwd) => fwd,
                 Err(error) => return or_unpooled(p, r, &plan, files, Err(error)),
-            },
-        },
+            }
+        }
         Err(error) => return or_unpooled(p, r, &plan, files, Err(error)),
     };
     let counted = card_outer_passed(p, r, &plan, files, fwd);
@@ -799,12 +799,7 @@ mod tests {
                     let mut files = case_file::from_plan(p, &r, &cards, &plan).expect(label);
                     files.sort();
                     assert_eq!(files, reference, "{label}: identifying, symmetric {symmetric}");
-                    let plan = if symmetric {
-                        Plan::new_symmetric(p, &r, &cards, order)
-                    } else {
-                        Plan::new(p, &r, &cards, order)
-                    };
-                    let plan = plan.expect(label);
+                    let plan = usual_plan(p, &r, &cards, order, symmetric).expect(label);
                     if !symmetric && !plan.is_symmetric() && counts.total > 0 {
                         let fits = counts.total >> 64 == 0;
                         (narrow, wide) = (narrow + usize::from(fits), wide + usize::from(!fits));
@@ -849,13 +844,7 @@ mod tests {
                 let Some(r) = propagate(p) else { return };
                 let cards = CardClasses::new(p, &r);
                 for symmetric in [false, true] {
-                    let order = order::dp_order(&r, &cards);
-                    let plan = if symmetric {
-                        Plan::new_symmetric(p, &r, &cards, order)
-                    } else {
-                        Plan::new(p, &r, &cards, order)
-                    };
-                    let plan = plan.expect(label);
+                    let plan = usual_plan(p, &r, &cards, order::dp_order(&r, &cards), symmetric).expect(label);
                     let files = |general: Option<usize>| {
                         case_sweep::GENERAL.with(|g| g.set(general));
                         let (counts, files) = card_outer_files(p, &r, &plan, true).expect(label);
@@ -1214,6 +1203,22 @@ mod tests {
             for i in 0..a.layers[t].counts.len() {
                 assert_eq!(x.slice(i), y.slice(i), "{at}: edges of state {i} at step {t}");
             }
+        }
+    }
+
+    /// The card-outer plan in `order`, pooled where `symmetric` (and the
+    /// state allows it).
+    fn usual_plan(
+        p: &Problem,
+        r: &Reduced,
+        cards: &CardClasses,
+        order: Vec<u8>,
+        symmetric: bool,
+    ) -> Result<Plan, CountError> {
+        if symmetric {
+            Plan::new_symmetric(p, r, cards, order)
+        } else {
+            Plan::new(p, r, cards, order)
         }
     }
 

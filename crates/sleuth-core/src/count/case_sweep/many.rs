@@ -26,7 +26,7 @@
 //! into another as blocks ([`scatter`]). Every number counts (scaled)
 //! deals, none above the scaled total.
 
-use super::{add_tails, axpy, general, Setup, MAX_TABLE};
+use super::{add_tails, axpy, general, move_weight, Setup, MAX_TABLE};
 use crate::count::arith::Word;
 use crate::count::dp::{Edges, Forward};
 use crate::count::plan::Plan;
@@ -54,13 +54,8 @@ pub(super) fn sweep<T: Word, B: Word>(
     let alive = |t: usize, i: usize| back[t][i] != B::ZERO;
     let forced = general().filter(|&a| a < k.max(1));
     let Some(a) = forced.or_else(|| split(&g, placed, alive)) else { return Ok(None) };
-    let weight = |t: usize, i: usize, m: usize| -> T {
-        if !plan.steps[t].weighted {
-            return T::of(1);
-        }
-        let (slots, joins) = plan.weight(&plan.steps[t], fwd.layers[t].keys.get(i), m);
-        T::of(slots) * T::of(joins)
-    };
+    let weight =
+        |t: usize, i: usize, m: usize| if plan.steps[t].weighted { move_weight(plan, fwd, t, i, m) } else { T::of(1) };
     let mut table = vec![T::ZERO; g.len.iter().product()];
 
     // Where each state's forward vector starts (states with 1..=a placed
