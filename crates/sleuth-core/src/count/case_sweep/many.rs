@@ -63,15 +63,8 @@ pub(super) fn sweep<T: Word, B: Word>(
     let mut f_at: Vec<Vec<usize>> = Vec::with_capacity(n + 1);
     let mut f_size = Vec::with_capacity(n + 1);
     for t in 0..=n {
-        let mut at = vec![NONE; placed[t].len()];
-        let mut size = 0usize;
-        for (i, &pl) in placed[t].iter().enumerate() {
-            let j = placed_count(pl);
-            if (1..=a).contains(&j) && alive(t, i) {
-                at[i] = size;
-                size += g.f_len(t, pl);
-            }
-        }
+        let (at, size) =
+            layout(&placed[t], |i, pl| ((1..=a).contains(&placed_count(pl)) && alive(t, i)).then(|| g.f_len(t, pl)));
         f_at.push(at);
         f_size.push(size);
     }
@@ -170,17 +163,7 @@ pub(super) fn sweep<T: Word, B: Word>(
     // Backward: B on states with more than `a` placed (all `k`: the
     // backward count itself), and the joining edges.
     let b_len = |t: usize, pl: u8| if placed_count(pl) == k { 0 } else { g.b_len(t, pl) };
-    let b_layout = |t: usize| {
-        let mut at = vec![NONE; placed[t].len()];
-        let mut size = 0usize;
-        for (i, &pl) in placed[t].iter().enumerate() {
-            if placed_count(pl) > a && alive(t, i) {
-                at[i] = size;
-                size += b_len(t, pl);
-            }
-        }
-        (at, size)
-    };
+    let b_layout = |t: usize| layout(&placed[t], |i, pl| (placed_count(pl) > a && alive(t, i)).then(|| b_len(t, pl)));
     let (mut at_next, size) = b_layout(n);
     let mut b_next = vec![T::ZERO; size];
     for (i, &pl) in placed[n].iter().enumerate() {
@@ -277,6 +260,21 @@ pub(super) fn sweep<T: Word, B: Word>(
 
 /// A state without a vector.
 const NONE: usize = usize::MAX;
+
+/// Where each state's vector starts in its layer's array ([`NONE`] for a
+/// state without one), and the array's length; `len(i, placed)` is state
+/// `i`'s vector length, `None` if it has none.
+fn layout(placed: &[u8], len: impl Fn(usize, u8) -> Option<usize>) -> (Vec<usize>, usize) {
+    let mut at = vec![NONE; placed.len()];
+    let mut size = 0usize;
+    for (i, &pl) in placed.iter().enumerate() {
+        if let Some(len) = len(i, pl) {
+            at[i] = size;
+            size += len;
+        }
+    }
+    (at, size)
+}
 
 /// The number of categories placed (the build's baseline x86-64 has no
 /// `popcnt`: a table is cheaper than the bit tricks, once per state).
