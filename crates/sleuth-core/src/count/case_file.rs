@@ -3,7 +3,7 @@
 //! [`super::count_with_case_files`] reads it from the count's own passes
 //! ([`super::case_sweep`]), for up to eight open categories. Two other
 //! methods remain, as fallbacks (more open categories, too many
-//! combinations, or forward vectors too large to keep) and as the tests'
+//! combinations) and as the tests'
 //! references:
 //!
 //! * [`identified`]: one forward pass of an *identifying* DP
