@@ -1,7 +1,7 @@
 //! The exact distribution of the case file.
 //!
 //! [`super::count_with_case_files`] reads it from the count's own passes
-//! ([`super::case_sweep`]), for up to eight open categories. Two other
+//! ([`super::case_sweep`]), for up to twelve open categories. Two other
 //! methods remain, as fallbacks (more open categories, too many
 //! combinations) and as the tests'
 //! references:

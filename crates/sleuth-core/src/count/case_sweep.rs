@@ -586,8 +586,9 @@ fn move_weight<T: Word>(plan: &Plan, fwd: &Forward, t: usize, i: usize, m: usize
 const MAX_TABLE: usize = 1 << 20;
 
 /// The most open categories the sweeps take: the forward pass keeps a
-/// state's placed categories in a byte.
-const MAX_OPEN: usize = 8;
+/// state's placed categories in one or two bytes, and [`many`]'s tables
+/// run over every set of categories per layer (4,096 at twelve).
+const MAX_OPEN: usize = 12;
 
 #[cfg(test)]
 thread_local! {

@@ -85,8 +85,13 @@ pub(super) struct Forward {
     /// The number of states visited.
     pub states: usize,
     /// Per layer, when asked for: each state's placed open categories
-    /// (see [`Plan::placed_field`]), which the case-file sweep reads.
+    /// (see [`Plan::placed_field`]), which the case-file sweep reads; the
+    /// first eight categories' bits.
     pub placed: Vec<Vec<u8>>,
+    /// The next eight categories' bits, as `placed`, on plans with more
+    /// than eight open categories (empty otherwise: a second byte per
+    /// state would cost every other analysis memory).
+    pub placed_high: Vec<Vec<u8>>,
 }
 
 /// Runs the forward pass. With `keep`, every layer and its edges are
@@ -220,13 +225,21 @@ fn start<K: Key, C: Word>(plan: &Plan, placed: Option<(u32, u128)>) -> Forward {
         succ: Vec::new(),
         states: 1,
         placed: placed.map_or(Vec::new(), |field| vec![placed_of(&[K::narrow(plan.init)], field)]),
+        placed_high: placed
+            .and_then(high_field)
+            .map_or(Vec::new(), |field| vec![placed_of(&[K::narrow(plan.init)], field)]),
     }
 }
 
-/// Each key's placed open categories, read from their field (`placed`
-/// of [`forward_with`]: shift and mask).
+/// Eight of each key's placed open categories, read from their field
+/// (`placed` of [`forward_with`]: shift and mask; see [`high_field`]).
 fn placed_of<K: Key>(keys: &[K], (off, mask): (u32, u128)) -> Vec<u8> {
     keys.iter().map(|&key| ((key >> off).low() & mask as usize) as u8).collect()
+}
+
+/// The field of the placed categories past the first eight, if any.
+fn high_field((off, mask): (u32, u128)) -> Option<(u32, u128)> {
+    (mask >> 8 != 0).then_some((off + 8, mask >> 8))
 }
 
 /// [`forward_with_placed`] with every count on `u128` from the start: the
@@ -274,7 +287,7 @@ fn forward_keyed<K: Key, C: Word>(
     // A kept layer keeps its keys only where a later pass reads them: the
     // weights and the free players' marginals of a symmetric plan.
     let keys = plan.is_symmetric();
-    let Forward { mut layers, mut succ, mut states, placed: mut placed_layers } = fwd;
+    let Forward { mut layers, mut succ, mut states, placed: mut placed_layers, mut placed_high } = fwd;
     let mut index: FxHashMap<K, u32> = FxHashMap::default();
     for (t, step) in plan.steps.iter().enumerate().skip(done) {
         let cur = layers.last().expect("layers start non-empty");
@@ -291,13 +304,16 @@ fn forward_keyed<K: Key, C: Word>(
                 (built.keys, built.counts, built.edges)
             }
             Err(error) => {
-                let partial = Box::new(Forward { layers, succ, states, placed: placed_layers });
+                let partial = Box::new(Forward { layers, succ, states, placed: placed_layers, placed_high });
                 return Err(Stopped { why: Halt::Error(error), partial, done: t });
             }
         };
         states += next_keys.len();
         if let Some(field) = placed {
             placed_layers.push(placed_of(&next_keys, field));
+            if let Some(high) = high_field(field) {
+                placed_high.push(placed_of(&next_keys, high));
+            }
         }
         // Kept layers give back their spare room; keys only where they are
         // kept (a symmetric plan's), the others are dropped after the next
@@ -320,11 +336,11 @@ fn forward_keyed<K: Key, C: Word>(
         }
         layers.push(Layer { keys: K::store(next_keys), counts: C::store(next_counts) });
         if states > budget && t + 1 < plan.steps.len() {
-            let partial = Box::new(Forward { layers, succ, states, placed: placed_layers });
+            let partial = Box::new(Forward { layers, succ, states, placed: placed_layers, placed_high });
             return Err(Stopped { why: Halt::Budget, partial, done: t + 1 });
         }
     }
-    Ok(Forward { layers, succ, states, placed: placed_layers })
+    Ok(Forward { layers, succ, states, placed: placed_layers, placed_high })
 }
 
 /// The layer one step builds, the step's edges, and the index given back.

@@ -1,6 +1,6 @@
 //! The exact counter against brute-force enumeration of every deal.
 
-use crate::support::{small_game, small_game_many_categories};
+use crate::support::{small_game, small_game_many_categories, small_game_most_categories};
 use sleuth_core::brute::enumerate;
 use sleuth_core::{Analysis, Game};
 
@@ -74,6 +74,22 @@ fn exact_counts_match_brute_force_with_many_categories() {
         many_files += usize::from(analysis.case_files().count() > 8);
     }
     assert!(consistent > 200 && many_files > 60, "{consistent} consistent, {many_files} with over 8 case files");
+}
+
+/// The same on decks of nine or ten categories (their placed
+/// categories take a second byte per state).
+#[test]
+fn exact_counts_match_brute_force_with_most_categories() {
+    let (mut consistent, mut many_files) = (0, 0);
+    for i in 0..40 {
+        let generated = small_game_most_categories("brute most", i);
+        let game = Game::new(&generated.file).expect("generated games are valid");
+        check(&game, &format!("game {i}: {}", generated.file.to_json()));
+        let analysis = Analysis::new(&game).expect("small games count");
+        consistent += usize::from(analysis.is_consistent());
+        many_files += usize::from(analysis.case_files().count() > 32);
+    }
+    assert!(consistent > 20 && many_files > 10, "{consistent} consistent, {many_files} with over 32 case files");
 }
 
 /// The pruned enumerator of `support` (used as an oracle for bigger games

@@ -21,13 +21,20 @@ pub fn rng(test: &str, i: u64) -> ChaCha8Rng {
 /// A random small game: 2 or 3 categories of 2-4 cards, 2-4 players,
 /// face-up cards, accusations, observers and bystanders, sometimes corrupted.
 pub fn small_game(test: &str, i: u64) -> Generated {
-    small_game_of(test, i, 2..=3, 2..=4)
+    small_game_of(test, i, 2..=3, 2..=4, 4)
 }
 
 /// A random small game of 4 or 5 categories of 2 or 3 cards, as
 /// [`small_game`] otherwise (the case files take other sweeps there).
 pub fn small_game_many_categories(test: &str, i: u64) -> Generated {
-    small_game_of(test, i, 4..=5, 2..=3)
+    small_game_of(test, i, 4..=5, 2..=3, 4)
+}
+
+/// A random small game of 9 or 10 categories of 2 cards and 2 or 3
+/// players (more than eight categories: a wider record of the categories
+/// placed), as [`small_game`] otherwise.
+pub fn small_game_most_categories(test: &str, i: u64) -> Generated {
+    small_game_of(test, i, 9..=10, 2..=2, 3)
 }
 
 fn small_game_of(
@@ -35,12 +42,13 @@ fn small_game_of(
     i: u64,
     categories: std::ops::RangeInclusive<usize>,
     cards: std::ops::RangeInclusive<usize>,
+    most_players: usize,
 ) -> Generated {
     let mut r = rng(test, i);
     let cats = r.gen_range(categories);
     let sizes: Vec<usize> = (0..cats).map(|_| r.gen_range(cards.clone())).collect();
     let total: usize = sizes.iter().sum();
-    let players = r.gen_range(2..=4.min(total - cats));
+    let players = r.gen_range(2..=most_players.min(total - cats));
     let spare = total - cats - players; // keep at least one card per player
     let cfg = GenConfig {
         deck: DeckChoice::Custom(sizes),

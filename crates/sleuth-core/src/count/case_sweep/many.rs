@@ -54,7 +54,7 @@ pub(super) fn sweep<T: Word, B: Word>(
     let g = Geometry::new(s, plan);
     let (k, n) = (g.k, g.n);
     debug_assert!(g.len.iter().product::<usize>() <= MAX_TABLE);
-    let placed = &fwd.placed;
+    let placed = &placed_sets(fwd);
     let alive = |t: usize, i: usize| back[t][i] != B::ZERO;
     let forced = general().filter(|&a| a < k.max(1));
     let budget = MAX_BYTES.max(placed.iter().map(Vec::len).sum::<usize>().saturating_mul(BYTES_PER_STATE));
@@ -139,7 +139,7 @@ pub(super) fn sweep<T: Word, B: Word>(
     // case card from the tail, every tail candidate in as many ways. Summed
     // by placed categories first, then spread once per sum.
     let all = (1u32 << k) - 1;
-    let mut sums: Vec<Vec<T>> = (0..=all).map(|pl| vec![T::ZERO; g.f_len(n, pl as u8)]).collect();
+    let mut sums: Vec<Vec<T>> = (0..=all).map(|pl| vec![T::ZERO; g.f_len(n, pl as Set)]).collect();
     for (i, &pl) in placed[n].iter().enumerate() {
         let j = placed_count(pl);
         if j > a || !alive(n, i) {
@@ -155,7 +155,7 @@ pub(super) fn sweep<T: Word, B: Word>(
     for (pl, sum) in sums.iter().enumerate() {
         let rest: Vec<usize> = (0..k).filter(|&c| pl >> c & 1 == 0).collect();
         let combos: usize = rest.iter().map(|&c| s.tails[c].len()).product();
-        let offsets = g.f_offsets(n, pl as u8);
+        let offsets = g.f_offsets(n, pl as Set);
         for (&x, &d) in offsets.iter().zip(sum) {
             if d == T::ZERO || combos == 0 {
                 continue;
@@ -167,7 +167,7 @@ pub(super) fn sweep<T: Word, B: Word>(
 
     // Backward: B on states with more than `a` placed (all `k`: the
     // backward count itself), and the joining edges.
-    let b_len = |t: usize, pl: u8| if placed_count(pl) == k { 0 } else { g.b_len(t, pl) };
+    let b_len = |t: usize, pl: Set| if placed_count(pl) == k { 0 } else { g.b_len(t, pl) };
     let b_layout = |t: usize| layout(&placed[t], |i, pl| (placed_count(pl) > a && alive(t, i)).then(|| b_len(t, pl)));
     let (mut at_next, size) = b_layout(n);
     let mut b_next = vec![T::ZERO; size];
@@ -269,7 +269,7 @@ const NONE: usize = usize::MAX;
 /// Where each state's vector starts in its layer's array ([`NONE`] for a
 /// state without one), and the array's length; `len(i, placed)` is state
 /// `i`'s vector length, `None` if it has none.
-fn layout(placed: &[u8], len: impl Fn(usize, u8) -> Option<usize>) -> (Vec<usize>, usize) {
+fn layout(placed: &[Set], len: impl Fn(usize, Set) -> Option<usize>) -> (Vec<usize>, usize) {
     let mut at = vec![NONE; placed.len()];
     let mut size = 0usize;
     for (i, &pl) in placed.iter().enumerate() {
@@ -281,9 +281,22 @@ fn layout(placed: &[u8], len: impl Fn(usize, u8) -> Option<usize>) -> (Vec<usize
     (at, size)
 }
 
+/// A set of open categories, bit `c` for open category `c`.
+type Set = u16;
+
+/// Each state's placed categories, layer by layer, from the forward pass's
+/// bytes (the second only with more than eight open categories).
+fn placed_sets(fwd: &Forward) -> Vec<Vec<Set>> {
+    if fwd.placed_high.is_empty() {
+        return fwd.placed.iter().map(|layer| layer.iter().map(|&pl| Set::from(pl)).collect()).collect();
+    }
+    let layers = fwd.placed.iter().zip(&fwd.placed_high);
+    layers.map(|(low, high)| low.iter().zip(high).map(|(&l, &h)| Set::from(l) | Set::from(h) << 8).collect()).collect()
+}
+
 /// The number of categories placed (the build's baseline x86-64 has no
 /// `popcnt`: a table is cheaper than the bit tricks, once per state).
-fn placed_count(pl: u8) -> usize {
+fn placed_count(pl: Set) -> usize {
     const COUNT: [u8; 256] = {
         let mut count = [0u8; 256];
         let mut i = 0;
@@ -293,7 +306,7 @@ fn placed_count(pl: u8) -> usize {
         }
         count
     };
-    usize::from(COUNT[usize::from(pl)])
+    usize::from(COUNT[usize::from(pl & 0xff)] + COUNT[usize::from(pl >> 8)])
 }
 
 /// Where to split the paths: the number `a` of case cards before the
@@ -305,7 +318,7 @@ fn placed_count(pl: u8) -> usize {
 /// a count per combination, would take more memory and time still: on
 /// decks of five categories with 5 to 11 million states, 20-25 s and 1.1
 /// GB against 2.5-7.5 s.)
-fn split(g: &Geometry, placed: &[Vec<u8>], alive: impl Fn(usize, usize) -> bool, most: usize) -> usize {
+fn split(g: &Geometry, placed: &[Vec<Set>], alive: impl Fn(usize, usize) -> bool, most: usize) -> usize {
     let k = g.k;
     if k == 0 {
         return 0;
@@ -313,14 +326,14 @@ fn split(g: &Geometry, placed: &[Vec<u8>], alive: impl Fn(usize, usize) -> bool,
     // Per layer and number placed, the entries of each side's vectors.
     let (mut f_by, mut b_by) = (vec![0usize; (g.n + 1) * (k + 1)], vec![0usize; (g.n + 1) * (k + 1)]);
     for (t, placed) in placed.iter().enumerate() {
-        let mut states = [0usize; 256];
+        let mut states = vec![0usize; 1 << k];
         for (i, &pl) in placed.iter().enumerate() {
             states[usize::from(pl)] += usize::from(alive(t, i));
         }
         for (pl, &m) in states.iter().enumerate().filter(|(_, &m)| m > 0) {
-            let j = placed_count(pl as u8);
-            f_by[t * (k + 1) + j] += m * g.f_len(t, pl as u8);
-            b_by[t * (k + 1) + j] += m * g.b_len(t, pl as u8);
+            let j = placed_count(pl as Set);
+            f_by[t * (k + 1) + j] += m * g.f_len(t, pl as Set);
+            b_by[t * (k + 1) + j] += m * g.b_len(t, pl as Set);
         }
     }
     let sides = |a: usize| {
@@ -393,30 +406,30 @@ impl Geometry {
     }
 
     /// A forward vector's length at layer `t` with `pl` placed.
-    fn f_len(&self, t: usize, pl: u8) -> usize {
+    fn f_len(&self, t: usize, pl: Set) -> usize {
         self.f_lens[(t << self.k) + usize::from(pl)]
     }
 
     /// A backward vector's length at layer `t` with `pl` placed.
-    fn b_len(&self, t: usize, pl: u8) -> usize {
+    fn b_len(&self, t: usize, pl: Set) -> usize {
         self.b_lens[(t << self.k) + usize::from(pl)]
     }
 
     /// In a forward vector over `pl` at layer `t`, the stride of category
     /// `c` (placed or about to be).
-    fn f_inner(&self, t: usize, pl: u8, c: usize) -> usize {
+    fn f_inner(&self, t: usize, pl: Set, c: usize) -> usize {
         (0..c).filter(|&d| pl >> d & 1 == 1).map(|d| self.pre(t, d)).product()
     }
 
     /// In a backward vector of a state with `pl` placed at layer `t`, the
     /// stride of category `c` (left).
-    fn b_inner(&self, t: usize, pl: u8, c: usize) -> usize {
+    fn b_inner(&self, t: usize, pl: Set, c: usize) -> usize {
         (0..c).filter(|&d| pl >> d & 1 == 0).map(|d| self.len[d] - self.pre(t, d)).product()
     }
 
     /// Each entry's offset in the table, for a forward vector over `pl` at
     /// layer `t`.
-    fn f_offsets(&self, t: usize, pl: u8) -> Vec<usize> {
+    fn f_offsets(&self, t: usize, pl: Set) -> Vec<usize> {
         let dims: Vec<(usize, usize, usize)> =
             (0..self.k).filter(|&c| pl >> c & 1 == 1).map(|c| (self.pre(t, c), 0, self.stride[c])).collect();
         offsets(&dims)
@@ -425,7 +438,7 @@ impl Geometry {
     /// Each entry's offset in the table, for a backward vector of a state
     /// with `pl` placed at layer `t` (its coordinates count from the
     /// candidates placed before `t`).
-    fn b_offsets(&self, t: usize, pl: u8) -> Vec<usize> {
+    fn b_offsets(&self, t: usize, pl: Set) -> Vec<usize> {
         let dims: Vec<(usize, usize, usize)> = (0..self.k)
             .filter(|&c| pl >> c & 1 == 0)
             .map(|c| (self.len[c] - self.pre(t, c), self.pre(t, c), self.stride[c]))
@@ -457,14 +470,14 @@ struct JoinOffsets {
 /// that place category `cat`: of the forward vector's entries (`xs`) and
 /// of the successor's backward vector's (`ys`).
 struct Join {
-    placed: u8,
+    placed: Set,
     cat: usize,
     xs: Vec<usize>,
     ys: Vec<usize>,
 }
 
 impl JoinOffsets {
-    fn get(&mut self, g: &Geometry, t: usize, pl: u8, c: usize) -> (&[usize], &[usize]) {
+    fn get(&mut self, g: &Geometry, t: usize, pl: Set, c: usize) -> (&[usize], &[usize]) {
         let at = match self.cached.iter().position(|j| (j.placed, j.cat) == (pl, c)) {
             Some(at) => at,
             None => {
