@@ -69,7 +69,7 @@ pub(super) fn sweep<T: Word, B: Word>(
     let mut f_size = Vec::with_capacity(n + 1);
     for t in 0..=n {
         let (at, size) =
-            layout(&placed[t], |i, pl| ((1..=a).contains(&placed_count(pl)) && alive(t, i)).then(|| g.f_len(t, pl)));
+            layout(&placed[t], |i, pl| ((1..=a).contains(&g.count(pl)) && alive(t, i)).then(|| g.f_len(t, pl)));
         f_at.push(at);
         f_size.push(size);
     }
@@ -83,7 +83,7 @@ pub(super) fn sweep<T: Word, B: Word>(
         // reloaded them).
         let (cat_of, back_t, back_next) = (&s.cat_of[t][..], &back[t][..], &back[t + 1][..]);
         for (i, &pl) in placed[t].iter().enumerate() {
-            let j = placed_count(pl);
+            let j = g.count(pl);
             if j > a || back_t[i] == B::ZERO {
                 continue;
             }
@@ -141,7 +141,7 @@ pub(super) fn sweep<T: Word, B: Word>(
     let all = (1u32 << k) - 1;
     let mut sums: Vec<Vec<T>> = (0..=all).map(|pl| vec![T::ZERO; g.f_len(n, pl as Set)]).collect();
     for (i, &pl) in placed[n].iter().enumerate() {
-        let j = placed_count(pl);
+        let j = g.count(pl);
         if j > a || !alive(n, i) {
             continue;
         }
@@ -167,8 +167,8 @@ pub(super) fn sweep<T: Word, B: Word>(
 
     // Backward: B on states with more than `a` placed (all `k`: the
     // backward count itself), and the joining edges.
-    let b_len = |t: usize, pl: Set| if placed_count(pl) == k { 0 } else { g.b_len(t, pl) };
-    let b_layout = |t: usize| layout(&placed[t], |i, pl| (placed_count(pl) > a && alive(t, i)).then(|| b_len(t, pl)));
+    let b_len = |t: usize, pl: Set| if g.count(pl) == k { 0 } else { g.b_len(t, pl) };
+    let b_layout = |t: usize| layout(&placed[t], |i, pl| (g.count(pl) > a && alive(t, i)).then(|| b_len(t, pl)));
     let (mut at_next, size) = b_layout(n);
     let mut b_next = vec![T::ZERO; size];
     for (i, &pl) in placed[n].iter().enumerate() {
@@ -192,7 +192,7 @@ pub(super) fn sweep<T: Word, B: Word>(
         // placed, its backward count), written into `one` if need be.
         let b_of = |jn: usize, one: &mut [T; 1]| -> (usize, usize) {
             let pl = placed_next[jn];
-            if placed_count(pl) == k {
+            if g.count(pl) == k {
                 one[0] = T::of(back_next[jn].wide());
                 (usize::MAX, 1)
             } else {
@@ -201,7 +201,7 @@ pub(super) fn sweep<T: Word, B: Word>(
         };
         let mut joins = JoinOffsets::default();
         for (i, &pl) in placed[t].iter().enumerate() {
-            let j = placed_count(pl);
+            let j = g.count(pl);
             // All placed: no vector (the backward count is its value).
             if j < a || j == k || back_t[i] == B::ZERO {
                 continue;
@@ -294,21 +294,6 @@ fn placed_sets(fwd: &Forward) -> Vec<Vec<Set>> {
     layers.map(|(low, high)| low.iter().zip(high).map(|(&l, &h)| Set::from(l) | Set::from(h) << 8).collect()).collect()
 }
 
-/// The number of categories placed (the build's baseline x86-64 has no
-/// `popcnt`: a table is cheaper than the bit tricks, once per state).
-fn placed_count(pl: Set) -> usize {
-    const COUNT: [u8; 256] = {
-        let mut count = [0u8; 256];
-        let mut i = 0;
-        while i < 256 {
-            count[i] = (i as u8).count_ones() as u8;
-            i += 1;
-        }
-        count
-    };
-    usize::from(COUNT[usize::from(pl & 0xff)] + COUNT[usize::from(pl >> 8)])
-}
-
 /// Where to split the paths: the number `a` of case cards before the
 /// joining edge that needs the fewest vector entries in all (forward
 /// vectors on `1..=a` placed, backward ones on more, short of all), among
@@ -331,7 +316,7 @@ fn split(g: &Geometry, placed: &[Vec<Set>], alive: impl Fn(usize, usize) -> bool
             states[usize::from(pl)] += usize::from(alive(t, i));
         }
         for (pl, &m) in states.iter().enumerate().filter(|(_, &m)| m > 0) {
-            let j = placed_count(pl as Set);
+            let j = g.count(pl as Set);
             f_by[t * (k + 1) + j] += m * g.f_len(t, pl as Set);
             b_by[t * (k + 1) + j] += m * g.b_len(t, pl as Set);
         }
@@ -364,6 +349,10 @@ struct Geometry {
     /// The forward and backward vectors' lengths, `[t << k | placed]`.
     f_lens: Vec<usize>,
     b_lens: Vec<usize>,
+    /// The number of categories in each set (looked up once per state:
+    /// the build's baseline x86-64 has no `popcnt`, and a table is cheaper
+    /// than the bit tricks).
+    counts: Vec<u8>,
 }
 
 impl Geometry {
@@ -398,7 +387,13 @@ impl Geometry {
                 b_lens[t * sets + pl] = (0..k).filter(|&c| pl >> c & 1 == 0).map(|c| len[c] - pre(c)).product();
             }
         }
-        Geometry { k, n, len, stride, pre, step_cat, f_lens, b_lens }
+        let counts = (0..sets).map(|pl| pl.count_ones() as u8).collect();
+        Geometry { k, n, len, stride, pre, step_cat, f_lens, b_lens, counts }
+    }
+
+    /// The number of categories in `pl`.
+    fn count(&self, pl: Set) -> usize {
+        usize::from(self.counts[usize::from(pl)])
     }
 
     fn pre(&self, t: usize, c: usize) -> usize {
