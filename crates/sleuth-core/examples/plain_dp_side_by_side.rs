@@ -21,7 +21,9 @@
 //! bench's cells), `--other-games` (also other decks, players and events:
 //! classic, custom decks of three to five categories, face-up cards,
 //! accusations; 20 or 30 suggestions;
-//! Sleuth is judged on games it has not seen), `--copies` (time copies of
+//! Sleuth is judged on games it has not seen), `--random-decks N` (also N
+//! states of random custom decks, 1 to 12 categories, drawn from a fixed
+//! seed: where the shape of a deck changes which method works), `--copies` (time copies of
 //! both programs, as `cargo install` leaves them, instead of the files the
 //! build left: on this VM a file the linker wrote starts up to 0.5 ms
 //! slower while it stays in the page cache, the larger program the more,
@@ -104,6 +106,7 @@ struct Options {
     tsv: Option<PathBuf>,
     few_players: bool,
     other_games: bool,
+    random_decks: usize,
     copies: bool,
     /// Times a copy of plain_dp in analyze's place (`noise_a`).
     noise_floor: bool,
@@ -123,6 +126,7 @@ fn options() -> Result<Options, String> {
         tsv: None,
         few_players: false,
         other_games: false,
+        random_decks: 0,
         copies: false,
         noise_floor: false,
         noise_a: None,
@@ -151,6 +155,9 @@ fn options() -> Result<Options, String> {
             "--tsv" => o.tsv = Some(value()?.into()),
             "--few-players" => o.few_players = true,
             "--other-games" => o.other_games = true,
+            "--random-decks" => {
+                o.random_decks = value()?.parse().map_err(|_| "--random-decks: expected a number".to_string())?
+            }
             "--copies" => o.copies = true,
             "--noise-floor" => o.noise_floor = true,
             "--confirm" => o.confirm = value()?.parse().map_err(|_| "--confirm: expected a number".to_string())?,
@@ -184,21 +191,72 @@ impl State {
 
 fn generate(sleuth: &Path, dir: &Path, c: &Cell, seed: u64) -> Result<State, String> {
     let cell = c.name();
-    let label = format!("{cell} seed {seed}");
-    let mut cmd = Command::new(sleuth);
-    cmd.args(["generate", "--seed", &seed.to_string(), "--deck", c.deck]);
-    cmd.args(["--players", &c.players.to_string(), "--suggestions", &c.suggestions.to_string()]);
+    let mut args: Vec<String> = ["--deck", c.deck, "--players", &c.players.to_string()].map(String::from).into();
+    args.extend(["--suggestions".into(), c.suggestions.to_string()]);
     if !c.observer {
-        cmd.arg("--bystander");
+        args.push("--bystander".into());
     }
-    cmd.args(c.extra);
-    let out = cmd.output().map_err(|e| format!("{label}: cannot run sleuth generate: {e}"))?;
+    args.extend(c.extra.iter().map(|s| s.to_string()));
+    generate_with(sleuth, dir, &cell, cell.clone(), &args, seed)
+}
+
+/// Writes `sleuth generate --seed SEED ARGS` to a file in `dir`.
+fn generate_with(
+    sleuth: &Path,
+    dir: &Path,
+    cell: &str,
+    name: String,
+    args: &[String],
+    seed: u64,
+) -> Result<State, String> {
+    let label = format!("{name} seed {seed}");
+    let out = Command::new(sleuth)
+        .args(["generate", "--seed", &seed.to_string()])
+        .args(args)
+        .output()
+        .map_err(|e| format!("{label}: cannot run sleuth generate: {e}"))?;
     if !out.status.success() {
         return Err(format!("{label}: sleuth generate failed: {}", String::from_utf8_lossy(&out.stderr)));
     }
-    let file = dir.join(format!("{}-{seed}.json", cell.replace([' ', ','], "-")));
+    let file = dir.join(format!("{}-{seed}.json", name.replace([' ', ','], "-")));
     std::fs::write(&file, &out.stdout).map_err(|e| format!("{}: {e}", file.display()))?;
-    Ok(State { label, cell, file, analyze: Duration::MAX, plain: Duration::MAX })
+    Ok(State { label, cell: cell.into(), file, analyze: Duration::MAX, plain: Duration::MAX })
+}
+
+/// The cell of [`random_decks`]' states.
+const RANDOM_DECKS: &str = "random decks";
+
+/// Random custom decks, `n` of them from a fixed seed: 1 to 12 categories
+/// of 2 to 9 cards, 2 to 10 players (at most one card short of the dealt
+/// cards), either view, 5 to 30 suggestions, up to two face-up cards.
+/// Decks no one plays, drawn to find where Sleuth is slow on games it has
+/// not seen (the shape of a deck changes which method does the work).
+fn random_decks(sleuth: &Path, dir: &Path, n: usize) -> Result<Vec<State>, String> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(20);
+    let mut states = Vec::with_capacity(n);
+    while states.len() < n {
+        let categories = rng.gen_range(1..=12);
+        let sizes: Vec<usize> = (0..categories).map(|_| rng.gen_range(2..=9)).collect();
+        let dealt = sizes.iter().sum::<usize>() - categories;
+        if dealt < 2 || dealt + categories > 64 {
+            continue;
+        }
+        let players = rng.gen_range(2..=10.min(dealt));
+        let face_up = rng.gen_range(0..=2).min(dealt - players);
+        let (bystander, suggestions) = (rng.gen_bool(0.5), rng.gen_range(5..=30));
+        let deck = sizes.iter().map(usize::to_string).collect::<Vec<_>>().join(",");
+        let view = if bystander { "bystander" } else { "observer" };
+        let name = format!("{deck} {players} {view} {suggestions} face-up {face_up}");
+        let mut args: Vec<String> = vec!["--deck".into(), deck, "--players".into(), players.to_string()];
+        args.extend(["--suggestions".into(), suggestions.to_string(), "--face-up".into(), face_up.to_string()]);
+        if bystander {
+            args.push("--bystander".into());
+        }
+        let seed = rng.gen_range(0..1000);
+        states.push(generate_with(sleuth, dir, RANDOM_DECKS, name, &args, seed)?);
+    }
+    Ok(states)
 }
 
 /// Runs a program on a file, whole process, capturing its output: the wall
@@ -364,15 +422,33 @@ fn measure(o: &Options, dir: &Path) -> Result<(), String> {
             states.push(generate(&o.sleuth, dir, cell, seed)?);
         }
     }
+    states.extend(random_decks(&o.sleuth, dir, o.random_decks)?);
     eprintln!("{} states generated; timing each {} times per program, interleaved", states.len(), o.repeat);
     let start = Instant::now();
     let total = states.len();
+    // A random deck that a program cannot count is set aside and named in
+    // the output; any other failure stops. Sleuth runs once first: where it
+    // refuses (past `MAX_STATES`) the plain DP is not run, as it would take
+    // gigabytes, tens of seconds, or more memory than the machine has.
+    let mut skipped = Vec::new();
     for (i, s) in states.iter_mut().enumerate() {
-        time_state(o, s, i, o.repeat)?;
+        if s.cell == RANDOM_DECKS {
+            if let Err(e) = run(&o.sleuth, &["analyze", "--json"], &s.file) {
+                skipped.push(format!("{}: {}", s.label, e.trim_end()));
+                continue;
+            }
+        }
+        if let Err(e) = time_state(o, s, i, o.repeat) {
+            if s.cell != RANDOM_DECKS || !e.contains(": failed: ") {
+                return Err(e);
+            }
+            skipped.push(format!("{}: {}", s.label, e.trim_end()));
+        }
         if (i + 1) % 50 == 0 || i + 1 == total {
             eprintln!("  {}/{total} states, {:.0} s", i + 1, start.elapsed().as_secs_f64());
         }
     }
+    states.retain(|s| s.analyze != Duration::MAX && s.plain != Duration::MAX);
     let first_slower = states.iter().filter(|s| s.analyze > s.plain).count();
     if o.confirm > 0 {
         eprintln!("confirming the {first_slower} states where analyze came out slower, {} more runs each", o.confirm);
@@ -395,6 +471,9 @@ fn measure(o: &Options, dir: &Path) -> Result<(), String> {
             "confirmed: of the {first_slower} states where analyze came out slower, {still} stay slower after {} more runs",
             o.confirm
         );
+    }
+    for s in &skipped {
+        println!("skipped, a program cannot count it: {}", s.replace(&format!("{}/", dir.display()), ""));
     }
     println!("\nissue 20's states:");
     for s in &states[..ISSUE_STATES.len()] {
