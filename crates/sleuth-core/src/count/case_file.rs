@@ -3,7 +3,7 @@
 //! [`super::count_with_case_files`] reads it from the count's own passes
 //! ([`super::case_sweep`]), for up to twelve open categories. Two other
 //! methods remain, as fallbacks (more open categories, too many
-//! combinations) and as the tests'
+//! combinations, or vectors too large at every split) and as the tests'
 //! references:
 //!
 //! * [`identified`]: one forward pass of an *identifying* DP

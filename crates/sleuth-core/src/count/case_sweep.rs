@@ -37,8 +37,9 @@ use crate::deduce::{Problem, Reduced};
 use crate::model::{Card, MAX_CARDS};
 
 /// The case files with their (unscaled) counts, or `None` when the plan
-/// has more than [`MAX_OPEN`] open categories or too many combinations
-/// (the caller then uses another method). Up to three open categories take this module's
+/// has more than [`MAX_OPEN`] open categories, too many combinations, or
+/// (four or more open) vectors too large at every split (the caller then
+/// uses another method). Up to three open categories take this module's
 /// sweeps, more [`many`]'s.
 pub(super) fn case_files<B: Word>(
     p: &Problem,
@@ -49,11 +50,12 @@ pub(super) fn case_files<B: Word>(
     total: u128,
 ) -> Result<CaseFiles, CountError> {
     let Some(s) = Setup::new(p, r, plan, fwd) else { return Ok(None) };
-    let table: Vec<u128> = if total <= u128::from(u64::MAX) {
-        either_sweep::<u64, B>(&s, plan, fwd, back)?.into_iter().map(u128::from).collect()
+    let table: Option<Vec<u128>> = if total <= u128::from(u64::MAX) {
+        either_sweep::<u64, B>(&s, plan, fwd, back)?.map(|t| t.into_iter().map(u128::from).collect())
     } else {
         either_sweep::<u128, B>(&s, plan, fwd, back)?
     };
+    let Some(table) = table else { return Ok(None) };
     // The table, with the categories decided by propagation.
     let cf = p.np as u8;
     let fixed: Vec<Option<Card>> =
@@ -148,15 +150,15 @@ impl Setup {
 }
 
 /// The table of [`sweep`] for up to three open categories, of
-/// [`many::sweep`] for more.
+/// [`many::sweep`] for more (`None` where that one does not fit).
 fn either_sweep<T: Word, B: Word>(
     s: &Setup,
     plan: &Plan,
     fwd: &Forward,
     back: &[Vec<B>],
-) -> Result<Vec<T>, CountError> {
+) -> Result<Option<Vec<T>>, CountError> {
     if s.cands.len() <= 3 && general().is_none() {
-        sweep::<T, B>(s, plan, fwd, back)
+        sweep::<T, B>(s, plan, fwd, back).map(Some)
     } else {
         many::sweep::<T, B>(s, plan, fwd, back)
     }

@@ -36,21 +36,27 @@ use crate::count::CountError;
 /// layers, kept for the backward sweep, and the backward ones of two
 /// layers) for the split with the least work: 128 MiB, or
 /// [`BYTES_PER_STATE`] per state of the count where that is more. Past it
-/// the split with the least memory is taken.
+/// the split with the least memory is taken, up to [`OVER_BUDGET`] times
+/// as much; past that the caller falls back to another method, whose
+/// states are bounded (an allocation that fails would end the process).
 const MAX_BYTES: usize = 128 << 20;
+
+/// How far past its budget the split with the least memory may go.
+const OVER_BUDGET: usize = 4;
 
 /// On large states the vectors may take this much per state the count
 /// stored (about what the count's own layers take).
 const BYTES_PER_STATE: usize = 64;
 
 /// The (scaled) count of every combination of candidates, open category
-/// `c`'s index with stride `Π_{d < c} |cands[d]|`.
+/// `c`'s index with stride `Π_{d < c} |cands[d]|`; `None` where every split
+/// needs more than [`OVER_BUDGET`] times the memory allowed.
 pub(super) fn sweep<T: Word, B: Word>(
     s: &Setup,
     plan: &Plan,
     fwd: &Forward,
     back: &[Vec<B>],
-) -> Result<Vec<T>, CountError> {
+) -> Result<Option<Vec<T>>, CountError> {
     let g = Geometry::new(s, plan);
     let (k, n) = (g.k, g.n);
     debug_assert!(g.len.iter().product::<usize>() <= MAX_TABLE);
@@ -58,7 +64,9 @@ pub(super) fn sweep<T: Word, B: Word>(
     let alive = |t: usize, i: usize| back[t][i] != B::ZERO;
     let forced = general().filter(|&a| a < k.max(1));
     let budget = MAX_BYTES.max(placed.iter().map(Vec::len).sum::<usize>().saturating_mul(BYTES_PER_STATE));
-    let a = forced.unwrap_or_else(|| split(&g, placed, alive, budget / std::mem::size_of::<T>()));
+    let Some(a) = forced.or_else(|| split(&g, placed, alive, budget / std::mem::size_of::<T>())) else {
+        return Ok(None);
+    };
     let weight =
         |t: usize, i: usize, m: usize| if plan.steps[t].weighted { move_weight(plan, fwd, t, i, m) } else { T::of(1) };
     let mut table = vec![T::ZERO; g.len.iter().product()];
@@ -260,7 +268,7 @@ pub(super) fn sweep<T: Word, B: Word>(
         }
         (at_next, b_next) = (at_cur, b_cur);
     }
-    Ok(table)
+    Ok(Some(table))
 }
 
 /// A state without a vector.
@@ -299,14 +307,14 @@ fn placed_sets(fwd: &Forward) -> Vec<Vec<Set>> {
 /// vectors on `1..=a` placed, backward ones on more, short of all), among
 /// those whose forward vectors (kept for every layer) and backward vectors
 /// of two layers at a time fit in `most` entries; if none fits, the one
-/// that needs the fewest at once. (The other methods, an identifying DP or
-/// a count per combination, would take more memory and time still: on
-/// decks of five categories with 5 to 11 million states, 20-25 s and 1.1
-/// GB against 2.5-7.5 s.)
-fn split(g: &Geometry, placed: &[Vec<Set>], alive: impl Fn(usize, usize) -> bool, most: usize) -> usize {
+/// that needs the fewest at once, if within [`OVER_BUDGET`] times `most`.
+/// (The other methods, an identifying DP or a count per combination, take
+/// more memory and time still: on decks of five categories with 5 to 11
+/// million states, 20-25 s and 1.1 GB against 2.5-7.5 s.)
+fn split(g: &Geometry, placed: &[Vec<Set>], alive: impl Fn(usize, usize) -> bool, most: usize) -> Option<usize> {
     let k = g.k;
     if k == 0 {
-        return 0;
+        return Some(0);
     }
     // Per layer and number placed, the entries of each side's vectors.
     let (mut f_by, mut b_by) = (vec![0usize; (g.n + 1) * (k + 1)], vec![0usize; (g.n + 1) * (k + 1)]);
@@ -331,7 +339,8 @@ fn split(g: &Geometry, placed: &[Vec<Set>], alive: impl Fn(usize, usize) -> bool
     let splits: Vec<(usize, (usize, usize))> = (0..k).map(|a| (a, sides(a))).collect();
     let fits = splits.iter().filter(|(_, (_, memory))| *memory <= most).min_by_key(|(_, (work, _))| *work);
     let least = splits.iter().min_by_key(|(_, (_, memory))| *memory);
-    fits.or(least).map_or(0, |&(a, _)| a)
+    let near = least.filter(|(_, (_, memory))| *memory <= most.saturating_mul(OVER_BUDGET));
+    fits.or(near).map(|&(a, _)| a)
 }
 
 /// The shape of the vectors: per open category its candidates (`len`), its
