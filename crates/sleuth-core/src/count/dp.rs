@@ -220,14 +220,13 @@ fn budgeted(run: Result<Forward, Stopped>) -> Result<Budgeted, CountError> {
 /// A forward pass before its first step: the initial state, counted once
 /// on `C`.
 fn start<K: Key, C: Word>(plan: &Plan, placed: Option<(u32, u128)>) -> Forward {
+    let first = |field| vec![placed_of(&[K::narrow(plan.init)], field)];
     Forward {
         layers: vec![Layer { keys: K::store(vec![K::narrow(plan.init)]), counts: C::store(vec![C::of(1)]) }],
         succ: Vec::new(),
         states: 1,
-        placed: placed.map_or(Vec::new(), |field| vec![placed_of(&[K::narrow(plan.init)], field)]),
-        placed_high: placed
-            .and_then(high_field)
-            .map_or(Vec::new(), |field| vec![placed_of(&[K::narrow(plan.init)], field)]),
+        placed: placed.map_or(Vec::new(), first),
+        placed_high: placed.and_then(high_field).map_or(Vec::new(), first),
     }
 }
 

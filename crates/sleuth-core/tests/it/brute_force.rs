@@ -64,32 +64,37 @@ fn exact_counts_match_brute_force_on_thousands_of_small_games() {
 /// from the sweeps for any number of open categories.
 #[test]
 fn exact_counts_match_brute_force_with_many_categories() {
-    let (mut consistent, mut many_files) = (0, 0);
-    for i in 0..400 {
-        let generated = small_game_many_categories("brute many", i);
-        let game = Game::new(&generated.file).expect("generated games are valid");
-        check(&game, &format!("game {i}: {}", generated.file.to_json()));
-        let analysis = Analysis::new(&game).expect("small games count");
-        consistent += usize::from(analysis.is_consistent());
-        many_files += usize::from(analysis.case_files().count() > 8);
-    }
-    assert!(consistent > 200 && many_files > 60, "{consistent} consistent, {many_files} with over 8 case files");
+    check_games(400, |i| small_game_many_categories("brute many", i), 200, (8, 60));
 }
 
 /// The same on decks of nine or ten categories (their placed
 /// categories take a second byte per state).
 #[test]
 fn exact_counts_match_brute_force_with_most_categories() {
-    let (mut consistent, mut many_files) = (0, 0);
-    for i in 0..40 {
-        let generated = small_game_most_categories("brute most", i);
+    check_games(40, |i| small_game_most_categories("brute most", i), 20, (32, 10));
+}
+
+/// [`check`] on games `0..games`, of which more than `consistent` must be
+/// consistent and more than `many` must list over `files` case files.
+fn check_games(
+    games: u64,
+    game_of: impl Fn(u64) -> sleuth_core::generate::Generated,
+    consistent: usize,
+    (files, many): (usize, usize),
+) {
+    let (mut consistent_games, mut many_files) = (0, 0);
+    for i in 0..games {
+        let generated = game_of(i);
         let game = Game::new(&generated.file).expect("generated games are valid");
         check(&game, &format!("game {i}: {}", generated.file.to_json()));
         let analysis = Analysis::new(&game).expect("small games count");
-        consistent += usize::from(analysis.is_consistent());
-        many_files += usize::from(analysis.case_files().count() > 32);
+        consistent_games += usize::from(analysis.is_consistent());
+        many_files += usize::from(analysis.case_files().count() > files);
     }
-    assert!(consistent > 20 && many_files > 10, "{consistent} consistent, {many_files} with over 32 case files");
+    assert!(
+        consistent_games > consistent && many_files > many,
+        "{consistent_games} consistent, {many_files} with over {files} case files"
+    );
 }
 
 /// The pruned enumerator of `support` (used as an oracle for bigger games
