@@ -33,7 +33,11 @@
 //! noise alone makes "slower" between two identical programs), `--confirm
 //! N` (time the states where analyze came out slower N more times per
 //! program, the fastest of all kept: a slower state that stays slower is
-//! the program's, one that does not was the machine's).
+//! the program's, one that does not was the machine's), `--files PATH`
+//! (also these game files: a file, or every `.json` file of a directory;
+//! repeatable; e.g. the states of games played by other agents, which
+//! `cargo run --release -p sleuth-sim --example agent_states -- DIR`
+//! writes).
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -112,6 +116,8 @@ struct Options {
     noise_floor: bool,
     noise_a: Option<PathBuf>,
     confirm: usize,
+    /// Game files given with `--files`.
+    files: Vec<PathBuf>,
 }
 
 fn options() -> Result<Options, String> {
@@ -131,6 +137,7 @@ fn options() -> Result<Options, String> {
         noise_floor: false,
         noise_a: None,
         confirm: 0,
+        files: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -161,6 +168,7 @@ fn options() -> Result<Options, String> {
             "--copies" => o.copies = true,
             "--noise-floor" => o.noise_floor = true,
             "--confirm" => o.confirm = value()?.parse().map_err(|_| "--confirm: expected a number".to_string())?,
+            "--files" => o.files.push(value()?.into()),
             _ => return Err(format!("unknown argument {arg}")),
         }
     }
@@ -255,6 +263,35 @@ fn random_decks(sleuth: &Path, dir: &Path, n: usize) -> Result<Vec<State>, Strin
         }
         let seed = rng.gen_range(0..1000);
         states.push(generate_with(sleuth, dir, RANDOM_DECKS, name, &args, seed)?);
+    }
+    Ok(states)
+}
+
+/// The states of `--files`: each path a game file or a directory of them
+/// (its `.json` files, by name), the cell named after the path.
+fn given_files(paths: &[PathBuf]) -> Result<Vec<State>, String> {
+    let mut states = Vec::new();
+    for path in paths {
+        let cell = format!("files {}", path.display());
+        let mut files = if path.is_dir() {
+            let entries = std::fs::read_dir(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let mut files = Vec::new();
+            for entry in entries {
+                let file = entry.map_err(|e| format!("{}: {e}", path.display()))?.path();
+                if file.extension().is_some_and(|x| x == "json") {
+                    files.push(file);
+                }
+            }
+            files
+        } else {
+            vec![path.clone()]
+        };
+        files.sort();
+        for file in files {
+            let name = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into());
+            let (label, cell) = (name, cell.clone());
+            states.push(State { label, cell, file, analyze: Duration::MAX, plain: Duration::MAX });
+        }
     }
     Ok(states)
 }
@@ -423,6 +460,7 @@ fn measure(o: &Options, dir: &Path) -> Result<(), String> {
         }
     }
     states.extend(random_decks(&o.sleuth, dir, o.random_decks)?);
+    states.extend(given_files(&o.files)?);
     eprintln!("{} states generated; timing each {} times per program, interleaved", states.len(), o.repeat);
     let start = Instant::now();
     let total = states.len();
