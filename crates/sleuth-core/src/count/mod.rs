@@ -30,6 +30,7 @@ mod case_sweep;
 mod demand;
 mod dp;
 mod estimate;
+mod excluded;
 mod order;
 mod plan;
 mod players;
@@ -242,6 +243,9 @@ fn card_bound(p: &Problem, r: &Reduced, cards: &CardClasses) -> f64 {
 /// [`CountError`] if the count does not fit or the state is too large.
 pub fn count(p: &Problem) -> Result<u128, CountError> {
     let Some(r) = propagate(p) else { return Ok(0) };
+    if let Some(total) = excluded::split(p).and_then(|split| total_by_subtraction(&split)) {
+        return Ok(total);
+    }
     let plan = plan(p, &r)?;
     let total = |plan: &Plan| dp::total(plan, &dp::forward(plan, false)?).map(|t| t / plan.scale);
     match total(&plan) {
@@ -268,6 +272,9 @@ pub fn count_marginals(p: &Problem) -> Result<Counts, CountError> {
     let Some(r) = propagate(p) else {
         return Ok(Counts { total: 0, marginal: vec![[0u128; MAX_PLACES]; MAX_CARDS], states: 0 });
     };
+    if let Some(counts) = excluded::split(p).and_then(|split| marginals_by_subtraction(&split)) {
+        return Ok(counts);
+    }
     auto(p, &r)
 }
 
@@ -681,11 +688,54 @@ pub fn count_with_case_files(p: &Problem) -> Result<(Counts, CaseFiles), CountEr
             Some(CaseFileList::default()),
         ));
     };
+    if let Some(found) = excluded::split(p).and_then(|split| by_subtraction(&split)) {
+        return Ok(found);
+    }
     let (counts, mut files) = chosen(p, &r, true)?;
     if let Some(files) = &mut files {
         files.sort();
     }
     Ok((counts, files))
+}
+
+/// [`count`] of a state split by its case-file clauses (the `excluded`
+/// module); `None` on an error: the state is then counted directly.
+fn total_by_subtraction(split: &excluded::Split) -> Option<u128> {
+    let mut total = count(&split.base).ok()?;
+    for i in 0..split.files.len() {
+        total = total.checked_sub(count(&split.fixed(i)).ok()?)?;
+    }
+    Some(total)
+}
+
+/// [`count_marginals`] of a state split by its case-file clauses; `None`
+/// on an error: the state is then counted directly.
+fn marginals_by_subtraction(split: &excluded::Split) -> Option<Counts> {
+    let minus: Vec<Counts> =
+        (0..split.files.len()).map(|i| count_marginals(&split.fixed(i))).collect::<Result<_, _>>().ok()?;
+    excluded::subtract(count_marginals(&split.base).ok()?, &minus)
+}
+
+/// [`count_with_case_files`] of a state split by its case-file clauses
+/// (the `excluded` module): the base's counts and list, less the excluded
+/// case files. `None` where the split cannot answer (an error, or too many
+/// case files to list in the base): the state is then counted directly.
+fn by_subtraction(split: &excluded::Split) -> Option<(Counts, CaseFiles)> {
+    let (base, files) = count_with_case_files(&split.base).ok()?;
+    let files = files?;
+    let minus: Vec<Counts> =
+        (0..split.files.len()).map(|i| count_marginals(&split.fixed(i))).collect::<Result<_, _>>().ok()?;
+    let counts = excluded::subtract(base, &minus)?;
+    // The list stays sorted with the excluded files left out.
+    let mut kept = CaseFileList::new(split.base.categories.len());
+    kept.reserve(files.len());
+    for (cards, n) in files.iter() {
+        match split.files.binary_search_by(|f| f.as_slice().cmp(cards)) {
+            Ok(i) => debug_assert_eq!(n, minus[i].total, "an excluded case file's count"),
+            Err(_) => kept.push(cards.iter().copied(), n),
+        }
+    }
+    Some((counts, Some(kept)))
 }
 
 pub use case_file::case_files;
@@ -817,6 +867,66 @@ mod tests {
         assert!(several * 2 > compared, "several case files on only {several} of {compared} games");
         assert!(pooled * 4 > compared, "pooled identifying plans on only {pooled} of {compared} games");
         assert!(narrow > 300 && wide > 20, "plain plans: {narrow} with totals on u64, {wide} beyond");
+    }
+
+    /// Wrong accusations counted by subtraction (`excluded`) against the
+    /// same states counted directly, their clauses in the DP: equal totals,
+    /// marginals and case-file lists, on seeded games of three to five
+    /// categories, both views, where every suggestion is followed by an
+    /// accusation half the time. (The brute-force tests check both ways on
+    /// small decks, through `Analysis`.)
+    #[test]
+    fn wrong_accusations_by_subtraction_match_the_direct_count() {
+        let sizes = [
+            (DeckChoice::Classic, 3),
+            (DeckChoice::Classic, 6),
+            (DeckChoice::Master, 4),
+            (DeckChoice::Master, 10),
+            (DeckChoice::Custom(vec![4, 5, 3]), 3),
+            (DeckChoice::Custom(vec![3, 3, 2, 3]), 3),
+            (DeckChoice::Custom(vec![2, 3, 2, 2, 3]), 4),
+        ];
+        let (mut compared, mut excluded, mut removed) = (0, 0, 0);
+        for (deck, players) in sizes {
+            for observer in [true, false] {
+                for suggestions in [3, 8, 15, 25] {
+                    for seed in 0..6 {
+                        let cfg = GenConfig {
+                            accusation_rate: 0.5,
+                            face_up: (seed % 3 == 1) as usize,
+                            ..GenConfig::new(deck.clone(), players, observer, suggestions)
+                        };
+                        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(83_000 + 100 * players as u64 + seed);
+                        let Ok(generated) = try_generate(&cfg, &mut rng) else { continue };
+                        let game = crate::Game::new(&generated.file).expect("generated games are valid");
+                        let label =
+                            format!("{deck:?} {players} players, observer {observer}, {suggestions}, seed {seed}");
+                        let p = Problem::new(&game);
+                        let Some(split) = excluded::split(&p) else { continue };
+                        let Some(r) = propagate(&p) else { continue };
+                        let (direct, files) = chosen(&p, &r, true).expect(&label);
+                        let (counts, listed) = count_with_case_files(&p).expect(&label);
+                        assert_eq!((counts.total, &counts.marginal), (direct.total, &direct.marginal), "{label}");
+                        let marginals = count_marginals(&p).expect(&label);
+                        assert_eq!((marginals.total, &marginals.marginal), (direct.total, &direct.marginal), "{label}");
+                        assert_eq!(count(&p).expect(&label), direct.total, "{label}: total");
+                        let (direct_files, listed) = (sorted(files), sorted(listed));
+                        assert_eq!(listed, direct_files, "{label}: case files");
+                        // Where an accused file was possible without the
+                        // accusations, the subtraction did something (in
+                        // about 40 % of these games; the others accuse
+                        // files already ruled out).
+                        let base = sorted(count_with_case_files(&split.base).expect(&label).1);
+                        removed += usize::from(base.len() > listed.len());
+                        excluded += split.files.len();
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 250, "only {compared} games with wrong accusations");
+        assert!(excluded > 2 * compared, "{excluded} accused files in {compared} games");
+        assert!(removed * 3 > compared, "case files removed in only {removed} of {compared} games");
     }
 
     /// The sweeps for any number of open categories (`case_sweep::many`)
