@@ -52,7 +52,7 @@ const FEW_PLAYERS_CELLS: [(usize, bool); 8] =
     [(2, true), (2, false), (3, true), (3, false), (4, true), (4, false), (5, true), (5, false)];
 /// The cells `--other-games` adds: deck, players, observer, suggestions,
 /// further `sleuth generate` options.
-const OTHER_CELLS: [Cell; 14] = [
+const OTHER_CELLS: [Cell; 16] = [
     Cell { deck: "classic", players: 3, observer: false, suggestions: 30, extra: &[] },
     Cell { deck: "classic", players: 6, observer: true, suggestions: 20, extra: &[] },
     Cell { deck: "classic", players: 6, observer: false, suggestions: 20, extra: &[] },
@@ -61,6 +61,8 @@ const OTHER_CELLS: [Cell; 14] = [
     Cell { deck: "master", players: 5, observer: false, suggestions: 20, extra: &["--face-up", "3"] },
     Cell { deck: "master", players: 10, observer: false, suggestions: 20, extra: &["--face-up", "2"] },
     Cell { deck: "master", players: 4, observer: false, suggestions: 20, extra: &["--accusation-rate", "0.1"] },
+    Cell { deck: "master", players: 6, observer: true, suggestions: 15, extra: &["--accusation-rate", "0.3"] },
+    Cell { deck: "master", players: 10, observer: false, suggestions: 15, extra: &["--accusation-rate", "0.3"] },
     Cell { deck: "5,6,7", players: 5, observer: false, suggestions: 20, extra: &[] },
     Cell { deck: "10,10,10", players: 6, observer: false, suggestions: 20, extra: &[] },
     Cell { deck: "12,12,12", players: 8, observer: false, suggestions: 20, extra: &[] },
