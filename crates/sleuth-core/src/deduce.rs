@@ -331,3 +331,77 @@ pub(crate) fn propagate(p: &Problem) -> Option<Reduced> {
         }
     }
 }
+
+/// A deal: every card's place index (players, then the case file at
+/// `np`), [`NONE`] for cards not in play.
+pub(crate) type Deal = [u8; MAX_CARDS];
+
+impl Problem {
+    /// Whether a deal of this game's structure (hand sizes, one case card
+    /// per category: a deal found for the same game) meets every fact and
+    /// clause of this problem.
+    pub(crate) fn admits(&self, deal: &Deal) -> bool {
+        !self.impossible
+            && self.in_play.iter().all(|c| self.allowed[c.index()] >> deal[c.index()] & 1 == 1)
+            && self.clauses.iter().all(|cl| cl.iter().any(|l| (deal[l.card as usize] == l.place) == l.positive))
+    }
+}
+
+/// What [`find_deal`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Found {
+    /// A deal that fits.
+    Deal(Box<Deal>),
+    /// Proof that none fits: the whole search tree, cut by propagation.
+    NoDeal,
+    /// The node budget ran out first.
+    GaveUp,
+}
+
+/// A deal that fits `p`, by a depth-first search with propagation at every
+/// node, within `nodes` nodes. Deciding that deals exist needs one, not a
+/// count of them all: the explanations of [`crate::analysis`] test
+/// hundreds of subsets of the events, most of them with deals.
+pub(crate) fn find_deal(p: &Problem, nodes: usize) -> Found {
+    let mut left = nodes;
+    search(p, &mut left)
+}
+
+fn search(p: &Problem, left: &mut usize) -> Found {
+    let Some(r) = propagate(p) else { return Found::NoDeal };
+    // Every card placed at a fixpoint: propagation has checked the hands,
+    // the case file and every clause.
+    let open = r.unassigned(p);
+    let Some(card) = open.iter().min_by_key(|c| (r.allowed[c.index()].count_ones(), c.index())) else {
+        return Found::Deal(Box::new(r.assigned));
+    };
+    // The child problems start from what propagation left (fewer clauses
+    // to go over at every node below).
+    let mut reduced = p.clone();
+    reduced.allowed = r.allowed;
+    reduced.clauses = r.clauses;
+    // The places with the most room first: the likeliest to lead to a deal.
+    let cf = p.np;
+    let room = |q: usize| if q == cf { 1 } else { usize::from(r.rem[q]) };
+    let mut places: Vec<usize> = (0..=cf).filter(|&q| r.allowed[card.index()] >> q & 1 == 1).collect();
+    places.sort_by_key(|&q| (std::cmp::Reverse(room(q)), q));
+    let mut gave_up = false;
+    for q in places {
+        if *left == 0 {
+            return Found::GaveUp;
+        }
+        *left -= 1;
+        let mut child = reduced.clone();
+        child.add_unit(CLit { card: card.index() as u8, place: q as u8, positive: true });
+        match search(&child, left) {
+            Found::NoDeal => {}
+            Found::GaveUp => gave_up = true,
+            found => return found,
+        }
+    }
+    if gave_up {
+        Found::GaveUp
+    } else {
+        Found::NoDeal
+    }
+}
