@@ -60,6 +60,20 @@ pub enum CountError {
 /// decks reach it.
 pub const MAX_STATES: usize = 20_000_000;
 
+#[cfg(test)]
+thread_local! {
+    /// A limit in place of [`MAX_STATES`] for the tests on this thread.
+    static STATE_LIMIT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
+
+/// The most states one count may visit: [`MAX_STATES`], or a test's limit.
+fn max_states() -> usize {
+    #[cfg(test)]
+    return STATE_LIMIT.with(std::cell::Cell::get).unwrap_or(MAX_STATES);
+    #[cfg(not(test))]
+    MAX_STATES
+}
+
 /// The most possible case files that are listed one by one.
 pub const MAX_CASE_FILES: u128 = 100_000;
 
@@ -867,6 +881,33 @@ mod tests {
         assert!(several * 2 > compared, "several case files on only {several} of {compared} games");
         assert!(pooled * 4 > compared, "pooled identifying plans on only {pooled} of {compared} games");
         assert!(narrow > 300 && wide > 20, "plain plans: {narrow} with totals on u64, {wide} beyond");
+    }
+
+    /// The card-outer DP refuses a state past the state limit, and only
+    /// past it: with the limit at the states it visits it counts, one
+    /// below it refuses (whichever layer crosses it, and wherever in the
+    /// layer), and a small limit refuses at once.
+    #[test]
+    fn the_state_limit_refuses_exactly_past_it() {
+        let mut checked = 0;
+        for seed in 0..6 {
+            let cfg = GenConfig::new(DeckChoice::Master, 10, false, 10);
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5_500 + seed);
+            let Ok(generated) = try_generate(&cfg, &mut rng) else { continue };
+            let p = Problem::new(&crate::Game::new(&generated.file).expect("valid"));
+            let counts = count_marginals_by(&p, Counter::CardOuter).expect("counts").expect("card-outer");
+            let with_limit = |limit: usize| {
+                STATE_LIMIT.with(|l| l.set(Some(limit)));
+                let found = count_marginals_by(&p, Counter::CardOuter).map(|c| c.map(|c| c.total));
+                STATE_LIMIT.with(|l| l.set(None));
+                found
+            };
+            assert_eq!(with_limit(counts.states), Ok(Some(counts.total)), "seed {seed}");
+            assert_eq!(with_limit(counts.states - 1), Err(CountError::TooManyStates(counts.states - 1)), "seed {seed}");
+            assert_eq!(with_limit(10), Err(CountError::TooManyStates(10)), "seed {seed}");
+            checked += usize::from(counts.states > 5_000);
+        }
+        assert!(checked >= 3, "only {checked} states past 5,000 DP states");
     }
 
     /// Wrong accusations counted by subtraction (`excluded`) against the
