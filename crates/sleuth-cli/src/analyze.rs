@@ -1,6 +1,6 @@
 //! `sleuth analyze`: the exact analysis, as text or as the `--json` contract.
 
-use crate::input::{in_file, load_game};
+use crate::input::{counted, load_game};
 use crate::notepad::describe_cards;
 use crate::output::{
     deck_name, fine_percent, group_digits, places, push_json_count, push_json_f64, push_json_str, push_json_str_array,
@@ -23,7 +23,7 @@ pub struct Args {
 
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let game = load_game(&args.game)?;
-    let analysis = in_file(&args.game, Analysis::new(&game))?;
+    let analysis = counted(&args.game, Analysis::new(&game))?;
     if args.json {
         out.write_all(to_json(&game, &analysis).as_bytes())?;
     } else {

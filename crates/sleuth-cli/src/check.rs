@@ -35,7 +35,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         Ok(m) => m,
         Err(e) => {
             writeln!(out, "{summary}; history not checked")?;
-            return in_file(&args.game, Err(e));
+            return crate::input::counted(&args.game, Err(e));
         }
     };
     if models > 0 {

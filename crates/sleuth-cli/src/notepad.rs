@@ -1,6 +1,6 @@
 //! `sleuth notepad`: the detective notepad.
 
-use crate::input::{in_file, load_game};
+use crate::input::{counted, load_game};
 use crate::output::{
     cell_percent, fine_percent, group_digits, places, table_id, write_conflict, write_title, Paint, TABLE_NAME_CHARS,
 };
@@ -43,7 +43,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     if args.reasoner != crate::sat_engine::Reasoner::Counting || args.every_event {
         anyhow::bail!("--reasoner and --every-event need --engine sat");
     }
-    let analysis = in_file(&args.game, Analysis::new(&game))?;
+    let analysis = counted(&args.game, Analysis::new(&game))?;
     let paint = Paint::for_stdout(args.no_color);
     write_notepad(out, &game, &analysis, paint)
 }

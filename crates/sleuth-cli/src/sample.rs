@@ -4,7 +4,9 @@
 //! Methods: `uniform` draws deals exactly uniformly with the exact counter;
 //! `alg1`, `alg2` and `a` to `e` are Neller and Luo's WalkSAT-like
 //! search-and-sample variants, on the at-least constraints with the
-//! variables that exact deduction settles fixed.
+//! variables that exact deduction settles fixed (where the game is too
+//! large for the exact counter: those that propagation settles, with no
+//! exact count).
 
 use crate::input::{in_file, load_game};
 use crate::notepad::describe_cards;
@@ -15,10 +17,11 @@ use crate::Outcome;
 use anyhow::{anyhow, bail};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use sleuth_core::deduce::Settled;
 use sleuth_core::sample::{
     estimate_from_deals, search_and_sample_traced, Deal, Estimate, Formula, Trace, UniformSampler, WalkSatConfig,
 };
-use sleuth_core::{Analysis, Card, CardSet, Game, Place, Problem, Status};
+use sleuth_core::{Analysis, Card, CardSet, CountError, Game, Place, Problem, Status};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -127,7 +130,26 @@ fn case_file(game: &Game, deal: &Deal) -> CardSet {
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let sampler = sampler(args)?;
     let game = load_game(&args.game)?;
-    let analysis = in_file(&args.game, Analysis::new(&game))?;
+    // A game too large for the exact counter is still sampled by WalkSAT,
+    // with only what propagation settles fixed (and no exact count).
+    let analysis = match Analysis::new(&game) {
+        Err(e @ (CountError::TooManyStates(_) | CountError::TooComplex(_) | CountError::Overflow)) => {
+            if matches!(sampler, Sampler::Uniform(_)) {
+                bail!(
+                    "{}: {e}; the uniform sampler draws through the exact counter, but WalkSAT \
+                     (--method alg2) can estimate this game",
+                    crate::input::display(&args.game)
+                );
+            }
+            let settled = sleuth_core::deduce::Settled::new(&game);
+            let Some(settled) = settled else {
+                bail!("{}: no deal fits the history", crate::input::display(&args.game))
+            };
+            eprintln!("note: {e}; estimating with WalkSAT alone: no exact count, and O and X only where propagation settles them");
+            return sample_with(args, &game, &sampler, Known::Settled(&settled), out);
+        }
+        other => in_file(&args.game, other)?,
+    };
     if !analysis.is_consistent() {
         if args.json {
             let events: Vec<String> =
@@ -142,34 +164,67 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         }
         return Ok(Outcome::Inconsistent);
     }
+    sample_with(args, &game, &sampler, Known::Exact(&analysis), out)
+}
+
+/// What the output gives as certain, and the count: the exact analysis,
+/// or, for a game too large for it, what propagation settles.
+#[derive(Clone, Copy)]
+enum Known<'a> {
+    Exact(&'a Analysis),
+    Settled(&'a Settled),
+}
+
+impl Known<'_> {
+    fn status(self, card: Card, place: Place) -> Status {
+        match self {
+            Known::Exact(a) => a.status(card, place),
+            Known::Settled(s) => s.status(card, place),
+        }
+    }
+}
+
+/// Samples a consistent game (or one too large to tell) and writes the
+/// estimate.
+fn sample_with(
+    args: &Args,
+    game: &Game,
+    sampler: &Sampler,
+    known: Known<'_>,
+    out: &mut dyn Write,
+) -> anyhow::Result<Outcome> {
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     let mut case_files: HashMap<CardSet, u64> = HashMap::new();
     let mut write_error = None;
     let mut record = |deal: &Deal, out: &mut dyn Write| {
         if args.deals {
             if write_error.is_none() {
-                if let Err(e) = writeln!(out, "{}", deal_json(&game, deal)) {
+                if let Err(e) = writeln!(out, "{}", deal_json(game, deal)) {
                     write_error = Some(e);
                 }
             }
         } else {
-            *case_files.entry(case_file(&game, deal)).or_insert(0) += 1;
+            *case_files.entry(case_file(game, deal)).or_insert(0) += 1;
         }
     };
     let estimate = match &sampler {
         Sampler::Uniform(draws) => {
-            let uniform = in_file(&args.game, UniformSampler::new(&Problem::new(&game)))?
+            let uniform = in_file(&args.game, UniformSampler::new(&Problem::new(game)))?
                 .ok_or_else(|| anyhow!("no deal fits the history"))?;
             let deals = (0..*draws).map(|_| {
                 let deal = uniform.sample(&mut rng);
                 record(&deal, out);
                 deal
             });
-            estimate_from_deals(&game, deals, "uniform", true)
+            estimate_from_deals(game, deals, "uniform", true)
                 .with_method(format!("uniform: {draws} independent exactly uniform draws, seed {}", args.seed))
         }
         Sampler::WalkSat(cfg) => {
-            let formula = Formula::new(&game, &analysis).ok_or_else(|| anyhow!("no deal fits the history"))?;
+            let formula = match known {
+                Known::Exact(analysis) => Formula::new(game, analysis),
+                Known::Settled(_) => Formula::by_propagation(game),
+            };
+            let formula = formula.ok_or_else(|| anyhow!("no deal fits the history"))?;
             let estimate = search_and_sample_traced(&formula, cfg, &mut rng, |t| {
                 if let Trace::Solution { assignment, recorded: true, .. } = t {
                     if let Some(deal) = formula.deal(assignment) {
@@ -190,14 +245,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     }
     let mut case_files: Vec<(CardSet, u64)> = case_files.into_iter().collect();
     case_files.sort_by(|a, b| b.1.cmp(&a.1).then(a.0 .0.cmp(&b.0 .0)));
-    let name = match &sampler {
+    let name = match sampler {
         Sampler::Uniform(_) => "uniform".to_string(),
         Sampler::WalkSat(cfg) => cfg.name().unwrap_or("custom").to_string(),
     };
     if args.json {
-        out.write_all(to_json(&game, &analysis, &estimate, &name, args.seed, &case_files).as_bytes())?;
+        out.write_all(to_json(game, known, &estimate, &name, args.seed, &case_files).as_bytes())?;
     } else {
-        write_text(out, &game, &analysis, &estimate, &case_files, Paint::for_stdout(args.no_color))?;
+        write_text(out, game, known, &estimate, &case_files, Paint::for_stdout(args.no_color))?;
     }
     Ok(Outcome::Success)
 }
@@ -205,10 +260,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
 /// The estimate as JSON: the analysis contract's keys (`probabilities`
 /// estimated, `status` from exact deduction, `case_file` estimated from the
 /// samples, `models` the exact count), plus `sampler`, `samples`, `seed` and
-/// `intervals` ({card: {place: [lo, hi]}}, 95 %).
+/// `intervals` ({card: {place: [lo, hi]}}, 95 %). Without the exact
+/// analysis: `status` from propagation, `models` null, and `consistent`
+/// null until a deal is sampled.
 fn to_json(
     game: &Game,
-    analysis: &Analysis,
+    known: Known<'_>,
     estimate: &Estimate,
     sampler: &str,
     seed: u64,
@@ -237,8 +294,9 @@ fn to_json(
         .collect();
     let case_file = if case_file.is_empty() { "[]".to_string() } else { format!("[\n{}\n  ]", case_file.join(",\n")) };
     let fields: Vec<(&str, String)> = vec![
-        ("consistent", "true".into()),
-        ("models", json_count(analysis.models())),
+        // Without the exact count, a deal sampled shows that one fits.
+        ("consistent", if matches!(known, Known::Exact(_)) || samples > 0 { "true" } else { "null" }.into()),
+        ("models", if let Known::Exact(a) = known { json_count(a.models()) } else { "null".into() }),
         ("method", json_str(estimate.method())),
         ("sampler", json_str(sampler)),
         ("samples", samples.to_string()),
@@ -253,7 +311,7 @@ fn to_json(
                 format!("[{}, {}]", json_f64(i.lo), json_f64(i.hi))
             }),
         ),
-        ("status", per_card(&|c, p| json_str(analysis.status(c, p).as_str()))),
+        ("status", per_card(&|c, p| json_str(known.status(c, p).as_str()))),
         ("case_file", case_file),
         ("face_up", json_str_array(game.face_up().iter().map(|c| deck.id(c)))),
     ];
@@ -269,7 +327,7 @@ fn pc(x: f64) -> String {
 fn write_text(
     out: &mut dyn Write,
     game: &Game,
-    analysis: &Analysis,
+    known: Known<'_>,
     estimate: &Estimate,
     case_files: &[(CardSet, u64)],
     paint: Paint,
@@ -304,7 +362,7 @@ fn write_text(
             let mut line = format!("  {:<w$}", crate::output::table_id(deck.id(c)), w = label_w - 2);
             for (&(place, _), &w) in places.iter().zip(&widths) {
                 line.push_str("  ");
-                let cell = match analysis.status(c, place) {
+                let cell = match known.status(c, place) {
                     Status::Yes => paint.green(&format!("{:^w$}", "O")),
                     Status::No => paint.dim(&format!("{:^w$}", "X")),
                     Status::Maybe => {
@@ -319,10 +377,11 @@ fn write_text(
         }
     }
     writeln!(out)?;
-    writeln!(
-        out,
-        "cells: estimate and 95 % interval, in percent; O and X are certain by exact deduction (not sampled)"
-    )?;
+    let certain = match known {
+        Known::Exact(_) => "O and X are certain by exact deduction (not sampled)",
+        Known::Settled(_) => "O and X are certain by propagation (the game is too large for exact deduction)",
+    };
+    writeln!(out, "cells: estimate and 95 % interval, in percent; {certain}")?;
     if estimate.independent() {
         writeln!(out, "intervals: Wilson score, valid for these independent draws")?;
     } else {

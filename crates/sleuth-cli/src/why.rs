@@ -22,7 +22,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let game = load_game(&args.game)?;
     let card = find_card(&game, &args.card)?;
     let place = find_place(&game, &args.place)?;
-    let analysis = in_file(&args.game, Analysis::new(&game))?;
+    let analysis = crate::input::counted(&args.game, Analysis::new(&game))?;
     if !analysis.is_consistent() {
         write_conflict(out, &game, analysis.conflict())?;
         return Ok(Outcome::Inconsistent);

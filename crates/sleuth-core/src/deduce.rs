@@ -332,6 +332,43 @@ pub(crate) fn propagate(p: &Problem) -> Option<Reduced> {
     }
 }
 
+/// What propagation alone settles about a game: sound, not complete (the
+/// exact counter decides every fact; this is for games too large for it).
+#[derive(Clone, Debug)]
+pub struct Settled {
+    np: usize,
+    allowed: [u16; MAX_CARDS],
+}
+
+impl Settled {
+    /// The facts propagation settles; `None` when it finds that no deal
+    /// fits.
+    pub fn new(game: &Game) -> Option<Settled> {
+        let p = Problem::new(game);
+        let r = propagate(&p)?;
+        let mut allowed = [0u16; MAX_CARDS];
+        for c in p.in_play {
+            allowed[c.index()] = r.allowed[c.index()];
+        }
+        Some(Settled { np: p.np, allowed })
+    }
+
+    /// Yes: the card is there in every deal; no: in none; maybe: not
+    /// settled by propagation (it may still be certain).
+    pub fn status(&self, card: Card, place: Place) -> crate::analysis::Status {
+        use crate::analysis::Status;
+        let allowed = self.allowed[card.index()];
+        let bit = 1u16 << place.index(self.np);
+        if allowed & bit == 0 {
+            Status::No
+        } else if allowed == bit {
+            Status::Yes
+        } else {
+            Status::Maybe
+        }
+    }
+}
+
 /// A deal: every card's place index (players, then the case file at
 /// `np`), [`NONE`] for cards not in play.
 pub(crate) type Deal = [u8; MAX_CARDS];

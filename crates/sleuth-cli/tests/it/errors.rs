@@ -211,7 +211,7 @@ fn counts_too_large_for_u128() {
     let run = scratch.sleuth(&["notepad", &name]);
     run.code(2);
     expect![[r#"
-        error: 'huge.json': the number of consistent deals does not fit in 128 bits; this deck is too large for exact counting
+        error: 'huge.json': the number of consistent deals does not fit in 128 bits; this deck is too large for exact counting; WalkSAT can still estimate it: sleuth sample --method alg2 'huge.json'
     "#]]
     .assert_eq(&run.stderr);
     for cmd in ["analyze", "check", "why"] {

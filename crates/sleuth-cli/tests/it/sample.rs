@@ -145,3 +145,51 @@ fn sample_options_are_checked() {
     let b = scratch.sleuth(&["sample", "g.json", "--deals", "--samples", "20", "--seed", "9"]);
     assert_eq!(a.stdout, b.stdout);
 }
+
+/// A game past the exact counter's state limit (ten categories of six
+/// cards, four players, a bystander's view, two cards face up) is still
+/// estimated by WalkSAT:
+/// no exact count (`models` null), statuses from propagation alone, every
+/// settled pair estimated exactly; the uniform sampler, which draws through
+/// the exact counter, says to use WalkSAT, and so does `analyze`. (Each run first takes the exact
+/// counter to its limit: seconds and about a gigabyte.)
+#[test]
+fn a_game_too_large_to_count_is_still_sampled_by_walksat() {
+    let scratch = Scratch::new();
+    let deck = "6,6,6,6,6,6,6,6,6,6";
+    let options =
+        ["--deck", deck, "--players", "4", "--bystander", "--suggestions", "10", "--face-up", "2", "--seed", "1"];
+    scratch.write("g.json", &generated(&options));
+    let game = load(&scratch.path().join("g.json"));
+    let run = scratch.sleuth(&["sample", "g.json", "--method", "alg2", "--iterations", "3000", "--json"]);
+    run.code(0);
+    assert!(run.stderr.contains("too large for exact analysis"), "{}", run.stderr);
+    let json = run.json();
+    assert_eq!((&json["models"], &json["consistent"]), (&serde_json::Value::Null, &serde_json::Value::Bool(true)));
+    assert!(json["samples"].as_u64().unwrap() > 100, "{json}");
+    let settled = sleuth_core::deduce::Settled::new(&game).expect("propagation finds no contradiction");
+    let mut certain = 0;
+    for card in game.deck().cards() {
+        let id = game.deck().id(card);
+        for place in game.places() {
+            let place_id = game.place_id(place);
+            let status = settled.status(card, place);
+            assert_eq!(json["status"][id][&place_id], status.as_str(), "{id} at {place_id}");
+            let p = json["probabilities"][id][&place_id].as_f64().unwrap();
+            match status {
+                sleuth_core::Status::Yes => assert_eq!(p, 1.0),
+                sleuth_core::Status::No => assert_eq!(p, 0.0),
+                sleuth_core::Status::Maybe => continue,
+            }
+            certain += 1;
+        }
+    }
+    assert!(certain >= 10, "propagation settles only {certain} pairs");
+    let run = scratch.sleuth(&["sample", "g.json"]);
+    run.code(2);
+    assert!(run.stderr.contains("--method alg2"), "{}", run.stderr);
+    // And the exact commands name the one that can estimate it.
+    let run = scratch.sleuth(&["analyze", "g.json"]);
+    run.code(2);
+    assert!(run.stderr.contains("sleuth sample --method alg2"), "{}", run.stderr);
+}

@@ -62,6 +62,18 @@ impl Formula {
         })
     }
 
+    /// The formula of a game with the variables fixed that propagation
+    /// alone settles (`deduce::Settled`): for games too large for the
+    /// exact counter. `None` when propagation finds that no deal fits.
+    pub fn by_propagation(game: &Game) -> Option<Formula> {
+        let settled = crate::deduce::Settled::new(game)?;
+        Formula::with_fixed(game, |card, place| match settled.status(card, place) {
+            Status::Yes => Some(true),
+            Status::No => Some(false),
+            Status::Maybe => None,
+        })
+    }
+
     /// The formula of a game with the given variables fixed (`fixed`
     /// returns `Some(value)` for them); `None` when the fixed values already
     /// violate a constraint on their own.
