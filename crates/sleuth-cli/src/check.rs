@@ -1,6 +1,6 @@
 //! `sleuth check`: validate a game file.
 
-use crate::input::{display, in_file, load_game};
+use crate::input::{counted, display, in_file, load_game};
 use crate::output::{deck_name, explanation_lines, group_digits};
 use crate::Outcome;
 use sleuth_core::count::count;
@@ -35,7 +35,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         Ok(m) => m,
         Err(e) => {
             writeln!(out, "{summary}; history not checked")?;
-            return crate::input::counted(&args.game, Err(e));
+            return counted(&args.game, Err(e));
         }
     };
     if models > 0 {

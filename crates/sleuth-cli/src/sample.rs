@@ -8,7 +8,7 @@
 //! large for the exact counter: those that propagation settles, with no
 //! exact count).
 
-use crate::input::{in_file, load_game};
+use crate::input::{display, in_file, load_game};
 use crate::notepad::describe_cards;
 use crate::output::{
     json_count, json_f64, json_object, json_str, json_str_array, places, write_conflict, write_title, Paint,
@@ -138,13 +138,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
                 bail!(
                     "{}: {e}; the uniform sampler draws through the exact counter, but WalkSAT \
                      (--method alg2) can estimate this game",
-                    crate::input::display(&args.game)
+                    display(&args.game)
                 );
             }
-            let settled = sleuth_core::deduce::Settled::new(&game);
-            let Some(settled) = settled else {
-                bail!("{}: no deal fits the history", crate::input::display(&args.game))
-            };
+            let Some(settled) = Settled::new(&game) else { bail!("{}: no deal fits the history", display(&args.game)) };
             eprintln!("note: {e}; estimating with WalkSAT alone: no exact count, and O and X only where propagation settles them");
             return sample_with(args, &game, &sampler, Known::Settled(&settled), out);
         }
@@ -222,7 +219,7 @@ fn sample_with(
         Sampler::WalkSat(cfg) => {
             let formula = match known {
                 Known::Exact(analysis) => Formula::new(game, analysis),
-                Known::Settled(_) => Formula::by_propagation(game),
+                Known::Settled(settled) => Formula::by_propagation(game, settled),
             };
             let formula = formula.ok_or_else(|| anyhow!("no deal fits the history"))?;
             let estimate = search_and_sample_traced(&formula, cfg, &mut rng, |t| {

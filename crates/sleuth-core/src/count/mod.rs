@@ -725,9 +725,13 @@ fn total_by_subtraction(split: &excluded::Split) -> Option<u128> {
 /// [`count_marginals`] of a state split by its case-file clauses; `None`
 /// on an error: the state is then counted directly.
 fn marginals_by_subtraction(split: &excluded::Split) -> Option<Counts> {
-    let minus: Vec<Counts> =
-        (0..split.files.len()).map(|i| count_marginals(&split.fixed(i))).collect::<Result<_, _>>().ok()?;
-    excluded::subtract(count_marginals(&split.base).ok()?, &minus)
+    excluded::subtract(count_marginals(&split.base).ok()?, &excluded_counts(split)?)
+}
+
+/// The base's counts with each excluded case file fixed, in the split's
+/// order; `None` on an error.
+fn excluded_counts(split: &excluded::Split) -> Option<Vec<Counts>> {
+    (0..split.files.len()).map(|i| count_marginals(&split.fixed(i)).ok()).collect()
 }
 
 /// [`count_with_case_files`] of a state split by its case-file clauses
@@ -737,8 +741,7 @@ fn marginals_by_subtraction(split: &excluded::Split) -> Option<Counts> {
 fn by_subtraction(split: &excluded::Split) -> Option<(Counts, CaseFiles)> {
     let (base, files) = count_with_case_files(&split.base).ok()?;
     let files = files?;
-    let minus: Vec<Counts> =
-        (0..split.files.len()).map(|i| count_marginals(&split.fixed(i))).collect::<Result<_, _>>().ok()?;
+    let minus = excluded_counts(split)?;
     let counts = excluded::subtract(base, &minus)?;
     // The list stays sorted with the excluded files left out.
     let mut kept = CaseFileList::new(split.base.categories.len());
@@ -787,15 +790,29 @@ mod tests {
         sizes: &[(DeckChoice, usize)],
         seeds: u64,
         seed_of: impl Fn(usize, u64) -> u64,
+        f: impl FnMut(&str, &Problem),
+    ) {
+        let accusations = |seed: u64| if seed % 3 == 0 { 0.1 } else { 0.0 };
+        for_each_generated_with(sizes, &[0, 5, 10, 20, 40], seeds, accusations, seed_of, f);
+    }
+
+    /// [`for_each_generated`] after each of `suggestions` suggestions,
+    /// with the accusation rate `accusations(seed)`.
+    fn for_each_generated_with(
+        sizes: &[(DeckChoice, usize)],
+        suggestions: &[usize],
+        seeds: u64,
+        accusations: impl Fn(u64) -> f64,
+        seed_of: impl Fn(usize, u64) -> u64,
         mut f: impl FnMut(&str, &Problem),
     ) {
         for (deck, players) in sizes {
             let players = *players;
             for observer in [true, false] {
-                for suggestions in [0, 5, 10, 20, 40] {
+                for &suggestions in suggestions {
                     for seed in 0..seeds {
                         let cfg = GenConfig {
-                            accusation_rate: if seed % 3 == 0 { 0.1 } else { 0.0 },
+                            accusation_rate: accusations(seed),
                             face_up: (seed % 4 == 1) as usize,
                             ..GenConfig::new(deck.clone(), players, observer, suggestions)
                         };
@@ -928,43 +945,33 @@ mod tests {
             (DeckChoice::Custom(vec![2, 3, 2, 2, 3]), 4),
         ];
         let (mut compared, mut excluded, mut removed) = (0, 0, 0);
-        for (deck, players) in sizes {
-            for observer in [true, false] {
-                for suggestions in [3, 8, 15, 25] {
-                    for seed in 0..6 {
-                        let cfg = GenConfig {
-                            accusation_rate: 0.5,
-                            face_up: (seed % 3 == 1) as usize,
-                            ..GenConfig::new(deck.clone(), players, observer, suggestions)
-                        };
-                        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(83_000 + 100 * players as u64 + seed);
-                        let Ok(generated) = try_generate(&cfg, &mut rng) else { continue };
-                        let game = crate::Game::new(&generated.file).expect("generated games are valid");
-                        let label =
-                            format!("{deck:?} {players} players, observer {observer}, {suggestions}, seed {seed}");
-                        let p = Problem::new(&game);
-                        let Some(split) = excluded::split(&p) else { continue };
-                        let Some(r) = propagate(&p) else { continue };
-                        let (direct, files) = chosen(&p, &r, true).expect(&label);
-                        let (counts, listed) = count_with_case_files(&p).expect(&label);
-                        assert_eq!((counts.total, &counts.marginal), (direct.total, &direct.marginal), "{label}");
-                        let marginals = count_marginals(&p).expect(&label);
-                        assert_eq!((marginals.total, &marginals.marginal), (direct.total, &direct.marginal), "{label}");
-                        assert_eq!(count(&p).expect(&label), direct.total, "{label}: total");
-                        let (direct_files, listed) = (sorted(files), sorted(listed));
-                        assert_eq!(listed, direct_files, "{label}: case files");
-                        // Where an accused file was possible without the
-                        // accusations, the subtraction did something (in
-                        // about 40 % of these games; the others accuse
-                        // files already ruled out).
-                        let base = sorted(count_with_case_files(&split.base).expect(&label).1);
-                        removed += usize::from(base.len() > listed.len());
-                        excluded += split.files.len();
-                        compared += 1;
-                    }
-                }
-            }
-        }
+        for_each_generated_with(
+            &sizes,
+            &[3, 8, 15, 25],
+            6,
+            |_| 0.5,
+            |players, seed| 83_000 + 100 * players as u64 + seed,
+            |label, p| {
+                let Some(split) = excluded::split(p) else { return };
+                let Some(r) = propagate(p) else { return };
+                let (direct, files) = chosen(p, &r, true).expect(label);
+                let (counts, listed) = count_with_case_files(p).expect(label);
+                assert_eq!((counts.total, &counts.marginal), (direct.total, &direct.marginal), "{label}");
+                let marginals = count_marginals(p).expect(label);
+                assert_eq!((marginals.total, &marginals.marginal), (direct.total, &direct.marginal), "{label}");
+                assert_eq!(count(p).expect(label), direct.total, "{label}: total");
+                let (direct_files, listed) = (sorted(files), sorted(listed));
+                assert_eq!(listed, direct_files, "{label}: case files");
+                // Where an accused file was possible without the
+                // accusations, the subtraction did something (in about
+                // 40 % of these games; the others accuse files already
+                // ruled out).
+                let base = sorted(count_with_case_files(&split.base).expect(label).1);
+                removed += usize::from(base.len() > listed.len());
+                excluded += split.files.len();
+                compared += 1;
+            },
+        );
         assert!(compared > 250, "only {compared} games with wrong accusations");
         assert!(excluded > 2 * compared, "{excluded} accused files in {compared} games");
         assert!(removed * 3 > compared, "case files removed in only {removed} of {compared} games");

@@ -47,6 +47,15 @@ pub struct Formula {
     original: usize,
 }
 
+/// A variable's fixed value for a status: yes true, no false, maybe free.
+fn certain(status: Status) -> Option<bool> {
+    match status {
+        Status::Yes => Some(true),
+        Status::No => Some(false),
+        Status::Maybe => None,
+    }
+}
+
 impl Formula {
     /// The formula of a game, with every variable that exact deduction
     /// settles fixed (status yes: true, no: false), as in the paper's
@@ -55,23 +64,14 @@ impl Formula {
         if !analysis.is_consistent() {
             return None;
         }
-        Formula::with_fixed(game, |card, place| match analysis.status(card, place) {
-            Status::Yes => Some(true),
-            Status::No => Some(false),
-            Status::Maybe => None,
-        })
+        Formula::with_fixed(game, |card, place| certain(analysis.status(card, place)))
     }
 
     /// The formula of a game with the variables fixed that propagation
-    /// alone settles (`deduce::Settled`): for games too large for the
-    /// exact counter. `None` when propagation finds that no deal fits.
-    pub fn by_propagation(game: &Game) -> Option<Formula> {
-        let settled = crate::deduce::Settled::new(game)?;
-        Formula::with_fixed(game, |card, place| match settled.status(card, place) {
-            Status::Yes => Some(true),
-            Status::No => Some(false),
-            Status::Maybe => None,
-        })
+    /// alone settles (`settled`, from [`crate::deduce::Settled::new`]): for
+    /// games too large for the exact counter.
+    pub fn by_propagation(game: &Game, settled: &crate::deduce::Settled) -> Option<Formula> {
+        Formula::with_fixed(game, |card, place| certain(settled.status(card, place)))
     }
 
     /// The formula of a game with the given variables fixed (`fixed`
