@@ -60,16 +60,15 @@ pub(super) fn sweep<T: Word, B: Word>(
     let g = Geometry::new(s, plan);
     let (k, n) = (g.k, g.n);
     debug_assert!(g.len.iter().product::<usize>() <= MAX_TABLE);
-    let placed = &placed_sets(fwd);
+    let placed = placed_sets(fwd);
     let alive = |t: usize, i: usize| back[t][i] != B::ZERO;
     let forced = general().filter(|&a| a < k.max(1));
     let budget = MAX_BYTES.max(placed.iter().map(Vec::len).sum::<usize>().saturating_mul(BYTES_PER_STATE));
-    let Some(a) = forced.or_else(|| split(&g, placed, alive, budget / std::mem::size_of::<T>())) else {
+    let Some(a) = forced.or_else(|| split(&g, &placed, alive, budget / std::mem::size_of::<T>())) else {
         return Ok(None);
     };
-    let weight =
-        |t: usize, i: usize, m: usize| if plan.steps[t].weighted { move_weight(plan, fwd, t, i, m) } else { T::of(1) };
-    let mut table = vec![T::ZERO; g.len.iter().product()];
+    let c = Sweep { s, plan, fwd, back, g, placed, a };
+    let mut table = vec![T::ZERO; c.g.len.iter().product()];
 
     // Where each state's forward vector starts (states with 1..=a placed
     // and completions), layer by layer.
@@ -77,7 +76,7 @@ pub(super) fn sweep<T: Word, B: Word>(
     let mut f_size = Vec::with_capacity(n + 1);
     for t in 0..=n {
         let (at, size) =
-            layout(&placed[t], |i, pl| ((1..=a).contains(&g.count(pl)) && alive(t, i)).then(|| g.f_len(t, pl)));
+            layout(&c.placed[t], |i, pl| ((1..=a).contains(&c.g.count(pl)) && alive(t, i)).then(|| c.g.f_len(t, pl)));
         f_at.push(at);
         f_size.push(size);
     }
@@ -86,17 +85,80 @@ pub(super) fn sweep<T: Word, B: Word>(
     let mut f_vals: Vec<Vec<T>> = vec![vec![T::ZERO; f_size[0]]];
     for t in 0..n {
         let mut next = vec![T::ZERO; f_size[t + 1]];
-        let (succ, counts) = (&fwd.succ[t], &fwd.layers[t].counts);
+        c.forward_layer(t, (&f_at[t], &f_at[t + 1]), &f_vals[t], &mut next);
+        f_vals.push(next);
+    }
+    c.final_layer(&f_at[n], &f_vals[n], &mut table);
+
+    // Backward: B on states with more than `a` placed (all `k`: the
+    // backward count itself), and the joining edges.
+    let (mut at_next, size) = c.b_layout(n);
+    let mut b_next = vec![T::ZERO; size];
+    for (i, &pl) in c.placed[n].iter().enumerate() {
+        let len = c.b_len(n, pl);
+        if at_next[i] == NONE || len == 0 {
+            continue;
+        }
+        // Only tail candidates are left: each combination of them alike.
+        let rest = (0..k).filter(|&d| pl >> d & 1 == 0);
+        let combos: usize = rest.map(|d| s.tails[d].len()).product();
+        debug_assert_eq!(combos, len);
+        b_next[at_next[i]..][..len].fill(T::of(back[n][i].wide() / combos as u128));
+    }
+    for t in (0..n).rev() {
+        let (at_cur, size) = c.b_layout(t);
+        let mut b_cur = vec![T::ZERO; size];
+        c.backward_layer(t, (&f_at[t], &f_vals[t]), (&at_next, &b_next), (&at_cur, &mut b_cur), &mut table);
+        (at_next, b_next) = (at_cur, b_cur);
+    }
+    Ok(Some(table))
+}
+
+/// What every layer of a sweep reads: the count's passes, the vectors'
+/// shape and the split. Each layer's loop is a method of its own: inside
+/// one function the compiler kept the loops' counters on the stack (as in
+/// the parent's sweeps).
+struct Sweep<'a, B> {
+    s: &'a Setup,
+    plan: &'a Plan,
+    fwd: &'a Forward,
+    back: &'a [Vec<B>],
+    g: Geometry,
+    placed: Vec<Vec<Set>>,
+    /// The case cards before the joining edge.
+    a: usize,
+}
+
+impl<B: Word> Sweep<'_, B> {
+    /// The weight of move `m` of state `i` at step `t` (one on an
+    /// unweighted step).
+    #[inline]
+    fn weight<T: Word>(&self, weighted: bool, t: usize, i: usize, m: usize) -> T {
+        if weighted {
+            move_weight(self.plan, self.fwd, t, i, m)
+        } else {
+            T::of(1)
+        }
+    }
+
+    /// The forward vectors of layer `t + 1` (`next`, laid out at
+    /// `at.1`) from those of layer `t` (`cur`, at `at.0`).
+    #[inline(never)]
+    fn forward_layer<T: Word>(&self, t: usize, at: (&[usize], &[usize]), cur: &[T], next: &mut [T]) {
+        let (g, a) = (&self.g, self.a);
+        let (succ, counts) = (&self.fwd.succ[t], &self.fwd.layers[t].counts);
         // Slices taken once per layer (through the `Vec`s, every edge
         // reloaded them).
-        let (cat_of, back_t, back_next) = (&s.cat_of[t][..], &back[t][..], &back[t + 1][..]);
-        for (i, &pl) in placed[t].iter().enumerate() {
+        let (cat_of, back_t, back_next) = (&self.s.cat_of[t][..], &self.back[t][..], &self.back[t + 1][..]);
+        let weighted = self.plan.steps[t].weighted;
+        let step_cat = g.step_cat[t];
+        for (i, &pl) in self.placed[t].iter().enumerate() {
             let j = g.count(pl);
             if j > a || back_t[i] == B::ZERO {
                 continue;
             }
             let start = [T::of(counts.get(i))];
-            let from: &[T] = if j == 0 { &start } else { &f_vals[t][f_at[t][i]..][..g.f_len(t, pl)] };
+            let from: &[T] = if j == 0 { &start } else { &cur[at.0[i]..][..g.f_len(t, pl)] };
             for &e in succ.slice(i) {
                 let (m, jn) = Edges::unpack(e);
                 // Before any placement only the case-file move matters; at
@@ -108,21 +170,19 @@ pub(super) fn sweep<T: Word, B: Word>(
                 if skip || back_next[jn] == B::ZERO {
                     continue;
                 }
-                let w = weight(t, i, m);
+                let w = self.weight(weighted, t, i, m);
                 match cat_of[m] {
                     // A case-file move: its card becomes the coordinate of
                     // a new category (the `a + 1`-th joins in the backward
                     // sweep).
-                    Some(c) if j < a => {
-                        let to = &mut next[f_at[t + 1][jn]..][..g.f_len(t + 1, pl | 1 << c)];
+                    Some(c) => {
+                        let to = &mut next[at.1[jn]..][..g.f_len(t + 1, pl | 1 << c)];
                         let inner = g.f_inner(t, pl, c);
                         scatter(to, from, w, Block { inner, from: 1, to: g.pre(t + 1, c), offset: g.pre(t, c) });
                     }
-                    Some(_) => {}
-                    None if j == 0 => {}
                     None => {
-                        let to = &mut next[f_at[t + 1][jn]..][..g.f_len(t + 1, pl)];
-                        match g.step_cat[t] {
+                        let to = &mut next[at.1[jn]..][..g.f_len(t + 1, pl)];
+                        match step_cat {
                             // A candidate of a placed category goes to a
                             // player: that category's range grows by one.
                             Some(c) if pl >> c & 1 == 1 => {
@@ -140,62 +200,80 @@ pub(super) fn sweep<T: Word, B: Word>(
                 }
             }
         }
-        f_vals.push(next);
     }
 
-    // Final states with at most `a` placed: the categories left take their
-    // case card from the tail, every tail candidate in as many ways. Summed
-    // by placed categories first, then spread once per sum.
-    let all = (1u32 << k) - 1;
-    let mut sums: Vec<Vec<T>> = (0..=all).map(|pl| vec![T::ZERO; g.f_len(n, pl as Set)]).collect();
-    for (i, &pl) in placed[n].iter().enumerate() {
-        let j = g.count(pl);
-        if j > a || !alive(n, i) {
-            continue;
-        }
-        let b = T::of(back[n][i].wide());
-        if j == 0 {
-            sums[0][0] += T::of(fwd.layers[n].counts.get(i)) * b;
-        } else {
-            axpy(&mut sums[usize::from(pl)], &f_vals[n][f_at[n][i]..][..g.f_len(n, pl)], b);
-        }
-    }
-    for (pl, sum) in sums.iter().enumerate() {
-        let rest: Vec<usize> = (0..k).filter(|&c| pl >> c & 1 == 0).collect();
-        let combos: usize = rest.iter().map(|&c| s.tails[c].len()).product();
-        let offsets = g.f_offsets(n, pl as Set);
-        for (&x, &d) in offsets.iter().zip(sum) {
-            if d == T::ZERO || combos == 0 {
+    /// Final states with at most `a` placed (forward vectors `vals`, laid
+    /// out at `at`): the categories left take their case card from the
+    /// tail, every tail candidate in as many ways. Summed by placed
+    /// categories first, then spread once per sum.
+    fn final_layer<T: Word>(&self, at: &[usize], vals: &[T], table: &mut [T]) {
+        let (g, s, n) = (&self.g, self.s, self.g.n);
+        let all = (1u32 << g.k) - 1;
+        let mut sums: Vec<Vec<T>> = (0..=all).map(|pl| vec![T::ZERO; g.f_len(n, pl as Set)]).collect();
+        for (i, &pl) in self.placed[n].iter().enumerate() {
+            let j = g.count(pl);
+            if j > self.a || self.back[n][i] == B::ZERO {
                 continue;
             }
-            debug_assert!(d.wide() % combos as u128 == 0);
-            add_tails(&mut table, x, &rest, &s.tails, &g.stride, T::of(d.wide() / combos as u128));
+            let b = T::of(self.back[n][i].wide());
+            if j == 0 {
+                sums[0][0] += T::of(self.fwd.layers[n].counts.get(i)) * b;
+            } else {
+                axpy(&mut sums[usize::from(pl)], &vals[at[i]..][..g.f_len(n, pl)], b);
+            }
+        }
+        for (pl, sum) in sums.iter().enumerate() {
+            let rest: Vec<usize> = (0..g.k).filter(|&c| pl >> c & 1 == 0).collect();
+            let combos: usize = rest.iter().map(|&c| s.tails[c].len()).product();
+            let offsets = g.f_offsets(n, pl as Set);
+            for (&x, &d) in offsets.iter().zip(sum) {
+                if d == T::ZERO || combos == 0 {
+                    continue;
+                }
+                debug_assert!(d.wide() % combos as u128 == 0);
+                add_tails(table, x, &rest, &s.tails, &g.stride, T::of(d.wide() / combos as u128));
+            }
         }
     }
 
-    // Backward: B on states with more than `a` placed (all `k`: the
-    // backward count itself), and the joining edges.
-    let b_len = |t: usize, pl: Set| if g.count(pl) == k { 0 } else { g.b_len(t, pl) };
-    let b_layout = |t: usize| layout(&placed[t], |i, pl| (g.count(pl) > a && alive(t, i)).then(|| b_len(t, pl)));
-    let (mut at_next, size) = b_layout(n);
-    let mut b_next = vec![T::ZERO; size];
-    for (i, &pl) in placed[n].iter().enumerate() {
-        let len = b_len(n, pl);
-        if at_next[i] == NONE || len == 0 {
-            continue;
+    /// A backward vector's length at layer `t` with `pl` placed (none with
+    /// every category placed: the backward count is its value).
+    fn b_len(&self, t: usize, pl: Set) -> usize {
+        if self.g.count(pl) == self.g.k {
+            0
+        } else {
+            self.g.b_len(t, pl)
         }
-        // Only tail candidates are left: each combination of them alike.
-        let rest = (0..k).filter(|&c| pl >> c & 1 == 0);
-        let combos: usize = rest.map(|c| s.tails[c].len()).product();
-        debug_assert_eq!(combos, len);
-        b_next[at_next[i]..][..len].fill(T::of(back[n][i].wide() / combos as u128));
     }
-    for t in (0..n).rev() {
-        let (at_cur, size) = b_layout(t);
-        let mut b_cur = vec![T::ZERO; size];
-        let succ = &fwd.succ[t];
+
+    /// Where layer `t`'s backward vectors start (states with more than `a`
+    /// placed and completions), and their array's length.
+    fn b_layout(&self, t: usize) -> (Vec<usize>, usize) {
+        layout(&self.placed[t], |i, pl| {
+            (self.g.count(pl) > self.a && self.back[t][i] != B::ZERO).then(|| self.b_len(t, pl))
+        })
+    }
+
+    /// The backward vectors of layer `t` (`cur`: offsets and values) from
+    /// those of layer `t + 1` (`next`), and the joining edges of step `t`
+    /// into `table` (forward vectors of layer `t`: `f`).
+    #[inline(never)]
+    fn backward_layer<T: Word>(
+        &self,
+        t: usize,
+        f: (&[usize], &[T]),
+        next: (&[usize], &[T]),
+        cur: (&[usize], &mut [T]),
+        table: &mut [T],
+    ) {
+        let (g, a, k) = (&self.g, self.a, self.g.k);
+        let (at_next, b_next) = next;
+        let (at_cur, b_cur) = cur;
+        let succ = &self.fwd.succ[t];
         let (cat_of, back_t, back_next, placed_next) =
-            (&s.cat_of[t][..], &back[t][..], &back[t + 1][..], &placed[t + 1][..]);
+            (&self.s.cat_of[t][..], &self.back[t][..], &self.back[t + 1][..], &self.placed[t + 1][..]);
+        let weighted = self.plan.steps[t].weighted;
+        let step_cat = g.step_cat[t];
         // The vector of state `jn` of the next layer (with every category
         // placed, its backward count), written into `one` if need be.
         let b_of = |jn: usize, one: &mut [T; 1]| -> (usize, usize) {
@@ -204,11 +282,11 @@ pub(super) fn sweep<T: Word, B: Word>(
                 one[0] = T::of(back_next[jn].wide());
                 (usize::MAX, 1)
             } else {
-                (at_next[jn], b_len(t + 1, pl))
+                (at_next[jn], g.b_len(t + 1, pl))
             }
         };
         let mut joins = JoinOffsets::default();
-        for (i, &pl) in placed[t].iter().enumerate() {
+        for (i, &pl) in self.placed[t].iter().enumerate() {
             let j = g.count(pl);
             // All placed: no vector (the backward count is its value).
             if j < a || j == k || back_t[i] == B::ZERO {
@@ -223,15 +301,15 @@ pub(super) fn sweep<T: Word, B: Word>(
                 let mut one = [T::ZERO];
                 let (at, len) = b_of(jn, &mut one);
                 let from: &[T] = if at == usize::MAX { &one } else { &b_next[at..][..len] };
-                let w = weight(t, i, m);
+                let w = self.weight(weighted, t, i, m);
                 match (cat_of[m], j == a) {
                     // The joining edge: every (x, y) around this card.
                     (Some(c), true) => {
-                        let start = [T::of(fwd.layers[t].counts.get(i))];
-                        let f: &[T] = if j == 0 { &start } else { &f_vals[t][f_at[t][i]..][..g.f_len(t, pl)] };
-                        let (xs, ys) = joins.get(&g, t, pl, c);
+                        let start = [T::of(self.fwd.layers[t].counts.get(i))];
+                        let fx: &[T] = if j == 0 { &start } else { &f.1[f.0[i]..][..g.f_len(t, pl)] };
+                        let (xs, ys) = joins.get(g, t, pl, c);
                         let here = g.pre(t, c) * g.stride[c];
-                        for (&x, &fx) in xs.iter().zip(f) {
+                        for (&x, &fx) in xs.iter().zip(fx) {
                             if fx == T::ZERO {
                                 continue;
                             }
@@ -246,13 +324,13 @@ pub(super) fn sweep<T: Word, B: Word>(
                     // A later placement: its card is the first coordinate
                     // of that category.
                     (Some(c), false) => {
-                        let to = &mut b_cur[at_cur[i]..][..b_len(t, pl)];
+                        let to = &mut b_cur[at_cur[i]..][..self.b_len(t, pl)];
                         let inner = g.b_inner(t, pl, c);
                         scatter(to, from, w, Block { inner, from: 1, to: g.len[c] - g.pre(t, c), offset: 0 });
                     }
                     (None, false) => {
-                        let to = &mut b_cur[at_cur[i]..][..b_len(t, pl)];
-                        match g.step_cat[t] {
+                        let to = &mut b_cur[at_cur[i]..][..self.b_len(t, pl)];
+                        match step_cat {
                             // A candidate of a category left goes to a
                             // player: its range starts one earlier here.
                             Some(c) if pl >> c & 1 == 0 => {
@@ -266,9 +344,7 @@ pub(super) fn sweep<T: Word, B: Word>(
                 }
             }
         }
-        (at_next, b_next) = (at_cur, b_cur);
     }
-    Ok(Some(table))
 }
 
 /// A state without a vector.
