@@ -178,11 +178,30 @@ pub(crate) struct Reduced {
     pub rem: [u8; MAX_PLAYERS],
     pub cat_done: u64,
     pub clauses: Vec<Vec<CLit>>,
+    /// The cards in play not assigned yet (kept by `assign`: propagation
+    /// asks for them in every loop of every pass).
+    open: CardSet,
 }
 
 impl Reduced {
     pub fn unassigned(&self, p: &Problem) -> CardSet {
-        p.in_play.iter().filter(|c| self.assigned[c.index()] == NONE).collect()
+        debug_assert_eq!(self.open, p.in_play.iter().filter(|c| self.assigned[c.index()] == NONE).collect());
+        self.open
+    }
+
+    /// Per player, the unassigned cards it may still take.
+    fn possible_by_player(&self, p: &Problem) -> [CardSet; MAX_PLAYERS] {
+        let mut possible = [0u64; MAX_PLAYERS];
+        let players = (1u16 << p.np) - 1;
+        for c in self.unassigned(p) {
+            // Over every player slot, without branches (the places past the
+            // players masked off).
+            let (places, bit) = (u64::from(self.allowed[c.index()] & players), 1u64 << c.index());
+            for (a, set) in possible.iter_mut().enumerate() {
+                *set |= (places >> a & 1) * bit;
+            }
+        }
+        possible.map(CardSet)
     }
 
     fn assign(&mut self, p: &Problem, c: usize, q: u8) -> Option<()> {
@@ -191,6 +210,7 @@ impl Reduced {
             return None;
         }
         self.assigned[c] = q;
+        self.open.remove(Card(c as u8));
         self.allowed[c] = 1 << q;
         if (q as usize) < p.np {
             self.rem[q as usize] = self.rem[q as usize].checked_sub(1)?;
@@ -228,6 +248,7 @@ pub(crate) fn propagate(p: &Problem) -> Option<Reduced> {
         rem: p.cap,
         cat_done: 0,
         clauses: p.clauses.clone(),
+        open: p.in_play,
     };
     let cf = p.np as u8;
     loop {
@@ -254,19 +275,23 @@ pub(crate) fn propagate(p: &Problem) -> Option<Reduced> {
             }
         }
 
-        // Players: a hand that can only be filled one way.
+        // Players: a hand that can only be filled one way. Each player's
+        // possible cards from one pass over the cards, again after a hand
+        // is filled (one pass per player was half of the explanations'
+        // time, which propagate at every node of their searches).
+        let mut possible = r.possible_by_player(p);
         for a in 0..p.np {
             if r.rem[a] == 0 {
                 continue;
             }
-            let possible: CardSet = r.unassigned(p).iter().filter(|c| r.allowed[c.index()] >> a & 1 == 1).collect();
-            match possible.len().cmp(&(r.rem[a] as usize)) {
+            match possible[a].len().cmp(&(r.rem[a] as usize)) {
                 std::cmp::Ordering::Less => return None,
                 std::cmp::Ordering::Equal => {
-                    for c in possible {
+                    for c in possible[a] {
                         r.assign(p, c.index(), a as u8)?;
                     }
                     changed = true;
+                    possible = r.possible_by_player(p);
                 }
                 std::cmp::Ordering::Greater => {}
             }
