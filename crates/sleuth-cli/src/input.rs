@@ -95,14 +95,16 @@ pub fn in_file<T, E: std::fmt::Display>(path: &Path, result: Result<T, E>) -> an
 /// [`in_file`] for an exact analysis: a game too large for the exact
 /// counter also gets the command that can still estimate it.
 pub fn counted<T>(path: &Path, result: Result<T, sleuth_core::CountError>) -> anyhow::Result<T> {
-    use sleuth_core::CountError;
-    result.map_err(|e| match e {
-        CountError::TooManyStates(_) | CountError::TooComplex(_) | CountError::Overflow => anyhow!(
-            "{}: {e}; WalkSAT can still estimate it: sleuth sample --method alg2 {}",
-            display(path),
-            display(path)
-        ),
-        e => anyhow!("{}: {e}", display(path)),
+    result.map_err(|e| {
+        if e.too_large_to_count() {
+            anyhow!(
+                "{}: {e}; WalkSAT can still estimate it: sleuth sample --method alg2 {}",
+                display(path),
+                display(path)
+            )
+        } else {
+            anyhow!("{}: {e}", display(path))
+        }
     })
 }
 

@@ -21,7 +21,7 @@ use sleuth_core::deduce::Settled;
 use sleuth_core::sample::{
     estimate_from_deals, search_and_sample_traced, Deal, Estimate, Formula, Trace, UniformSampler, WalkSatConfig,
 };
-use sleuth_core::{Analysis, Card, CardSet, CountError, Game, Place, Problem, Status};
+use sleuth_core::{Analysis, Card, CardSet, Game, Place, Problem, Status};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -133,7 +133,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     // A game too large for the exact counter is still sampled by WalkSAT,
     // with only what propagation settles fixed (and no exact count).
     let analysis = match Analysis::new(&game) {
-        Err(e @ (CountError::TooManyStates(_) | CountError::TooComplex(_) | CountError::Overflow)) => {
+        Err(e) if e.too_large_to_count() => {
             if matches!(sampler, Sampler::Uniform(_)) {
                 bail!(
                     "{}: {e}; the uniform sampler draws through the exact counter, but WalkSAT \

@@ -55,6 +55,15 @@ pub enum CountError {
     TooManyCaseFiles(u128),
 }
 
+impl CountError {
+    /// Whether the game itself is too large for the exact counter (every
+    /// error but too many case files to list): WalkSAT can still estimate
+    /// it (`sleuth sample --method alg2`).
+    pub fn too_large_to_count(&self) -> bool {
+        matches!(self, CountError::TooManyStates(_) | CountError::TooComplex(_) | CountError::Overflow)
+    }
+}
+
 /// The most states one count may visit: about a gigabyte of tables. Classic
 /// and master games stay far below (see BENCHMARKS.md); only large custom
 /// decks reach it.
