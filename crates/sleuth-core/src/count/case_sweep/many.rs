@@ -72,14 +72,7 @@ pub(super) fn sweep<T: Word, B: Word>(
 
     // Where each state's forward vector starts (states with 1..=a placed
     // and completions), layer by layer.
-    let mut f_at: Vec<Vec<usize>> = Vec::with_capacity(n + 1);
-    let mut f_size = Vec::with_capacity(n + 1);
-    for t in 0..=n {
-        let (at, size) =
-            layout(&c.placed[t], |i, pl| ((1..=a).contains(&c.g.count(pl)) && alive(t, i)).then(|| c.g.f_len(t, pl)));
-        f_at.push(at);
-        f_size.push(size);
-    }
+    let (f_at, f_size): (Vec<Vec<usize>>, Vec<usize>) = (0..=n).map(|t| c.f_layout(t)).unzip();
 
     // Forward: F on states with 1..=a placed.
     let mut f_vals: Vec<Vec<T>> = vec![vec![T::ZERO; f_size[0]]];
@@ -212,7 +205,7 @@ impl<B: Word> Sweep<'_, B> {
         let mut sums: Vec<Vec<T>> = (0..=all).map(|pl| vec![T::ZERO; g.f_len(n, pl as Set)]).collect();
         for (i, &pl) in self.placed[n].iter().enumerate() {
             let j = g.count(pl);
-            if j > self.a || self.back[n][i] == B::ZERO {
+            if j > self.a || !self.alive(n, i) {
                 continue;
             }
             let b = T::of(self.back[n][i].wide());
@@ -246,12 +239,23 @@ impl<B: Word> Sweep<'_, B> {
         }
     }
 
+    /// Whether state `i` of layer `t` has completions.
+    fn alive(&self, t: usize, i: usize) -> bool {
+        self.back[t][i] != B::ZERO
+    }
+
+    /// Where layer `t`'s forward vectors start (states with `1..=a` placed
+    /// and completions), and their array's length.
+    fn f_layout(&self, t: usize) -> (Vec<usize>, usize) {
+        layout(&self.placed[t], |i, pl| {
+            ((1..=self.a).contains(&self.g.count(pl)) && self.alive(t, i)).then(|| self.g.f_len(t, pl))
+        })
+    }
+
     /// Where layer `t`'s backward vectors start (states with more than `a`
     /// placed and completions), and their array's length.
     fn b_layout(&self, t: usize) -> (Vec<usize>, usize) {
-        layout(&self.placed[t], |i, pl| {
-            (self.g.count(pl) > self.a && self.back[t][i] != B::ZERO).then(|| self.b_len(t, pl))
-        })
+        layout(&self.placed[t], |i, pl| (self.g.count(pl) > self.a && self.alive(t, i)).then(|| self.b_len(t, pl)))
     }
 
     /// The backward vectors of layer `t` (`cur`: offsets and values) from
