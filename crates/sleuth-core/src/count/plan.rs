@@ -394,16 +394,21 @@ impl Plan {
             Some(pool) => fold(init, &joins_of(free[0])?, pool),
             None => init,
         };
+        // Per step, the slots of the clauses whose last card it places
+        // (one pass over the clauses, not one per step and clause).
+        let mut end_masks = vec![0u128; n];
+        for &(_, last, j) in &intervals {
+            if let Some(m) = end_masks.get_mut(last) {
+                *m |= 1u128 << slot_of[j];
+            }
+        }
         let mut steps: Vec<Step> = Vec::with_capacity(n);
         for (i, &c) in order.iter().enumerate() {
             let ci = c as usize;
-            let mut end_mask = 0u128;
+            let end_mask = end_masks[i];
             let mut clause_sat = [0u128; MAX_PLACES];
             for (j, cl) in r.clauses.iter().enumerate() {
                 let bit = 1u128 << slot_of[j];
-                if intervals.iter().any(|&(_, last, idx)| idx == j && last == i) {
-                    end_mask |= bit;
-                }
                 for l in cl.iter().filter(|l| l.card == c) {
                     for q in 0..=np {
                         if (q as u8 == l.place) == l.positive {
