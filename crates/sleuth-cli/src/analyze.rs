@@ -22,6 +22,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    crate::count_progress::install();
     let game = load_game(&args.game)?;
     let analysis = counted(&args.game, Analysis::new(&game))?;
     if args.json {

@@ -15,6 +15,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    crate::count_progress::install();
     // Every validation problem is an error (exit code 2) listing each one.
     let game = load_game(&args.game)?;
     let players: Vec<&str> = game.players().map(|p| game.player_id(p)).collect();

@@ -15,6 +15,7 @@ mod bench;
 mod check;
 mod companion;
 mod constraints;
+mod count_progress;
 mod experiment;
 mod generate;
 mod input;
@@ -222,10 +223,18 @@ fn main_with(run: fn(&Command, &mut dyn Write) -> anyhow::Result<Outcome>) -> u8
     };
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let result = run(&cli.command, &mut out).and_then(|outcome| {
-        out.flush()?;
-        Ok(outcome)
-    });
+    // A bad state limit is said before any work, not ignored by the counter.
+    let result = sleuth_core::count::state_limit_from_env()
+        .map_err(anyhow::Error::msg)
+        .and_then(|_| {
+            let outcome = run(&cli.command, &mut out);
+            count_progress::clear();
+            outcome
+        })
+        .and_then(|outcome| {
+            out.flush()?;
+            Ok(outcome)
+        });
     match result {
         Ok(outcome) => outcome.status(),
         Err(e) if is_broken_pipe(&e) => 0,

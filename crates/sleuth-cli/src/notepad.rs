@@ -35,6 +35,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    crate::count_progress::install();
     let game = load_game(&args.game)?;
     if args.engine == crate::sat_notepad::Engine::Sat {
         let options = crate::sat_notepad::Options { reasoner: args.reasoner, every_event: args.every_event };

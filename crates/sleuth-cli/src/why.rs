@@ -19,6 +19,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    crate::count_progress::install();
     let game = load_game(&args.game)?;
     let card = find_card(&game, &args.card)?;
     let place = find_place(&game, &args.place)?;

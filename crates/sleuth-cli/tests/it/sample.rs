@@ -151,17 +151,20 @@ fn sample_options_are_checked() {
 /// estimated by WalkSAT:
 /// no exact count (`models` null), statuses from propagation alone, every
 /// settled pair estimated exactly; the uniform sampler, which draws through
-/// the exact counter, says to use WalkSAT, and so does `analyze`. (Each run first takes the exact
-/// counter to its limit: seconds and about a gigabyte.)
+/// the exact counter, says to use WalkSAT, and so does `analyze`. (Each run
+/// first takes the exact counter to its limit, here a million states set
+/// by `SLEUTH_MAX_STATES`: the default would take a minute and gigabytes.)
+/// A limit that is not a number is refused before any work.
 #[test]
 fn a_game_too_large_to_count_is_still_sampled_by_walksat() {
+    const LIMIT: &[(&str, &str)] = &[("SLEUTH_MAX_STATES", "1000000")];
     let scratch = Scratch::new();
     let deck = "6,6,6,6,6,6,6,6,6,6";
     let options =
         ["--deck", deck, "--players", "4", "--bystander", "--suggestions", "10", "--face-up", "2", "--seed", "1"];
     scratch.write("g.json", &generated(&options));
     let game = load(&scratch.path().join("g.json"));
-    let run = scratch.sleuth(&["sample", "g.json", "--method", "alg2", "--iterations", "3000", "--json"]);
+    let run = scratch.sleuth_env(&["sample", "g.json", "--method", "alg2", "--iterations", "3000", "--json"], LIMIT);
     run.code(0);
     assert!(run.stderr.contains("too large for exact analysis"), "{}", run.stderr);
     let json = run.json();
@@ -185,11 +188,16 @@ fn a_game_too_large_to_count_is_still_sampled_by_walksat() {
         }
     }
     assert!(certain >= 10, "propagation settles only {certain} pairs");
-    let run = scratch.sleuth(&["sample", "g.json"]);
+    let run = scratch.sleuth_env(&["sample", "g.json"], LIMIT);
     run.code(2);
     assert!(run.stderr.contains("--method alg2"), "{}", run.stderr);
     // And the exact commands name the one that can estimate it.
-    let run = scratch.sleuth(&["analyze", "g.json"]);
+    let run = scratch.sleuth_env(&["analyze", "g.json"], LIMIT);
     run.code(2);
     assert!(run.stderr.contains("sleuth sample --method alg2"), "{}", run.stderr);
+    assert!(run.stderr.contains("more than 1000000 states"), "{}", run.stderr);
+    let run = scratch.sleuth_env(&["analyze", "g.json"], &[("SLEUTH_MAX_STATES", "many")]);
+    run.code(2);
+    assert!(run.stderr.starts_with("error: SLEUTH_MAX_STATES=\"many\": expected a number of states"), "{}", run.stderr);
+    assert!(run.stdout.is_empty());
 }

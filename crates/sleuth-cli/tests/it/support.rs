@@ -34,8 +34,14 @@ pub fn testdata(name: &str) -> PathBuf {
 
 /// Runs `sleuth` with arguments in a directory, with optional standard input.
 pub fn sleuth_in(dir: &Path, args: &[&str], stdin: Option<&str>) -> Run {
+    sleuth_in_env(dir, args, stdin, &[])
+}
+
+/// [`sleuth_in`] with environment variables set.
+pub fn sleuth_in_env(dir: &Path, args: &[&str], stdin: Option<&str>, vars: &[(&str, &str)]) -> Run {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sleuth"));
-    cmd.args(args).current_dir(dir).env_remove("NO_COLOR");
+    cmd.args(args).current_dir(dir).env_remove("NO_COLOR").env_remove(sleuth_core::count::STATE_LIMIT_ENV);
+    cmd.envs(vars.iter().copied());
     cmd.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().expect("the sleuth binary runs");
@@ -83,6 +89,11 @@ impl Scratch {
     /// Runs `sleuth` in this directory.
     pub fn sleuth(&self, args: &[&str]) -> Run {
         sleuth_in(self.path(), args, None)
+    }
+
+    /// Runs `sleuth` in this directory with environment variables set.
+    pub fn sleuth_env(&self, args: &[&str], vars: &[(&str, &str)]) -> Run {
+        sleuth_in_env(self.path(), args, None, vars)
     }
 }
 

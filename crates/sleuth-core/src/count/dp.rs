@@ -31,11 +31,16 @@ pub(super) struct Edges {
 }
 
 /// Where an edge's move index starts in its word: a step has at most one
-/// move per place, and a layer at most `MAX_PLACES` states per state of
-/// the layer before, which holds at most `MAX_STATES` (the pass stops
-/// past them).
+/// move per place, and a layer at most the states left under the state
+/// limit (at most `MAX_STATE_LIMIT`) plus what one chunk of
+/// [`ROOM_CHECK_EVERY`] states adds (at most `MAX_PLACES` each) before
+/// [`next_layer`] tests its room again.
 const MOVE_SHIFT: u32 = 28;
-const _: () = assert!(MAX_PLACES < 1 << (32 - MOVE_SHIFT) && super::MAX_STATES * MAX_PLACES < 1 << MOVE_SHIFT);
+const _: () = assert!(
+    MAX_PLACES < 1 << (32 - MOVE_SHIFT)
+        && super::MAX_STATES <= super::MAX_STATE_LIMIT
+        && super::MAX_STATE_LIMIT + ROOM_CHECK_EVERY * MAX_PLACES < 1 << MOVE_SHIFT
+);
 
 impl Edges {
     /// Where state `i`'s edges are.
@@ -304,6 +309,7 @@ fn forward_keyed<K: Key, C: Word>(
             }
         };
         states += next_keys.len();
+        super::report_progress(states);
         if let Some(field) = placed {
             placed_layers.push(placed_of(&next_keys, field));
             if let Some(high) = high_field(field) {

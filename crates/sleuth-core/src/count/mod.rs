@@ -47,8 +47,9 @@ pub enum CountError {
     /// The dynamic program's state does not fit in 128 bits.
     #[error("the game's constraints are too entangled for the exact counter ({0} state bits needed, 128 available)")]
     TooComplex(u32),
-    /// The dynamic program would visit more states than [`MAX_STATES`].
-    #[error("the exact counter would need more than {0} states for this game (custom decks with many categories or cards can get there); this game is too large for exact analysis")]
+    /// The dynamic program would visit more states than its limit
+    /// ([`default_state_limit`] unless [`STATE_LIMIT_ENV`] sets another).
+    #[error("the exact counter would need more than {0} states for this game (custom decks with many categories or cards can get there; SLEUTH_MAX_STATES raises the limit, at 30-50 bytes a state); this game is too large for exact analysis")]
     TooManyStates(usize),
     /// More possible case files than [`MAX_CASE_FILES`] to list.
     #[error("there are {0} possible case files, too many to list")]
@@ -64,10 +65,91 @@ impl CountError {
     }
 }
 
-/// The most states one count may visit: about a gigabyte of tables. Classic
-/// and master games stay far below (see BENCHMARKS.md); only large custom
-/// decks reach it.
-pub const MAX_STATES: usize = 20_000_000;
+/// The most states one count may visit, where the machine's memory allows
+/// ([`default_state_limit`]): 30-70 bytes of tables each, so up to about 7
+/// GB, and a minute or so on large layers. Classic and master games stay
+/// far below (see BENCHMARKS.md); only large custom decks reach it. At 20
+/// million, Sleuth refused custom decks that the independent plain DP
+/// (`examples/plain_dp.rs`) counts in 10-40 s: 10 of the 27 refused among
+/// 150 random decks took 20-49 million states here (ARCHITECTURE.md, "The
+/// state limit").
+pub const MAX_STATES: usize = 100_000_000;
+
+/// The state limit on a machine with little memory free: the limit before
+/// it rose to [`MAX_STATES`].
+pub const MIN_STATES: usize = 20_000_000;
+
+/// The memory a state may take at most, measured on the largest refused
+/// random decks (7 GB at the limit: keys, counts, edges and the index).
+const BYTES_PER_STATE: u64 = 70;
+
+/// The state limit unless [`STATE_LIMIT_ENV`] sets one: [`MAX_STATES`], or
+/// as many states as half the memory available now holds where that is
+/// fewer (never below [`MIN_STATES`]), so that a count that would not fit
+/// is refused instead of pushing the machine into swap.
+pub fn default_state_limit() -> usize {
+    limit_for_memory(available_memory())
+}
+
+/// [`default_state_limit`] given the bytes available (`None`: unknown).
+fn limit_for_memory(available: Option<u64>) -> usize {
+    let half_free = available.map_or(u64::MAX, |bytes| bytes / 2);
+    let fits = usize::try_from(half_free / BYTES_PER_STATE).unwrap_or(usize::MAX);
+    fits.clamp(MIN_STATES, MAX_STATES)
+}
+
+/// The memory available to a new process, from Linux's `MemAvailable`
+/// (`None` elsewhere or when it cannot be read).
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// The environment variable that sets another state limit, for a machine
+/// with more or less memory than the default assumes (and for tests that
+/// take a game past the limit without a minute of counting).
+pub const STATE_LIMIT_ENV: &str = "SLEUTH_MAX_STATES";
+
+/// The largest limit [`STATE_LIMIT_ENV`] may set: the edges' packing holds a
+/// layer's state indices in 28 bits (`dp::MOVE_SHIFT`).
+pub const MAX_STATE_LIMIT: usize = 250_000_000;
+
+/// The state limit [`STATE_LIMIT_ENV`] sets: `Ok(None)` when it is unset, an
+/// error in words when it is not a number from 1 to [`MAX_STATE_LIMIT`]
+/// (the command line checks it at start; the counter then ignores a bad
+/// value).
+pub fn state_limit_from_env() -> Result<Option<usize>, String> {
+    let Some(text) = std::env::var_os(STATE_LIMIT_ENV) else { return Ok(None) };
+    let text = text.to_string_lossy();
+    match text.trim().replace('_', "").parse::<usize>() {
+        Ok(n) if (1..=MAX_STATE_LIMIT).contains(&n) => Ok(Some(n)),
+        _ => Err(format!(
+            "{STATE_LIMIT_ENV}={text:?}: expected a number of states from 1 to {MAX_STATE_LIMIT} (default {MAX_STATES}, fewer where memory is short)"
+        )),
+    }
+}
+
+/// What a long count reports after each layer of a forward pass: the
+/// states that pass has visited and its limit.
+pub type ProgressHook = fn(visited: usize, limit: usize);
+
+static PROGRESS_HOOK: std::sync::OnceLock<ProgressHook> = std::sync::OnceLock::new();
+
+/// Sets the process's progress hook (once; later calls are ignored): a
+/// command line shows how far a count of many seconds has got. The hook
+/// decides when to print; it is called a few dozen times per pass.
+pub fn set_progress_hook(hook: ProgressHook) {
+    let _ = PROGRESS_HOOK.set(hook);
+}
+
+/// Reports a forward pass's progress to the hook, if any.
+fn report_progress(visited: usize) {
+    if let Some(hook) = PROGRESS_HOOK.get() {
+        hook(visited, max_states());
+    }
+}
 
 #[cfg(test)]
 thread_local! {
@@ -75,12 +157,16 @@ thread_local! {
     static STATE_LIMIT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
 }
 
-/// The most states one count may visit: [`MAX_STATES`], or a test's limit.
+/// The most states one count may visit: the limit [`STATE_LIMIT_ENV`]
+/// sets, [`default_state_limit`] (read once), or a test's limit.
 fn max_states() -> usize {
     #[cfg(test)]
     return STATE_LIMIT.with(std::cell::Cell::get).unwrap_or(MAX_STATES);
     #[cfg(not(test))]
-    MAX_STATES
+    {
+        static LIMIT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        *LIMIT.get_or_init(|| state_limit_from_env().ok().flatten().unwrap_or_else(default_state_limit))
+    }
 }
 
 /// The most possible case files that are listed one by one.
@@ -684,10 +770,20 @@ fn card_outer_passed(
     };
     let found = match swept {
         Some(found) => found,
+        // The other methods run at least one more pass as large as this
+        // one, or one per combination: past the old state limit they would
+        // take minutes, so the case files go unlisted there (their
+        // marginals, above, are exact).
+        None if fwd.states > FALLBACK_MAX_STATES => return Ok((counts, None)),
         None => case_file::without_sweep(p, r, &counts)?,
     };
     Ok((counts, Some(found)))
 }
+
+/// Past this many states in the count, case files the sweeps cannot list
+/// are not listed at all (see [`card_outer_passed`]): the state limit
+/// before it rose to [`MAX_STATES`].
+const FALLBACK_MAX_STATES: usize = MIN_STATES;
 
 /// Every layer's backward counts, as the backward pass kept them.
 enum Kept {
@@ -913,6 +1009,40 @@ mod tests {
     /// past it: with the limit at the states it visits it counts, one
     /// below it refuses (whichever layer crosses it, and wherever in the
     /// layer), and a small limit refuses at once.
+    /// The progress hook hears every forward pass's layers: states visited
+    /// so far, never past the limit. (Other tests' passes report too, so
+    /// only what holds for every report is checked.)
+    #[test]
+    fn the_progress_hook_hears_the_layers() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static MOST: AtomicUsize = AtomicUsize::new(0);
+        static PAST_LIMIT: AtomicUsize = AtomicUsize::new(0);
+        set_progress_hook(|visited, limit| {
+            MOST.fetch_max(visited, Ordering::Relaxed);
+            if visited > limit + 4096 * MAX_PLACES {
+                PAST_LIMIT.fetch_add(1, Ordering::Relaxed);
+            }
+        });
+        let cfg = GenConfig::new(DeckChoice::Master, 6, true, 10);
+        let generated = try_generate(&cfg, &mut rand_chacha::ChaCha8Rng::seed_from_u64(3)).expect("generates");
+        let p = Problem::new(&crate::Game::new(&generated.file).expect("valid"));
+        let counts = count_marginals_by(&p, Counter::CardOuter).expect("counts").expect("card-outer");
+        assert!(MOST.load(Ordering::Relaxed) >= counts.states, "{} < {}", MOST.load(Ordering::Relaxed), counts.states);
+        assert_eq!(PAST_LIMIT.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn the_default_state_limit_follows_the_memory_available() {
+        let gb = 1_000_000_000u64;
+        assert_eq!(limit_for_memory(None), MAX_STATES);
+        assert_eq!(limit_for_memory(Some(0)), MIN_STATES);
+        assert_eq!(limit_for_memory(Some(gb)), MIN_STATES);
+        assert_eq!(limit_for_memory(Some(10 * gb)), (10 * gb / 2 / BYTES_PER_STATE) as usize);
+        assert_eq!(limit_for_memory(Some(100 * gb)), MAX_STATES);
+        assert_eq!(limit_for_memory(Some(u64::MAX)), MAX_STATES);
+        assert!((MIN_STATES..=MAX_STATES).contains(&default_state_limit()));
+    }
+
     #[test]
     fn the_state_limit_refuses_exactly_past_it() {
         let mut checked = 0;

@@ -35,11 +35,16 @@ use crate::count::CountError;
 /// The memory the vectors may take at once (the forward ones of all
 /// layers, kept for the backward sweep, and the backward ones of two
 /// layers) for the split with the least work: 128 MiB, or
-/// [`BYTES_PER_STATE`] per state of the count where that is more. Past it
-/// the split with the least memory is taken, up to [`OVER_BUDGET`] times
-/// as much; past that the caller falls back to another method, whose
-/// states are bounded (an allocation that fails would end the process).
+/// [`BYTES_PER_STATE`] per state of the count where that is more, up to
+/// [`MAX_BUDGET`]. Past it the split with the least memory is taken, up to
+/// [`OVER_BUDGET`] times as much; past that the caller falls back to
+/// another method, whose states are bounded (an allocation that fails
+/// would end the process).
 const MAX_BYTES: usize = 128 << 20;
+
+/// The largest budget: 1 GiB, so at most 4 GiB of vectors beside the
+/// count's own tables (a count of the largest states takes about 5 GB).
+const MAX_BUDGET: usize = 1 << 30;
 
 /// How far past its budget the split with the least memory may go.
 const OVER_BUDGET: usize = 4;
@@ -63,7 +68,8 @@ pub(super) fn sweep<T: Word, B: Word>(
     let placed = placed_sets(fwd);
     let alive = |t: usize, i: usize| back[t][i] != B::ZERO;
     let forced = general().filter(|&a| a < k.max(1));
-    let budget = MAX_BYTES.max(placed.iter().map(Vec::len).sum::<usize>().saturating_mul(BYTES_PER_STATE));
+    let budget =
+        MAX_BYTES.max(placed.iter().map(Vec::len).sum::<usize>().saturating_mul(BYTES_PER_STATE).min(MAX_BUDGET));
     let Some(a) = forced.or_else(|| split(&g, &placed, alive, budget / std::mem::size_of::<T>())) else {
         return Ok(None);
     };
