@@ -25,7 +25,7 @@ pub fn install() {
     sleuth_core::count::set_progress_hook(report);
 }
 
-fn report(visited: usize, limit: usize) {
+fn report(visited: usize) {
     let elapsed = START.get_or_init(Instant::now).elapsed();
     if elapsed < FIRST {
         return;
@@ -41,7 +41,7 @@ fn report(visited: usize, limit: usize) {
     let line = format!(
         "counting exactly: {} of at most {} states, {:.0} s (SLEUTH_MAX_STATES sets the limit)",
         crate::output::group_digits(visited as u128),
-        crate::output::group_digits(limit as u128),
+        crate::output::group_digits(sleuth_core::count::state_limit() as u128),
         elapsed.as_secs_f64()
     );
     let mut err = std::io::stderr().lock();

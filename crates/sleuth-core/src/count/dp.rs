@@ -296,7 +296,8 @@ fn forward_keyed<K: Key, C: Word>(
     for (t, step) in plan.steps.iter().enumerate().skip(done) {
         let cur = layers.last().expect("layers start non-empty");
         // The layer stops as soon as it would take the pass past the limit.
-        let room = super::max_states().saturating_sub(states);
+        let growth = (cur.counts.len() + ROOM_CHECK_EVERY) * MAX_PLACES;
+        let room = super::room_for(states, growth);
         let next = next_layer::<K, C>(plan, step, cur, keep, std::mem::take(&mut index), room);
         let (mut next_keys, mut next_counts, table) = match next {
             Ok(built) => {

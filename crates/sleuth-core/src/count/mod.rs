@@ -49,7 +49,7 @@ pub enum CountError {
     TooComplex(u32),
     /// The dynamic program would visit more states than its limit
     /// ([`default_state_limit`] unless [`STATE_LIMIT_ENV`] sets another).
-    #[error("the exact counter would need more than {0} states for this game (custom decks with many categories or cards can get there; SLEUTH_MAX_STATES raises the limit, at 30-50 bytes a state); this game is too large for exact analysis")]
+    #[error("the exact counter would need more than {0} states for this game (custom decks with many categories or cards can get there; SLEUTH_MAX_STATES raises the limit, at up to 70 bytes a state); this game is too large for exact analysis")]
     TooManyStates(usize),
     /// More possible case files than [`MAX_CASE_FILES`] to list.
     #[error("there are {0} possible case files, too many to list")]
@@ -132,8 +132,8 @@ pub fn state_limit_from_env() -> Result<Option<usize>, String> {
 }
 
 /// What a long count reports after each layer of a forward pass: the
-/// states that pass has visited and its limit.
-pub type ProgressHook = fn(visited: usize, limit: usize);
+/// states that pass has visited ([`state_limit`] gives the limit).
+pub type ProgressHook = fn(visited: usize);
 
 static PROGRESS_HOOK: std::sync::OnceLock<ProgressHook> = std::sync::OnceLock::new();
 
@@ -147,7 +147,7 @@ pub fn set_progress_hook(hook: ProgressHook) {
 /// Reports a forward pass's progress to the hook, if any.
 fn report_progress(visited: usize) {
     if let Some(hook) = PROGRESS_HOOK.get() {
-        hook(visited, max_states());
+        hook(visited);
     }
 }
 
@@ -159,14 +159,40 @@ thread_local! {
 
 /// The most states one count may visit: the limit [`STATE_LIMIT_ENV`]
 /// sets, [`default_state_limit`] (read once), or a test's limit.
-fn max_states() -> usize {
+pub fn state_limit() -> usize {
     #[cfg(test)]
     return STATE_LIMIT.with(std::cell::Cell::get).unwrap_or(MAX_STATES);
     #[cfg(not(test))]
     {
-        static LIMIT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-        *LIMIT.get_or_init(|| state_limit_from_env().ok().flatten().unwrap_or_else(default_state_limit))
+        static DEFAULT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        env_limit().unwrap_or_else(|| *DEFAULT.get_or_init(default_state_limit))
     }
+}
+
+/// [`STATE_LIMIT_ENV`]'s limit, read once (`None`: unset or not valid).
+#[cfg(not(test))]
+fn env_limit() -> Option<usize> {
+    static LIMIT: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| state_limit_from_env().ok().flatten())
+}
+
+/// [`state_limit`], for the counter's errors.
+fn max_states() -> usize {
+    state_limit()
+}
+
+/// The states a forward pass may still visit after `visited`, for a layer
+/// that adds at most `growth`. The default limit reads the memory
+/// available (about 10 µs, a hundredth of `sleuth analyze` on a small
+/// state), so it is looked up only where the layer could reach
+/// [`MIN_STATES`], which no default limit is below.
+fn room_for(visited: usize, growth: usize) -> usize {
+    #[cfg(not(test))]
+    if env_limit().is_none() && visited.saturating_add(growth) < MIN_STATES {
+        return MIN_STATES - visited;
+    }
+    let _ = growth;
+    state_limit().saturating_sub(visited)
 }
 
 /// The most possible case files that are listed one by one.
@@ -1017,9 +1043,9 @@ mod tests {
         use std::sync::atomic::{AtomicUsize, Ordering};
         static MOST: AtomicUsize = AtomicUsize::new(0);
         static PAST_LIMIT: AtomicUsize = AtomicUsize::new(0);
-        set_progress_hook(|visited, limit| {
+        set_progress_hook(|visited| {
             MOST.fetch_max(visited, Ordering::Relaxed);
-            if visited > limit + 4096 * MAX_PLACES {
+            if visited > state_limit() + 4096 * MAX_PLACES {
                 PAST_LIMIT.fetch_add(1, Ordering::Relaxed);
             }
         });
