@@ -39,6 +39,9 @@
 //! `cargo run --release -p sleuth-sim --example agent_states -- DIR`
 //! writes).
 
+mod random_deck;
+
+use random_deck::RandomDeck;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -236,35 +239,24 @@ fn generate_with(
 /// The cell of [`random_decks`]' states.
 const RANDOM_DECKS: &str = "random decks";
 
-/// Random custom decks, `n` of them from a fixed seed: 1 to 12 categories
-/// of 2 to 9 cards, 2 to 10 players (at most one card short of the dealt
-/// cards), either view, 5 to 30 suggestions, up to two face-up cards.
-/// Decks no one plays, drawn to find where Sleuth is slow on games it has
+/// Random custom decks, `n` of them from a fixed seed ([`RandomDeck`]):
+/// decks no one plays, drawn to find where Sleuth is slow on games it has
 /// not seen (the shape of a deck changes which method does the work).
 fn random_decks(sleuth: &Path, dir: &Path, n: usize) -> Result<Vec<State>, String> {
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(20);
     let mut states = Vec::with_capacity(n);
     while states.len() < n {
-        let categories = rng.gen_range(1..=12);
-        let sizes: Vec<usize> = (0..categories).map(|_| rng.gen_range(2..=9)).collect();
-        let dealt = sizes.iter().sum::<usize>() - categories;
-        if dealt < 2 || dealt + categories > 64 {
-            continue;
-        }
-        let players = rng.gen_range(2..=10.min(dealt));
-        let face_up = rng.gen_range(0..=2).min(dealt - players);
-        let (bystander, suggestions) = (rng.gen_bool(0.5), rng.gen_range(5..=30));
-        let deck = sizes.iter().map(usize::to_string).collect::<Vec<_>>().join(",");
-        let view = if bystander { "bystander" } else { "observer" };
+        let Some(d) = RandomDeck::draw(&mut rng) else { continue };
+        let (deck, players, suggestions, face_up) = (d.deck(), d.players, d.suggestions, d.face_up);
+        let view = if d.bystander { "bystander" } else { "observer" };
         let name = format!("{deck} {players} {view} {suggestions} face-up {face_up}");
         let mut args: Vec<String> = vec!["--deck".into(), deck, "--players".into(), players.to_string()];
         args.extend(["--suggestions".into(), suggestions.to_string(), "--face-up".into(), face_up.to_string()]);
-        if bystander {
+        if d.bystander {
             args.push("--bystander".into());
         }
-        let seed = rng.gen_range(0..1000);
-        states.push(generate_with(sleuth, dir, RANDOM_DECKS, name, &args, seed)?);
+        states.push(generate_with(sleuth, dir, RANDOM_DECKS, name, &args, d.seed)?);
     }
     Ok(states)
 }

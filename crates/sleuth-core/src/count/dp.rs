@@ -396,7 +396,7 @@ fn next_layer<K: Key, C: Word>(
     // per state or per edge was 1-2 % more instructions in every count.
     for (chunk, chunk_counts) in cur_keys.chunks(ROOM_CHECK_EVERY).zip(cur_counts.chunks(ROOM_CHECK_EVERY)) {
         if next_keys.len() > room {
-            return Err(CountError::TooManyStates(super::max_states()));
+            return Err(CountError::TooManyStates(super::state_limit()));
         }
         for (&key, &f) in chunk.iter().zip(chunk_counts) {
             // At most MAX_STATES × moves edges per layer: the offsets fit.
@@ -438,7 +438,7 @@ fn next_layer<K: Key, C: Word>(
         }
     }
     if next_keys.len() > room {
-        return Err(CountError::TooManyStates(super::max_states()));
+        return Err(CountError::TooManyStates(super::state_limit()));
     }
     if keep {
         table.start.push(table.edge.len() as u32);

@@ -176,11 +176,6 @@ fn env_limit() -> Option<usize> {
     *LIMIT.get_or_init(|| state_limit_from_env().ok().flatten())
 }
 
-/// [`state_limit`], for the counter's errors.
-fn max_states() -> usize {
-    state_limit()
-}
-
 /// The states a forward pass may still visit after `visited`, for a layer
 /// that adds at most `growth`. The default limit reads the memory
 /// available (about 10 µs, a hundredth of `sleuth analyze` on a small

@@ -483,7 +483,7 @@ fn marginals_in<C: Word>(pp: &Prepared, max_moves: usize) -> Result<Option<Margi
         out.starts.push(out.to.len() as u32);
         links.push(out);
         states += next.keys.len();
-        if edges > max_moves || (states > super::MIN_STATES && states > super::max_states()) {
+        if edges > max_moves || (states > super::MIN_STATES && states > super::state_limit()) {
             return Ok(None);
         }
         layers.push(next);
