@@ -9,6 +9,9 @@
 
 use crate::knowledge::{Knowledge, Origin};
 use crate::model::{passed_players, Card, CardSet, Event, Game, Place, MAX_CARDS, MAX_PLAYERS};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 
 /// "No place" in per-card place tables.
 pub(crate) const NONE: u8 = u8::MAX;
@@ -44,11 +47,19 @@ impl Problem {
     /// vector per literal list and its duplicate check, was a tenth of a
     /// small state's whole analysis.
     pub fn new(game: &Game) -> Problem {
+        Self::with_evidence(game, true, game.events())
+    }
+
+    /// The problem of the game with only some of its evidence: the hand if
+    /// `hand`, and `events`; the same as [`Problem::new`] of
+    /// [`Game::restricted`], without building that game (the explanations
+    /// test hundreds of subsets of the events).
+    pub(crate) fn with_evidence<'a>(game: &Game, hand: bool, events: impl IntoIterator<Item = &'a Event>) -> Problem {
         let mut problem = Self::structure(game);
         let np = game.num_players();
         let case_file = np as u8;
-        if let Some((me, hand)) = game.observer() {
-            for c in hand {
+        if let Some((me, cards)) = game.observer().filter(|_| hand) {
+            for c in cards {
                 problem.add_unit(CLit { card: c.index() as u8, place: me.index() as u8, positive: true });
             }
         }
@@ -60,7 +71,7 @@ impl Problem {
             }
             problem.add_clause(cards.iter().map(|c| CLit { card: c.index() as u8, place, positive }).collect());
         };
-        for event in game.events() {
+        for event in events {
             match event {
                 Event::Suggestion(s) => {
                     for q in passed_players(game, s.by, s.refuted_by) {
@@ -420,21 +431,63 @@ pub(crate) enum Found {
     GaveUp,
 }
 
-/// A deal that fits `p`, by a depth-first search with propagation at every
-/// node, within `nodes` nodes. Deciding that deals exist needs one, not a
-/// count of them all: the explanations of [`crate::analysis`] test
+/// A deal that fits `p`, by depth-first searches with propagation at every
+/// node, within `nodes` nodes in all. Deciding that deals exist needs one,
+/// not a count of them all: the explanations of [`crate::analysis`] test
 /// hundreds of subsets of the events, most of them with deals.
+///
+/// The search restarts after [`RESTART_NODES_PER_CARD`] nodes per card in
+/// play, then after twice as many, and so on: the first run in the order
+/// below, each later one with every card's places in a seeded random order.
+/// One long run that took a wrong turn near the root stays below it; short
+/// runs leave it. A run proves that no deal fits only by exhausting its
+/// tree, which the growing runs eventually can.
 pub(crate) fn find_deal(p: &Problem, nodes: usize) -> Found {
-    let mut left = nodes;
-    search(p, &mut left)
+    let mut per_run = (RESTART_NODES_PER_CARD * p.in_play.len() as f64) as usize + 2;
+    let mut left_in_all = nodes;
+    let mut shuffle = None;
+    loop {
+        let mut left = per_run.min(left_in_all);
+        per_run = per_run.saturating_mul(2);
+        let budget = left;
+        match search(p, &mut left, shuffle.as_mut()) {
+            Found::GaveUp => {}
+            found => return found,
+        }
+        // A run gives up only with its budget spent.
+        left_in_all -= budget - left;
+        if left_in_all == 0 {
+            return Found::GaveUp;
+        }
+        shuffle.get_or_insert_with(|| ChaCha8Rng::seed_from_u64(RESTART_SEED));
+    }
 }
 
-fn search(p: &Problem, left: &mut usize) -> Found {
+/// Nodes per card in play of each run of [`find_deal`] (a deal is about a
+/// node per open card deep). Replayed on the 139 inconsistent histories of
+/// `sleuth generate --corrupt` (master 3-10 players and classic 6, 10-20
+/// suggestions) in `analyze`: see ARCHITECTURE.md, "Explanations".
+const RESTART_NODES_PER_CARD: f64 = 1.5;
+
+/// The seed of the restarts' random orders (the same answers every time).
+const RESTART_SEED: u64 = 1;
+
+/// One run of [`find_deal`] within `left` nodes, its places in a random
+/// order where `shuffle` is given. Branches on a card of the shortest
+/// clause left ("a player holds one of these"; else the card with the
+/// fewest places), first at the places that meet the most clauses, then
+/// those with the most room: the clauses are what a deal is hard to find
+/// for (a search by fewest places first, most room first, gave up on 48
+/// subsets with deals where this gives up on 11, on the same histories).
+fn search(p: &Problem, left: &mut usize, mut shuffle: Option<&mut ChaCha8Rng>) -> Found {
     let Some(r) = propagate(p) else { return Found::NoDeal };
     // Every card placed at a fixpoint: propagation has checked the hands,
     // the case file and every clause.
     let open = r.unassigned(p);
-    let Some(card) = open.iter().min_by_key(|c| (r.allowed[c.index()].count_ones(), c.index())) else {
+    let shortest = r.clauses.iter().filter(|cl| cl.iter().all(|l| l.positive)).min_by_key(|cl| cl.len());
+    let of_clause = shortest.and_then(|cl| cl.iter().map(|l| Card(l.card)).find(|&c| open.contains(c)));
+    let fewest_places = || open.iter().min_by_key(|c| (r.allowed[c.index()].count_ones(), c.index()));
+    let Some(card) = of_clause.or_else(fewest_places) else {
         return Found::Deal(Box::new(r.assigned));
     };
     // The child problems start from what propagation left (fewer clauses
@@ -442,11 +495,17 @@ fn search(p: &Problem, left: &mut usize) -> Found {
     let mut reduced = p.clone();
     reduced.allowed = r.allowed;
     reduced.clauses = r.clauses;
-    // The places with the most room first: the likeliest to lead to a deal.
     let cf = p.np;
     let room = |q: usize| if q == cf { 1 } else { usize::from(r.rem[q]) };
+    let meets = |q: usize| {
+        let here = |l: &CLit| l.positive && l.card as usize == card.index() && l.place as usize == q;
+        reduced.clauses.iter().filter(|cl| cl.iter().any(here)).count()
+    };
     let mut places: Vec<usize> = (0..=cf).filter(|&q| r.allowed[card.index()] >> q & 1 == 1).collect();
-    places.sort_by_key(|&q| (std::cmp::Reverse(room(q)), q));
+    match shuffle.as_deref_mut() {
+        Some(rng) => places.shuffle(rng),
+        None => places.sort_by_key(|&q| (std::cmp::Reverse(meets(q)), std::cmp::Reverse(room(q)), q)),
+    }
     let mut gave_up = false;
     for q in places {
         if *left == 0 {
@@ -455,7 +514,7 @@ fn search(p: &Problem, left: &mut usize) -> Found {
         *left -= 1;
         let mut child = reduced.clone();
         child.add_unit(CLit { card: card.index() as u8, place: q as u8, positive: true });
-        match search(&child, left) {
+        match search(&child, left, shuffle.as_deref_mut()) {
             Found::NoDeal => {}
             Found::GaveUp => gave_up = true,
             found => return found,

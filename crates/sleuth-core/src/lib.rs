@@ -23,10 +23,11 @@
 //! Costs: [`Analysis::new`] counts every marginal exactly with a dynamic
 //! program (well under a millisecond for classic games; see BENCHMARKS.md);
 //! explanations ([`why`], [`conflict`]) find a minimal set of k among n
-//! distinct events with O(k log(n/k)) counts (QuickXplain), then look for a
-//! smaller one with up to [`analysis::SEARCH_BUDGET`] more, so they can take
-//! thousands of times longer; [`Explanation::minimum`] says whether that
-//! budget ran out. Input limits (ids, events, deck) and how text is made safe
+//! distinct events with O(k log(n/k)) tests (QuickXplain; a test is a search
+//! for one deal, a count only where that search gives up), then look for a
+//! smaller one with up to [`analysis::SEARCH_BUDGET`] more (only sets that no
+//! deal found so far fits), so they can take many times longer;
+//! [`Explanation::minimum`] says whether that budget ran out. Input limits (ids, events, deck) and how text is made safe
 //! to print are in [`format`] and [`text`].
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

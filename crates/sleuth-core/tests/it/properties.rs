@@ -360,30 +360,43 @@ fn restrict(game: &Game, subset: &[usize]) -> Game {
 }
 
 /// Checks that `holds` is true of `set`, false of every set with one item
-/// fewer, and, when `smallest`, of every smaller subset of `0..n` (if that
-/// is cheap to enumerate).
-fn check_minimal(n: usize, set: &[usize], smallest: bool, holds: &dyn Fn(&[usize]) -> bool, label: &str) {
+/// fewer, and, when `smallest`, of every smaller subset of `0..n` (if there
+/// are at most [`MAX_SMALLER_SETS`]); returns whether it checked those.
+fn check_minimal(n: usize, set: &[usize], smallest: bool, holds: &dyn Fn(&[usize]) -> bool, label: &str) -> bool {
     assert!(holds(set), "{label}: the set {set:?} does not do it");
     for i in 0..set.len() {
         let mut less = set.to_vec();
         less.remove(i);
         assert!(!holds(&less), "{label}: {set:?} is not minimal: {less:?} does it too");
     }
-    if smallest && n <= 12 {
-        for mask in 0u32..1 << n {
-            if (mask.count_ones() as usize) < set.len() {
-                let sub: Vec<usize> = (0..n).filter(|&i| mask >> i & 1 == 1).collect();
-                assert!(!holds(&sub), "{label}: {sub:?} is smaller than the 'smallest' {set:?}");
+    let binomial = |k: usize| (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64);
+    if !smallest || (0..set.len()).map(binomial).sum::<f64>() > MAX_SMALLER_SETS {
+        return false;
+    }
+    for size in 0..set.len() {
+        let mut sub: Vec<usize> = (0..size).collect();
+        loop {
+            assert!(!holds(&sub), "{label}: {sub:?} is smaller than the 'smallest' {set:?}");
+            // The next combination of `size` items.
+            let Some(j) = (0..size).rev().find(|&j| sub[j] < n - size + j) else { break };
+            sub[j] += 1;
+            for l in j + 1..size {
+                sub[l] = sub[l - 1] + 1;
             }
         }
     }
+    true
 }
+
+/// The most smaller sets [`check_minimal`] goes through to check that a
+/// set said to be smallest is.
+const MAX_SMALLER_SETS: f64 = 7_000.0;
 
 /// `why` sets really force their fact (the sub-history plus the negated fact
 /// has no deal) and are minimal (smallest when they say so).
 #[test]
 fn why_sets_force_their_fact_and_are_minimal() {
-    let mut explained = 0;
+    let (mut explained, mut smallest_past_twelve) = (0, 0);
     for (label, generated) in games("why", Sample { small: 400, classic: 20, master: 4 }) {
         let game = game_of(&generated);
         let label = label_of(&label, &generated.file);
@@ -420,7 +433,8 @@ fn why_sets_force_their_fact_and_are_minimal() {
                 p.add_fact(card, place, status == Status::No);
                 count(&p).unwrap() == 0
             };
-            check_minimal(n_items, &items(&game, &e), e.minimum, &forces, &what);
+            let checked = check_minimal(n_items, &items(&game, &e), e.minimum, &forces, &what);
+            smallest_past_twelve += usize::from(checked && n_items > 12);
             explained += 1;
         }
         // A fact that is not certain has no explanation.
@@ -434,14 +448,19 @@ fn why_sets_force_their_fact_and_are_minimal() {
         }
     }
     assert!(explained > 2000, "only {explained} facts explained");
+    assert!(smallest_past_twelve > 50, "only {smallest_past_twelve} smallest sets of over 12 items checked");
 }
 
 /// Conflict sets really conflict (no deal fits them) and are minimal
 /// (smallest when they say so); consistent games have none.
 #[test]
 fn conflict_sets_conflict_and_are_minimal() {
-    let mut conflicts = 0;
-    for (label, generated) in games("conflict", Sample { small: 2000, classic: 100, master: 0 }) {
+    let (mut conflicts, mut smallest_past_twelve) = (0, 0);
+    // Also corrupted classic games of 13-25 events, where sets said to be
+    // smallest are checked against every smaller set of events.
+    let corrupted = (0..150)
+        .map(|i| (format!("conflict corrupted {i}"), crate::support::big_game_corrupted("conflict corrupted", i, 25)));
+    for (label, generated) in games("conflict", Sample { small: 2000, classic: 100, master: 0 }).chain(corrupted) {
         let game = game_of(&generated);
         let label = label_of(&label, &generated.file);
         let a = analyse(&game);
@@ -454,10 +473,43 @@ fn conflict_sets_conflict_and_are_minimal() {
         assert!(!a.is_consistent(), "{label}: a consistent game has no conflict");
         let n_items = game.events().len() + usize::from(game.has_hand());
         let conflicting = |set: &[usize]| count(&Problem::new(&restrict(&game, set))).unwrap() == 0;
-        check_minimal(n_items, &items(&game, &e), e.minimum, &conflicting, &label);
+        let checked = check_minimal(n_items, &items(&game, &e), e.minimum, &conflicting, &label);
+        smallest_past_twelve += usize::from(checked && n_items > 12);
         conflicts += 1;
     }
     assert!(conflicts > 100, "only {conflicts} conflicts");
+    assert!(smallest_past_twelve > 40, "only {smallest_past_twelve} smallest sets of over 12 items checked");
+}
+
+/// Inconsistent master 10-player histories (bystander, 20 suggestions, one
+/// event corrupted; `sleuth generate --corrupt`) where testing every smaller
+/// combination ran out of its budget of 4,000 tests: the search with cuts
+/// proves their conflicts smallest (checked here against every smaller set
+/// of events where that is at most 7,000 sets), and the same sets where
+/// the old search did prove it.
+#[test]
+fn conflicts_of_master_histories_are_proven_smallest() {
+    use rand::SeedableRng;
+    use sleuth_core::generate::{generate, DeckChoice, GenConfig};
+    // Seed: the conflict's events (the same as before cuts on 9 and 18).
+    let cases: [(u64, &[usize]); 5] = [
+        (9, &[6, 11, 13]),
+        (12, &[0, 4, 5, 6, 9, 12, 15, 19]),
+        (14, &[2, 5, 6, 10, 11]),
+        (18, &[1, 9, 11]),
+        (19, &[1, 11, 15, 18]),
+    ];
+    for (seed, events) in cases {
+        let cfg = GenConfig { corrupt: true, ..GenConfig::new(DeckChoice::Master, 10, false, 20) };
+        let generated = generate(&cfg, &mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+        let game = game_of(&generated);
+        let found = conflict(&game).unwrap().expect("inconsistent");
+        let label = format!("master 10 bystander 20 --corrupt seed {seed}");
+        assert_eq!((found.events.as_slice(), found.hand, found.minimum), (events, false, true), "{label}");
+        let n_items = game.events().len();
+        let conflicting = |set: &[usize]| count(&Problem::new(&restrict(&game, set))).unwrap() == 0;
+        check_minimal(n_items, &items(&game, &found), found.minimum, &conflicting, &label);
+    }
 }
 
 /// Files round-trip through JSON, and games through their files.

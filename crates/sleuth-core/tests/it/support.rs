@@ -85,6 +85,19 @@ pub fn big_game(test: &str, i: u64, master: bool, max_sugg: usize, corrupt: f64)
     generate(&cfg, &mut r)
 }
 
+/// A classic game of 3-6 players after 13 to `max_events` suggestions
+/// with one event corrupted (usually inconsistent): conflicts among more
+/// events than brute force over every subset can check.
+pub fn big_game_corrupted(test: &str, i: u64, max_events: usize) -> Generated {
+    let mut r = rng(test, i);
+    let cfg = GenConfig {
+        corrupt: true,
+        accusation_rate: 0.05,
+        ..GenConfig::new(DeckChoice::Classic, r.gen_range(3..=6), r.gen_bool(0.5), r.gen_range(13..=max_events))
+    };
+    generate(&cfg, &mut r)
+}
+
 /// A Clue Master Detective game cheap enough to analyse many times: 3-10
 /// players, uncorrupted, and from an observer's view when 8 or more play
 /// (a bystander's view of a big table can take the engine seconds, mostly
