@@ -21,7 +21,10 @@
 //! bench's cells), `--other-games` (also other decks, players and events:
 //! classic, custom decks of three to five categories, face-up cards,
 //! accusations; 20 or 30 suggestions;
-//! Sleuth is judged on games it has not seen), `--random-decks N` (also N
+//! Sleuth is judged on games it has not seen), `--inconsistent` (also
+//! master and classic games with one event corrupted, kept where no deal
+//! fits: `analyze` then also finds a smallest set of conflicting events;
+//! `analyze` exits 3 there, with its JSON), `--random-decks N` (also N
 //! states of random custom decks, 1 to 12 categories, drawn from a fixed
 //! seed: where the shape of a deck changes which method works), `--copies` (time copies of
 //! both programs, as `cargo install` leaves them, instead of the files the
@@ -74,6 +77,21 @@ const OTHER_CELLS: [Cell; 16] = [
     Cell { deck: "5,5,5,5,5", players: 5, observer: true, suggestions: 20, extra: &[] },
 ];
 
+/// The cells `--inconsistent` adds: one event corrupted, the states kept
+/// where no deal fits (`sleuth check` exits 3). `analyze` also names a
+/// smallest set of conflicting events there; the plain DP says no deal.
+const INCONSISTENT_CELLS: [Cell; 9] = [
+    Cell { deck: "master", players: 10, observer: false, suggestions: 20, extra: &["--corrupt"] },
+    Cell { deck: "master", players: 10, observer: true, suggestions: 20, extra: &["--corrupt"] },
+    Cell { deck: "master", players: 10, observer: false, suggestions: 10, extra: &["--corrupt"] },
+    Cell { deck: "master", players: 8, observer: true, suggestions: 20, extra: &["--corrupt"] },
+    Cell { deck: "master", players: 6, observer: false, suggestions: 20, extra: &["--corrupt"] },
+    Cell { deck: "master", players: 6, observer: true, suggestions: 10, extra: &["--corrupt"] },
+    Cell { deck: "master", players: 4, observer: false, suggestions: 20, extra: &["--corrupt"] },
+    Cell { deck: "master", players: 3, observer: false, suggestions: 20, extra: &["--corrupt"] },
+    Cell { deck: "classic", players: 6, observer: false, suggestions: 20, extra: &["--corrupt"] },
+];
+
 /// A kind of generated state: `sleuth generate`'s options but the seed.
 #[derive(Clone, Copy)]
 struct Cell {
@@ -114,6 +132,7 @@ struct Options {
     plain: PathBuf,
     tsv: Option<PathBuf>,
     few_players: bool,
+    inconsistent: bool,
     other_games: bool,
     random_decks: usize,
     copies: bool,
@@ -136,6 +155,7 @@ fn options() -> Result<Options, String> {
         plain: examples.join("plain_dp"),
         tsv: None,
         few_players: false,
+        inconsistent: false,
         other_games: false,
         random_decks: 0,
         copies: false,
@@ -167,6 +187,7 @@ fn options() -> Result<Options, String> {
             "--tsv" => o.tsv = Some(value()?.into()),
             "--few-players" => o.few_players = true,
             "--other-games" => o.other_games = true,
+            "--inconsistent" => o.inconsistent = true,
             "--random-decks" => {
                 o.random_decks = value()?.parse().map_err(|_| "--random-decks: expected a number".to_string())?
             }
@@ -288,6 +309,21 @@ fn given_files(paths: &[PathBuf]) -> Result<Vec<State>, String> {
         }
     }
     Ok(states)
+}
+
+/// Whether no deal fits a game file: `sleuth check` exits 3 (README, "Exit
+/// codes").
+fn inconsistent(sleuth: &Path, file: &Path) -> Result<bool, String> {
+    let out = Command::new(sleuth)
+        .arg("check")
+        .arg(file)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", sleuth.display()))?;
+    match out.status.code() {
+        Some(0) => Ok(false),
+        Some(3) => Ok(true),
+        _ => Err(format!("sleuth check {}: {}", file.display(), String::from_utf8_lossy(&out.stderr))),
+    }
 }
 
 /// Runs a program on a file, whole process, capturing its output: the wall
@@ -453,6 +489,16 @@ fn measure(o: &Options, dir: &Path) -> Result<(), String> {
     for cell in &cells {
         for seed in o.seeds.0..o.seeds.1 {
             states.push(generate(&o.sleuth, dir, cell, seed)?);
+        }
+    }
+    if o.inconsistent {
+        for cell in &INCONSISTENT_CELLS {
+            for seed in o.seeds.0..o.seeds.1 {
+                let s = generate(&o.sleuth, dir, cell, seed)?;
+                if inconsistent(&o.sleuth, &s.file)? {
+                    states.push(s);
+                }
+            }
         }
     }
     states.extend(random_decks(&o.sleuth, dir, o.random_decks)?);
