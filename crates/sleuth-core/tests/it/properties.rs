@@ -22,8 +22,8 @@ struct Sample {
 fn games(test: &str, n: Sample) -> impl Iterator<Item = (String, Generated)> + '_ {
     let small = (0..n.small).map(move |i| (format!("{test} small {i}"), small_game(test, i)));
     let classic = (0..n.classic).map(move |i| (format!("{test} classic {i}"), big_game(test, i, false, 60, 0.1)));
-    // Master games are uncorrupted (an inconsistent master history costs
-    // seconds of conflict search) and big tables are seen by an observer.
+    // Master games are uncorrupted (the conflict property adds corrupted
+    // ones of its own) and big tables are seen by an observer.
     let master = (0..n.master).map(move |i| (format!("{test} master {i}"), master_game(test, i, 50)));
     small.chain(classic).chain(master)
 }
@@ -460,6 +460,9 @@ fn conflict_sets_conflict_and_are_minimal() {
     // smallest are checked against every smaller set of events.
     let corrupted = (0..150)
         .map(|i| (format!("conflict corrupted {i}"), crate::support::big_game_corrupted("conflict corrupted", i, 25)));
+    // And master games of 3-10 players, most of them corrupted.
+    let master = (0..100).map(|i| (format!("conflict master {i}"), big_game("conflict master", i, true, 25, 0.9)));
+    let corrupted = corrupted.chain(master);
     for (label, generated) in games("conflict", Sample { small: 2000, classic: 100, master: 0 }).chain(corrupted) {
         let game = game_of(&generated);
         let label = label_of(&label, &generated.file);
