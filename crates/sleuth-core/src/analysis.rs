@@ -243,30 +243,26 @@ impl<F: Fn(&[usize]) -> Problem> Witnesses<F> {
     /// deals.
     fn verdict(&mut self, set: &[usize], grow: Grow) -> Result<Verdict, CountError> {
         let p = (self.problem_of)(set);
-        if let Some(&deal) = self.kept.iter().rev().find(|deal| p.admits(deal)) {
-            let cut = if grow == Grow::Yes { self.grown_cut(deal) } else { self.broken_by(&deal) };
-            return Ok(Verdict::Fails { broken: Some(cut) });
-        }
-        match find_deal(&p, DEAL_SEARCH_NODES) {
-            Found::Deal(deal) => {
-                let cut = match grow {
-                    Grow::Yes => self.grown_cut(*deal),
-                    Grow::No => {
-                        let cut = self.broken_by(&deal);
-                        self.keep(*deal);
-                        cut
+        let deal = match self.kept.iter().rev().find(|deal| p.admits(deal)) {
+            Some(&deal) => deal,
+            None => match find_deal(&p, DEAL_SEARCH_NODES) {
+                Found::Deal(deal) => *deal,
+                Found::NoDeal => return Ok(Verdict::Holds),
+                Found::GaveUp => {
+                    return match count(&p) {
+                        Ok(0) => Ok(Verdict::Holds),
+                        Ok(_) | Err(CountError::Overflow) => Ok(Verdict::Fails { broken: None }),
+                        Err(e) => Err(e),
                     }
-                };
-                return Ok(Verdict::Fails { broken: Some(cut) });
-            }
-            Found::NoDeal => return Ok(Verdict::Holds),
-            Found::GaveUp => {}
-        }
-        match count(&p) {
-            Ok(0) => Ok(Verdict::Holds),
-            Ok(_) | Err(CountError::Overflow) => Ok(Verdict::Fails { broken: None }),
-            Err(e) => Err(e),
-        }
+                }
+            },
+        };
+        let (cut, deal) = match grow {
+            Grow::Yes => self.grown_cut(deal),
+            Grow::No => (self.broken_by(&deal), deal),
+        };
+        self.keep(deal);
+        Ok(Verdict::Fails { broken: Some(cut) })
     }
 
     /// The items a deal breaks, after growing the items it meets: each
@@ -274,10 +270,10 @@ impl<F: Fn(&[usize]) -> Problem> Witnesses<F> {
     /// them all, which then replaces the deal. What stays broken is a cut
     /// (the last deal meets every other item), and a small one: a set
     /// without deals needs one of its items, so the fewer, the fewer sets
-    /// the search for a smallest explanation tests (on inconsistent master
-    /// 10-player histories, cuts of 1-3 items where the deals first found
-    /// broke 10 of 20). The deal is kept.
-    fn grown_cut(&mut self, mut deal: Deal) -> Vec<usize> {
+    /// the search for a smallest explanation tests (on 139 inconsistent
+    /// histories, 256 cuts grown from 13.0 items on average to 1.8). Returns
+    /// the cut and the last deal.
+    fn grown_cut(&self, mut deal: Deal) -> (Vec<usize>, Deal) {
         let mut broken = self.broken_by(&deal);
         let mut next = 0;
         for _ in 0..GROW_SEARCHES {
@@ -299,8 +295,7 @@ impl<F: Fn(&[usize]) -> Problem> Witnesses<F> {
                 Found::NoDeal | Found::GaveUp => next += 1,
             }
         }
-        self.keep(deal);
-        broken
+        (broken, deal)
     }
 
     /// The items a deal breaks.
@@ -308,7 +303,11 @@ impl<F: Fn(&[usize]) -> Problem> Witnesses<F> {
         (0..self.singles.len()).filter(|&i| !self.singles[i].admits(deal)).collect()
     }
 
+    /// Keeps a deal (not twice), dropping the oldest past [`MAX_WITNESSES`].
     fn keep(&mut self, deal: Deal) {
+        if self.kept.contains(&deal) {
+            return;
+        }
         if self.kept.len() == MAX_WITNESSES {
             self.kept.remove(0);
         }
