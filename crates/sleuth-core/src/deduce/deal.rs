@@ -218,6 +218,7 @@ impl Run<'_, '_> {
         let cf = s.np;
         let start = self.stack.len();
         let mut read = from..start;
+        let mut shrunk = false;
         loop {
             let mut changed = false;
 
@@ -318,6 +319,7 @@ impl Run<'_, '_> {
                         changed = true;
                     }
                     _ => {
+                        shrunk |= open != cl.cards;
                         let left = SetClause { cards: open, ..cl };
                         if kept < self.stack.len() {
                             self.stack[kept] = left;
@@ -332,7 +334,12 @@ impl Run<'_, '_> {
             read = start..kept;
 
             if !changed {
-                self.keep_first_of_each(start);
+                // A parent's clauses are distinct: only clauses that lost
+                // literals can have become equal. The problem's own (read
+                // from 0) may repeat, once face-up cards are dropped.
+                if shrunk || from == 0 {
+                    self.keep_first_of_each(start);
+                }
                 return Some(node);
             }
         }
