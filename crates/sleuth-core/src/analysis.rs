@@ -223,7 +223,11 @@ const GROW_SEARCHES: usize = 24;
 /// subsets the search for a smallest explanation tests, most are met by
 /// one of a few deals).
 struct Witnesses<F> {
-    kept: Vec<Deal>,
+    /// The deals kept, each with the items it breaks (a deal meets a
+    /// subset exactly when it breaks none of its items: each subset's
+    /// problem is the rules and its items' constraints, and every deal
+    /// kept was found for such a problem, so it meets what they share).
+    kept: Vec<(Deal, Vec<usize>)>,
     /// Each item's problem alone.
     singles: Vec<Problem>,
     /// The problem of a subset of the items.
@@ -242,26 +246,33 @@ impl<F: Fn(&[usize]) -> Problem> Witnesses<F> {
     /// certainly not zero, so a subset whose count overflows simply has
     /// deals.
     fn verdict(&mut self, set: &[usize], grow: Grow) -> Result<Verdict, CountError> {
-        let p = (self.problem_of)(set);
-        let deal = match self.kept.iter().rev().find(|deal| p.admits(deal)) {
-            Some(&deal) => deal,
-            None => match find_deal(&p, DEAL_SEARCH_NODES) {
-                Found::Deal(deal) => *deal,
-                Found::NoDeal => return Ok(Verdict::Holds),
-                Found::GaveUp => {
-                    return match count(&p) {
-                        Ok(0) => Ok(Verdict::Holds),
-                        Ok(_) | Err(CountError::Overflow) => Ok(Verdict::Fails { broken: None }),
-                        Err(e) => Err(e),
+        let met = |(_, broken): &&(Deal, Vec<usize>)| set.iter().all(|i| broken.binary_search(i).is_err());
+        let deal = match self.kept.iter().rev().find(met) {
+            // Its cut is the items it breaks, unless it is to be grown.
+            Some((_, broken)) if matches!(grow, Grow::No) => {
+                return Ok(Verdict::Fails { broken: Some(broken.clone()) })
+            }
+            Some(&(deal, _)) => deal,
+            None => {
+                let p = (self.problem_of)(set);
+                match find_deal(&p, DEAL_SEARCH_NODES) {
+                    Found::Deal(deal) => *deal,
+                    Found::NoDeal => return Ok(Verdict::Holds),
+                    Found::GaveUp => {
+                        return match count(&p) {
+                            Ok(0) => Ok(Verdict::Holds),
+                            Ok(_) | Err(CountError::Overflow) => Ok(Verdict::Fails { broken: None }),
+                            Err(e) => Err(e),
+                        }
                     }
                 }
-            },
+            }
         };
         let (cut, deal) = match grow {
             Grow::Yes => self.grown_cut(deal),
             Grow::No => (self.broken_by(&deal), deal),
         };
-        self.keep(deal);
+        self.keep(deal, &cut);
         Ok(Verdict::Fails { broken: Some(cut) })
     }
 
@@ -303,15 +314,16 @@ impl<F: Fn(&[usize]) -> Problem> Witnesses<F> {
         (0..self.singles.len()).filter(|&i| !self.singles[i].admits(deal)).collect()
     }
 
-    /// Keeps a deal (not twice), dropping the oldest past [`MAX_WITNESSES`].
-    fn keep(&mut self, deal: Deal) {
-        if self.kept.contains(&deal) {
+    /// Keeps a deal and the items it breaks (not twice), dropping the
+    /// oldest past [`MAX_WITNESSES`].
+    fn keep(&mut self, deal: Deal, broken: &[usize]) {
+        if self.kept.iter().any(|(kept, _)| *kept == deal) {
             return;
         }
         if self.kept.len() == MAX_WITNESSES {
             self.kept.remove(0);
         }
-        self.kept.push(deal);
+        self.kept.push((deal, broken.to_vec()));
     }
 }
 
