@@ -396,7 +396,7 @@ fn next_layer<K: Key, C: Word>(
     // per state or per edge was 1-2 % more instructions in every count.
     for (chunk, chunk_counts) in cur_keys.chunks(ROOM_CHECK_EVERY).zip(cur_counts.chunks(ROOM_CHECK_EVERY)) {
         if next_keys.len() > room {
-            return Err(CountError::TooManyStates(super::state_limit()));
+            return Err(too_many_states());
         }
         for (&key, &f) in chunk.iter().zip(chunk_counts) {
             // At most MAX_STATES × moves edges per layer: the offsets fit.
@@ -438,12 +438,21 @@ fn next_layer<K: Key, C: Word>(
         }
     }
     if next_keys.len() > room {
-        return Err(CountError::TooManyStates(super::state_limit()));
+        return Err(too_many_states());
     }
     if keep {
         table.start.push(table.edge.len() as u32);
     }
     Ok(Built { keys: next_keys, counts: next_counts, edges: table, index })
+}
+
+/// The error of a pass past the state limit, out of line: inlined into
+/// [`next_layer`]'s loop, the limit's lookup (which may read
+/// `/proc/meminfo`) cost the loop 3 % more instructions.
+#[cold]
+#[inline(never)]
+fn too_many_states() -> CountError {
+    CountError::TooManyStates(super::state_limit())
 }
 
 /// The total count from a forward pass: each final state times the ways to
