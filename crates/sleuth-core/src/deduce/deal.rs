@@ -10,7 +10,7 @@
 //! [`overfull`]).
 
 use super::{Deal, Found, Problem, NONE};
-use crate::model::{MAX_CARDS, MAX_PLAYERS};
+use crate::model::{Card, CardSet, MAX_CARDS, MAX_PLAYERS};
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use rustc_hash::FxHashSet;
@@ -46,21 +46,14 @@ struct Node {
     /// Per place, the cards assigned there.
     held: [u64; MAX_PLAYERS + 1],
     rem: [u8; MAX_PLAYERS],
-    cat_done: u64,
-    /// The cards of the categories in `cat_done`.
+    /// The cards of the categories whose case card is placed.
     done_cards: u64,
     open: u64,
 }
 
-/// The cards of a set, lowest first.
-fn cards(mut set: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (set != 0).then(|| {
-            let c = set.trailing_zeros() as usize;
-            set &= set - 1;
-            c
-        })
-    })
+/// The cards of a set, lowest first, as indices.
+fn cards(set: u64) -> impl Iterator<Item = usize> {
+    CardSet(set).iter().map(Card::index)
 }
 
 impl Searcher {
@@ -94,7 +87,6 @@ impl Searcher {
                 can: [0; MAX_PLAYERS + 1],
                 held: [0; MAX_PLAYERS + 1],
                 rem: p.cap,
-                cat_done: 0,
                 done_cards: 0,
                 open: p.in_play.0,
             };
@@ -287,8 +279,8 @@ impl Run<'_, '_> {
             }
 
             // Case file: a category with one candidate left.
-            for (k, &cat) in s.categories.iter().enumerate() {
-                if node.cat_done >> k & 1 == 1 {
+            for &cat in &s.categories {
+                if node.done_cards & cat != 0 {
                     continue;
                 }
                 let candidates = cat & node.can[cf];
@@ -439,12 +431,11 @@ impl Node {
         if q < s.np {
             self.rem[q] = self.rem[q].checked_sub(1)?;
         } else {
-            let bit = 1u64 << s.category_of[c];
-            if self.cat_done & bit != 0 {
+            let category = s.categories[usize::from(s.category_of[c])];
+            if self.done_cards & category != 0 {
                 return None;
             }
-            self.cat_done |= bit;
-            self.done_cards |= s.categories[usize::from(s.category_of[c])];
+            self.done_cards |= category;
         }
         Some(())
     }
