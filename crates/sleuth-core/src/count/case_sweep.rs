@@ -580,6 +580,10 @@ fn add_tails<T: Word>(table: &mut [T], at: usize, rest: &[usize], tails: &[Vec<u
 /// The weight of move `m` of state `i` at step `t` of a weighted step (a
 /// pooled plan's ways to pick the players), as the sweeps multiply it.
 fn move_weight<T: Word>(plan: &Plan, fwd: &Forward, t: usize, i: usize, m: usize) -> T {
+    if plan.weights64 {
+        let (slots, joins) = plan.weight64(&plan.steps[t], fwd.layers[t].keys.get(i) as u64, m);
+        return T::of(u128::from(slots * joins));
+    }
     let (slots, joins) = plan.weight(&plan.steps[t], fwd.layers[t].keys.get(i), m);
     T::of(slots) * T::of(joins)
 }

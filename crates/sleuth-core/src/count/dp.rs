@@ -419,7 +419,10 @@ fn next_layer<K: Key, C: Word>(
                 if Plan::failing(step, nk, checks) != 0 {
                     continue;
                 }
-                let (nk, add_f) = if step.weighted {
+                let (nk, add_f) = if step.weighted && plan.weights64 {
+                    let (slots, joins) = plan.weight64(step, key, m);
+                    (plan.join(step, nk), C::checked_of(mul(f.wide(), u128::from(slots * joins))?)?)
+                } else if step.weighted {
                     let (slots, joins) = plan.weight(step, key.wide(), m);
                     (plan.join(step, nk), C::checked_of(mul(f.wide(), mul(slots, joins)?)?)?)
                 } else {
@@ -639,7 +642,10 @@ fn backward_layer_u64<C: Word>(
             if b == 0 {
                 continue;
             }
-            if step.weighted {
+            if step.weighted && plan.weights64 {
+                let (slots, joins) = plan.weight64(step, layer.keys.get(i) as u64, m);
+                b = b.checked_mul(slots * joins)?;
+            } else if step.weighted {
                 let (slots, joins) = plan.weight(step, layer.keys.get(i), m);
                 b = b.checked_mul(u64::try_from(slots.checked_mul(joins)?).ok()?)?;
             }

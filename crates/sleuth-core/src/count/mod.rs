@@ -1540,6 +1540,37 @@ mod tests {
         }
     }
 
+    /// Pooled plans give the same counts and case files with their
+    /// weights on `u64` (where they fit) as on `u128`: every pass that
+    /// reads them (forward, backward, free players' marginals, case
+    /// sweeps).
+    #[test]
+    fn weights_on_u64_count_as_on_u128() {
+        let sizes = [(DeckChoice::Master, 6), (DeckChoice::Master, 8), (DeckChoice::Master, 10)];
+        let mut compared = 0;
+        for_each_generated(
+            &sizes,
+            6,
+            |players, seed| 53_000 + 100 * players as u64 + seed,
+            |label, p| {
+                let Some(r) = propagate(p) else { return };
+                let cards = CardClasses::new(p, &r);
+                let Ok(plan) = usual_plan(p, &r, &cards, order::freeing_order(&r, &cards, p.np), true) else {
+                    return;
+                };
+                if !plan.weights64 || plan.scale == 1 {
+                    return;
+                }
+                let (counts, files) = card_outer_files(p, &r, &plan, true).expect(label);
+                let (wide, wide_files) = card_outer_files(p, &r, &plan.with_u128_weights(), true).expect(label);
+                assert_eq!((counts.total, &counts.marginal), (wide.total, &wide.marginal), "{label}");
+                assert_eq!(sorted(files), sorted(wide_files), "{label}: case files");
+                compared += 1;
+            },
+        );
+        assert!(compared > 150, "only {compared} pooled plans compared");
+    }
+
     /// A list of case files in one order, to compare.
     fn sorted(files: CaseFiles) -> Vec<(Vec<crate::model::Card>, u128)> {
         let mut files = files.expect("the case files are listed");
