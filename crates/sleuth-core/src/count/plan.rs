@@ -657,9 +657,9 @@ impl Plan {
 
     /// [`Plan::weight`] on `u64` and the key at its own width, where
     /// [`Plan::weights64`] (a weight is at most the pool's room times the
-    /// scale): each pass recomputes every edge's weight, and the `u128`
-    /// shifts and products were about a twentieth of a pooled plan's
-    /// analysis.
+    /// scale, the joins' product at most the scale): each pass recomputes
+    /// every edge's weight, and on `u128` that was 2-3 % of a pooled
+    /// plan's analysis.
     #[inline]
     pub fn weight64<K: Key>(&self, step: &Step, key: K, m: usize) -> (u64, u64) {
         let mv = &step.moves[m];
