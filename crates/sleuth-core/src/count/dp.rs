@@ -419,10 +419,7 @@ fn next_layer<K: Key, C: Word>(
                 if Plan::failing(step, nk, checks) != 0 {
                     continue;
                 }
-                let (nk, add_f) = if step.weighted && plan.weights64 {
-                    let (slots, joins) = plan.weight64(step, key, m);
-                    (plan.join(step, nk), C::checked_of(mul(f.wide(), u128::from(slots * joins))?)?)
-                } else if step.weighted {
+                let (nk, add_f) = if step.weighted {
                     let (slots, joins) = plan.weight(step, key.wide(), m);
                     (plan.join(step, nk), C::checked_of(mul(f.wide(), mul(slots, joins)?)?)?)
                 } else {

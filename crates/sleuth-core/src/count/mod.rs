@@ -1541,9 +1541,8 @@ mod tests {
     }
 
     /// Pooled plans give the same counts and case files with their
-    /// weights on `u64` (where they fit) as on `u128`: every pass that
-    /// reads them (forward, backward, free players' marginals, case
-    /// sweeps).
+    /// weights on `u64` (where they fit: the backward pass and the case
+    /// sweeps) as on `u128`.
     #[test]
     fn weights_on_u64_count_as_on_u128() {
         let sizes = [(DeckChoice::Master, 6), (DeckChoice::Master, 8), (DeckChoice::Master, 10)];

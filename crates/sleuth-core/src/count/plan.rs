@@ -655,22 +655,23 @@ impl Plan {
         (slots, joins)
     }
 
-    /// [`Plan::weight`] on `u64` and the key at its own width, where
-    /// [`Plan::weights64`] (a weight is at most the pool's room times the
-    /// scale, the joins' product at most the scale): each pass recomputes
-    /// every edge's weight, and on `u128` that was 2-3 % of a pooled
-    /// plan's analysis.
+    /// [`Plan::weight`] on `u64`, where [`Plan::weights64`] (a weight is at
+    /// most the pool's room times the scale, the joins' product at most
+    /// the scale): the backward pass and the case sweeps recompute every
+    /// edge's weight, and on `u128` that was 2-3 % of a pooled plan's
+    /// analysis. (The forward pass and the free players' marginals gain
+    /// nothing from it: their keys are at the pass's width already.)
     #[inline]
-    pub fn weight64<K: Key>(&self, step: &Step, key: K, m: usize) -> (u64, u64) {
+    pub fn weight64(&self, step: &Step, key: u64, m: usize) -> (u64, u64) {
         let mv = &step.moves[m];
         let slots = match self.pool {
-            Some((off, mask)) if mv.place == POOL => ((key >> off) & K::narrow(mask)).low() as u64,
+            Some((off, mask)) if mv.place == POOL => (key >> off) & mask as u64,
             _ => 1,
         };
         let mut joins = 1u64;
         for join in &step.joins {
             let room =
-                ((key >> join.off) & K::narrow(join.mask)).low() - usize::from(usize::from(mv.place) == join.player);
+                ((key >> join.off) & join.mask as u64) as usize - usize::from(usize::from(mv.place) == join.player);
             joins *= join.weight[room] as u64;
         }
         (slots, joins)

@@ -132,14 +132,7 @@ fn sweep_step<T: Word, B: Word>(
                 continue;
             }
             let mv = &step.moves[m];
-            let (slots, joins) = match step.weighted {
-                true if plan.weights64 => {
-                    let (slots, joins) = plan.weight64(step, key as u64, m);
-                    (u128::from(slots), u128::from(joins))
-                }
-                true => plan.weight(step, key, m),
-                false => (1, 1),
-            };
+            let (slots, joins) = if step.weighted { plan.weight(step, key, m) } else { (1, 1) };
             let to_pool = mv.place == POOL;
             let xj = &mut out[j * kn..][..kn];
             // `a` keeps its slots unless the card took one of them.
