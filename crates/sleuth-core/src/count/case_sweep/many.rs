@@ -76,39 +76,38 @@ pub(super) fn sweep<T: Word, B: Word>(
     let c = Sweep { s, plan, fwd, back, g, placed, a };
     let mut table = vec![T::ZERO; c.g.len.iter().product()];
 
-    // Where each state's forward vector starts (states with 1..=a placed
-    // and completions), layer by layer.
-    let (f_at, f_size): (Vec<Vec<usize>>, Vec<usize>) = (0..=n).map(|t| c.f_layout(t)).unzip();
+    // Each layer's states with forward vectors (1..=a placed, with
+    // completions) and where their vectors start.
+    let f_layers: Vec<FLayer> = (0..=n).map(|t| c.f_layer(t)).collect();
 
     // Forward: F on states with 1..=a placed.
-    let mut f_vals: Vec<Vec<T>> = vec![vec![T::ZERO; f_size[0]]];
+    let mut f_vals: Vec<Vec<T>> = vec![vec![T::ZERO; f_layers[0].size]];
     for t in 0..n {
-        let mut next = vec![T::ZERO; f_size[t + 1]];
-        c.forward_layer(t, (&f_at[t], &f_at[t + 1]), &f_vals[t], &mut next);
+        let mut next = vec![T::ZERO; f_layers[t + 1].size];
+        c.forward_layer(t, (&f_layers[t], &f_layers[t + 1]), &f_vals[t], &mut next);
         f_vals.push(next);
     }
-    c.final_layer(&f_at[n], &f_vals[n], &mut table);
+    c.final_layer(&f_layers[n].at, &f_vals[n], &mut table);
 
     // Backward: B on states with more than `a` placed (all `k`: the
     // backward count itself), and the joining edges.
-    let (mut at_next, size) = c.b_layout(n);
-    let mut b_next = vec![T::ZERO; size];
-    for (i, &pl) in c.placed[n].iter().enumerate() {
-        let len = c.b_len(n, pl);
-        if at_next[i] == NONE || len == 0 {
-            continue;
-        }
+    let mut b_layer_next = c.b_layer(n);
+    let mut b_next = vec![T::ZERO; b_layer_next.size];
+    for &i in &b_layer_next.late {
+        let (i, pl) = (i as usize, c.placed[n][i as usize]);
+        let len = c.g.b_len(n, pl);
         // Only tail candidates are left: each combination of them alike.
         let rest = (0..k).filter(|&d| pl >> d & 1 == 0);
         let combos: usize = rest.map(|d| s.tails[d].len()).product();
         debug_assert_eq!(combos, len);
-        b_next[at_next[i]..][..len].fill(T::of(back[n][i].wide() / combos as u128));
+        b_next[b_layer_next.at[i] as usize..][..len].fill(T::of(back[n][i].wide() / combos as u128));
     }
     for t in (0..n).rev() {
-        let (at_cur, size) = c.b_layout(t);
-        let mut b_cur = vec![T::ZERO; size];
-        c.backward_layer(t, (&f_at[t], &f_vals[t]), (&at_next, &b_next), (&at_cur, &mut b_cur), &mut table);
-        (at_next, b_next) = (at_cur, b_cur);
+        let b_layer_cur = c.b_layer(t);
+        let mut b_cur = vec![T::ZERO; b_layer_cur.size];
+        let f = (&f_layers[t].at[..], &f_vals[t][..]);
+        c.backward_layer(t, f, (&b_layer_next.at, &b_next), (&b_layer_cur, &mut b_cur), &mut table);
+        (b_layer_next, b_next) = (b_layer_cur, b_cur);
     }
     Ok(Some(table))
 }
@@ -128,6 +127,46 @@ struct Sweep<'a, B> {
     a: usize,
 }
 
+/// One layer's states as the forward sweep reads them: where each forward
+/// vector starts (`at`, [`NONE`] without one) and the array's length, and
+/// the states with completions it visits, by their placed categories:
+/// none (`first`: only the case-file move matters), fewer than `a`
+/// (`mid`: every move), `a` (`last`: every move but the case-file one,
+/// which joins in the backward sweep). Lists, so that a loop visits only
+/// its states (as in the parent's sweeps; testing each state and edge in
+/// one loop was most of this sweep's time).
+struct FLayer {
+    at: Vec<u32>,
+    size: usize,
+    first: Vec<u32>,
+    mid: Vec<u32>,
+    last: Vec<u32>,
+}
+
+/// One layer's states as the backward sweep reads them: where each
+/// backward vector starts (states with more than `a` placed but not all),
+/// the array's length, and the states with completions it visits: `a`
+/// placed (`join`: the case-file move is the joining edge) and more, short
+/// of all (`late`).
+struct BLayer {
+    at: Vec<u32>,
+    size: usize,
+    join: Vec<u32>,
+    late: Vec<u32>,
+}
+
+/// The vector of `len` entries at `at` (a state's offset) in `vals`.
+#[inline]
+fn at_len<T>(vals: &[T], at: u32, len: usize) -> &[T] {
+    &vals[at as usize..][..len]
+}
+
+/// [`at_len`], mutable.
+#[inline]
+fn at_len_mut<T>(vals: &mut [T], at: u32, len: usize) -> &mut [T] {
+    &mut vals[at as usize..][..len]
+}
+
 impl<B: Word> Sweep<'_, B> {
     /// The weight of move `m` of state `i` at step `t` (one on an
     /// unweighted step).
@@ -140,61 +179,115 @@ impl<B: Word> Sweep<'_, B> {
         }
     }
 
-    /// The forward vectors of layer `t + 1` (`next`, laid out at
-    /// `at.1`) from those of layer `t` (`cur`, at `at.0`).
-    #[inline(never)]
-    fn forward_layer<T: Word>(&self, t: usize, at: (&[usize], &[usize]), cur: &[T], next: &mut [T]) {
-        let (g, a) = (&self.g, self.a);
-        let (succ, counts) = (&self.fwd.succ[t], &self.fwd.layers[t].counts);
-        // Slices taken once per layer (through the `Vec`s, every edge
-        // reloaded them).
-        let (cat_of, back_t, back_next) = (&self.s.cat_of[t][..], &self.back[t][..], &self.back[t + 1][..]);
-        let weighted = self.plan.steps[t].weighted;
-        let step_cat = g.step_cat[t];
-        for (i, &pl) in self.placed[t].iter().enumerate() {
+    /// Step `t`'s case-file move and the open category it fills, if any.
+    fn case_move(&self, t: usize) -> Option<(usize, usize)> {
+        let m = self.s.cf_move[t]?;
+        let c = self.s.cat_of[t][m]?;
+        // A card that may be the case card is a candidate of its category.
+        debug_assert_eq!(self.g.step_cat[t], Some(c));
+        Some((m, c))
+    }
+
+    /// Layer `t`'s forward vectors and lists ([`FLayer`]).
+    fn f_layer(&self, t: usize) -> FLayer {
+        let (g, a, back) = (&self.g, self.a, &self.back[t][..]);
+        let mut l =
+            FLayer { at: vec![NONE; back.len()], size: 0, first: Vec::new(), mid: Vec::new(), last: Vec::new() };
+        for (i, (&pl, &b)) in self.placed[t].iter().zip(back).enumerate() {
             let j = g.count(pl);
-            if j > a || back_t[i] == B::ZERO {
+            if b == B::ZERO || j > a || (j == 0 && a == 0) {
                 continue;
             }
-            let start = [T::of(counts.get(i))];
-            let from: &[T] = if j == 0 { &start } else { &cur[at.0[i]..][..g.f_len(t, pl)] };
-            for &e in succ.slice(i) {
-                let (m, jn) = Edges::unpack(e);
-                // Before any placement only the case-file move matters; at
-                // `a` placed, it joins in the backward sweep.
-                let skip = match cat_of[m] {
-                    Some(_) => j == a,
-                    None => j == 0,
-                };
-                if skip || back_next[jn] == B::ZERO {
-                    continue;
-                }
-                let w = self.weight(weighted, t, i, m);
-                match cat_of[m] {
-                    // A case-file move: its card becomes the coordinate of
-                    // a new category (the `a + 1`-th joins in the backward
-                    // sweep).
-                    Some(c) => {
-                        let to = &mut next[at.1[jn]..][..g.f_len(t + 1, pl | 1 << c)];
-                        let inner = g.f_inner(t, pl, c);
-                        scatter(to, from, w, Block { inner, from: 1, to: g.pre(t + 1, c), offset: g.pre(t, c) });
+            if j == 0 {
+                l.first.push(i as u32);
+                continue;
+            }
+            l.at[i] = l.size as u32;
+            l.size += g.f_len(t, pl);
+            if j < a { &mut l.mid } else { &mut l.last }.push(i as u32);
+        }
+        debug_assert!(l.size < NONE as usize);
+        l
+    }
+
+    /// Layer `t`'s backward vectors and lists ([`BLayer`]).
+    fn b_layer(&self, t: usize) -> BLayer {
+        let (g, a, k, back) = (&self.g, self.a, self.g.k, &self.back[t][..]);
+        let mut l = BLayer { at: vec![NONE; back.len()], size: 0, join: Vec::new(), late: Vec::new() };
+        for (i, (&pl, &b)) in self.placed[t].iter().zip(back).enumerate() {
+            let j = g.count(pl);
+            if b == B::ZERO || j < a || j == k {
+                continue;
+            }
+            if j == a {
+                l.join.push(i as u32);
+                continue;
+            }
+            l.at[i] = l.size as u32;
+            l.size += g.b_len(t, pl);
+            l.late.push(i as u32);
+        }
+        debug_assert!(l.size < NONE as usize);
+        l
+    }
+
+    /// The forward vectors of layer `t + 1` (`next`, laid out as `l.1`)
+    /// from those of layer `t` (`cur`, as `l.0`).
+    #[inline(never)]
+    fn forward_layer<T: Word>(&self, t: usize, l: (&FLayer, &FLayer), cur: &[T], next: &mut [T]) {
+        let g = &self.g;
+        let (succ, counts) = (&self.fwd.succ[t], &self.fwd.layers[t].counts);
+        let back_next = &self.back[t + 1][..];
+        let weighted = self.plan.steps[t].weighted;
+        let (at_cur, at_next) = (&l.0.at[..], &l.1.at[..]);
+        let cf = self.case_move(t);
+        // No placement yet: the case-file move starts a vector with one
+        // coordinate, at this card.
+        if let Some((m, c)) = cf {
+            let here = g.pre(t, c);
+            for &i in &l.0.first {
+                let i = i as usize;
+                let Some(jn) = succ.by(i, m).filter(|&jn| back_next[jn] != B::ZERO) else { continue };
+                let w: T = self.weight(weighted, t, i, m);
+                next[at_next[jn] as usize + here] += T::of(counts.get(i)) * w;
+            }
+        }
+        let (cf_m, cf_c) = cf.map_or((usize::MAX, 0), |(m, c)| (m, c));
+        let step_cat = g.step_cat[t];
+        for (states, join_later) in [(&l.0.mid, false), (&l.0.last, true)] {
+            for &i in states {
+                let (i, pl) = (i as usize, self.placed[t][i as usize]);
+                let from = at_len(cur, at_cur[i], g.f_len(t, pl));
+                // A candidate of a placed category goes to a player: that
+                // category's range grows by one (one inner block per
+                // candidate before it).
+                let grows = step_cat.is_some_and(|c| pl >> c & 1 == 1).then(|| g.f_inner_step(t, pl));
+                let same_len = g.f_len(t + 1, pl);
+                for &e in succ.slice(i) {
+                    let (m, jn) = Edges::unpack(e);
+                    if back_next[jn] == B::ZERO || (join_later && m == cf_m) {
+                        continue;
                     }
-                    None => {
-                        let to = &mut next[at.1[jn]..][..g.f_len(t + 1, pl)];
-                        match step_cat {
-                            // A candidate of a placed category goes to a
-                            // player: that category's range grows by one.
-                            Some(c) if pl >> c & 1 == 1 => {
-                                let inner = g.f_inner(t, pl, c);
-                                scatter(
-                                    to,
-                                    from,
-                                    w,
-                                    Block { inner, from: g.pre(t, c), to: g.pre(t + 1, c), offset: 0 },
-                                );
-                            }
-                            _ => axpy(to, from, w),
+                    let w = self.weight(weighted, t, i, m);
+                    if m == cf_m {
+                        // A case-file move: its card becomes the coordinate
+                        // of a new category.
+                        let to = at_len_mut(next, at_next[jn], g.f_len(t + 1, pl | 1 << cf_c));
+                        let b = Block {
+                            inner: g.f_inner_step(t, pl),
+                            from: 1,
+                            to: g.pre(t + 1, cf_c),
+                            offset: g.pre(t, cf_c),
+                        };
+                        scatter(to, from, w, b);
+                        continue;
+                    }
+                    let to = at_len_mut(next, at_next[jn], same_len);
+                    match (grows, step_cat) {
+                        (Some(inner), Some(c)) => {
+                            scatter(to, from, w, Block { inner, from: g.pre(t, c), to: g.pre(t + 1, c), offset: 0 })
                         }
+                        _ => axpy(to, from, w),
                     }
                 }
             }
@@ -205,7 +298,7 @@ impl<B: Word> Sweep<'_, B> {
     /// out at `at`): the categories left take their case card from the
     /// tail, every tail candidate in as many ways. Summed by placed
     /// categories first, then spread once per sum.
-    fn final_layer<T: Word>(&self, at: &[usize], vals: &[T], table: &mut [T]) {
+    fn final_layer<T: Word>(&self, at: &[u32], vals: &[T], table: &mut [T]) {
         let (g, s, n) = (&self.g, self.s, self.g.n);
         let all = (1u32 << g.k) - 1;
         let mut sums: Vec<Vec<T>> = (0..=all).map(|pl| vec![T::ZERO; g.f_len(n, pl as Set)]).collect();
@@ -218,7 +311,7 @@ impl<B: Word> Sweep<'_, B> {
             if j == 0 {
                 sums[0][0] += T::of(self.fwd.layers[n].counts.get(i)) * b;
             } else {
-                axpy(&mut sums[usize::from(pl)], &vals[at[i]..][..g.f_len(n, pl)], b);
+                axpy(&mut sums[usize::from(pl)], at_len(vals, at[i], g.f_len(n, pl)), b);
             }
         }
         for (pl, sum) in sums.iter().enumerate() {
@@ -235,122 +328,110 @@ impl<B: Word> Sweep<'_, B> {
         }
     }
 
-    /// A backward vector's length at layer `t` with `pl` placed (none with
-    /// every category placed: the backward count is its value).
-    fn b_len(&self, t: usize, pl: Set) -> usize {
-        if self.g.count(pl) == self.g.k {
-            0
-        } else {
-            self.g.b_len(t, pl)
-        }
-    }
-
     /// Whether state `i` of layer `t` has completions.
     fn alive(&self, t: usize, i: usize) -> bool {
         self.back[t][i] != B::ZERO
     }
 
-    /// Where layer `t`'s forward vectors start (states with `1..=a` placed
-    /// and completions), and their array's length.
-    fn f_layout(&self, t: usize) -> (Vec<usize>, usize) {
-        layout(&self.placed[t], |i, pl| {
-            ((1..=self.a).contains(&self.g.count(pl)) && self.alive(t, i)).then(|| self.g.f_len(t, pl))
-        })
-    }
-
-    /// Where layer `t`'s backward vectors start (states with more than `a`
-    /// placed and completions), and their array's length.
-    fn b_layout(&self, t: usize) -> (Vec<usize>, usize) {
-        layout(&self.placed[t], |i, pl| (self.g.count(pl) > self.a && self.alive(t, i)).then(|| self.b_len(t, pl)))
-    }
-
-    /// The backward vectors of layer `t` (`cur`: offsets and values) from
-    /// those of layer `t + 1` (`next`), and the joining edges of step `t`
-    /// into `table` (forward vectors of layer `t`: `f`).
+    /// The backward vectors of layer `t` (`cur`: its layout and values)
+    /// from those of layer `t + 1` (`next`: offsets and values), and the
+    /// joining edges of step `t` into `table` (forward vectors of layer
+    /// `t`: `f`).
     #[inline(never)]
     fn backward_layer<T: Word>(
         &self,
         t: usize,
-        f: (&[usize], &[T]),
-        next: (&[usize], &[T]),
-        cur: (&[usize], &mut [T]),
+        f: (&[u32], &[T]),
+        next: (&[u32], &[T]),
+        cur: (&BLayer, &mut [T]),
         table: &mut [T],
     ) {
-        let (g, a, k) = (&self.g, self.a, self.g.k);
+        let (g, k) = (&self.g, self.g.k);
         let (at_next, b_next) = next;
-        let (at_cur, b_cur) = cur;
+        let (l, b_cur) = cur;
         let succ = &self.fwd.succ[t];
-        let (cat_of, back_t, back_next, placed_next) =
-            (&self.s.cat_of[t][..], &self.back[t][..], &self.back[t + 1][..], &self.placed[t + 1][..]);
+        let back_next = &self.back[t + 1][..];
         let weighted = self.plan.steps[t].weighted;
-        let step_cat = g.step_cat[t];
-        // The vector of state `jn` of the next layer (with every category
-        // placed, its backward count), written into `one` if need be.
-        let b_of = |jn: usize, one: &mut [T; 1]| -> (usize, usize) {
-            let pl = placed_next[jn];
-            if g.count(pl) == k {
-                one[0] = T::of(back_next[jn].wide());
-                (usize::MAX, 1)
-            } else {
-                (at_next[jn], g.b_len(t + 1, pl))
-            }
+        let Some((cf_m, cf_c)) = self.case_move(t) else {
+            // No case-file move: the vectors only carry over.
+            self.carry_over(t, (at_next, b_next), (l, b_cur), usize::MAX, 0);
+            return;
         };
+        // The joining edges: every (x, y) around this card.
         let mut joins = JoinOffsets::default();
-        for (i, &pl) in self.placed[t].iter().enumerate() {
-            let j = g.count(pl);
-            // All placed: no vector (the backward count is its value).
-            if j < a || j == k || back_t[i] == B::ZERO {
-                continue;
-            }
-            for &e in succ.slice(i) {
-                let (m, jn) = Edges::unpack(e);
-                // At `a` placed only the joining (case-file) move matters.
-                if (j == a && cat_of[m].is_none()) || back_next[jn] == B::ZERO {
+        let here = g.pre(t, cf_c) * g.stride[cf_c];
+        for &i in &l.join {
+            let (i, pl) = (i as usize, self.placed[t][i as usize]);
+            let Some(jn) = succ.by(i, cf_m).filter(|&jn| back_next[jn] != B::ZERO) else { continue };
+            let w: T = self.weight(weighted, t, i, cf_m);
+            let after = pl | 1 << cf_c;
+            let one = [T::of(back_next[jn].wide())];
+            let from: &[T] =
+                if g.count(after) == k { &one } else { at_len(b_next, at_next[jn], g.b_len(t + 1, after)) };
+            let start = [T::of(self.fwd.layers[t].counts.get(i))];
+            let fx: &[T] = if pl == 0 { &start } else { at_len(f.1, f.0[i], g.f_len(t, pl)) };
+            let (xs, ys) = joins.get(g, t, pl, cf_c);
+            for (&x, &fx) in xs.iter().zip(fx) {
+                if fx == T::ZERO {
                     continue;
                 }
-                let mut one = [T::ZERO];
-                let (at, len) = b_of(jn, &mut one);
-                let from: &[T] = if at == usize::MAX { &one } else { &b_next[at..][..len] };
+                let fw = fx * w;
+                let row = &mut table[here + x..];
+                for (&y, &by) in ys.iter().zip(from) {
+                    row[y] += fw * by;
+                }
+            }
+        }
+        self.carry_over(t, (at_next, b_next), (l, b_cur), cf_m, cf_c);
+    }
+
+    /// The backward vectors of layer `t`'s late states (more than `a`
+    /// placed, not all) from their successors': a later placement (move
+    /// `cf_m`, of category `cf_c`) makes its card the first coordinate of
+    /// that category; another move carries the successor's vector over,
+    /// one candidate earlier where the step's card is a candidate of a
+    /// category still open.
+    #[inline(always)]
+    fn carry_over<T: Word>(&self, t: usize, next: (&[u32], &[T]), cur: (&BLayer, &mut [T]), cf_m: usize, cf_c: usize) {
+        let (g, k) = (&self.g, self.g.k);
+        let (at_next, b_next) = next;
+        let (l, b_cur) = cur;
+        let succ = &self.fwd.succ[t];
+        let back_next = &self.back[t + 1][..];
+        let weighted = self.plan.steps[t].weighted;
+        let step_cat = g.step_cat[t];
+        for &i in &l.late {
+            let (i, pl) = (i as usize, self.placed[t][i as usize]);
+            let to = at_len_mut(b_cur, l.at[i], g.b_len(t, pl));
+            // The step's card is a candidate of a category left: the
+            // successor's range starts one candidate later.
+            let shifts = step_cat.filter(|&c| pl >> c & 1 == 0).map(|c| Block {
+                inner: g.b_inner_step(t, pl),
+                from: g.len[c] - g.pre(t + 1, c),
+                to: g.len[c] - g.pre(t, c),
+                offset: 1,
+            });
+            let same_len = g.b_len(t + 1, pl);
+            for &e in succ.slice(i) {
+                let (m, jn) = Edges::unpack(e);
+                if back_next[jn] == B::ZERO {
+                    continue;
+                }
                 let w = self.weight(weighted, t, i, m);
-                match (cat_of[m], j == a) {
-                    // The joining edge: every (x, y) around this card.
-                    (Some(c), true) => {
-                        let start = [T::of(self.fwd.layers[t].counts.get(i))];
-                        let fx: &[T] = if j == 0 { &start } else { &f.1[f.0[i]..][..g.f_len(t, pl)] };
-                        let (xs, ys) = joins.get(g, t, pl, c);
-                        let here = g.pre(t, c) * g.stride[c];
-                        for (&x, &fx) in xs.iter().zip(fx) {
-                            if fx == T::ZERO {
-                                continue;
-                            }
-                            let fw = fx * w;
-                            let row = &mut table[here + x..];
-                            for (&y, &by) in ys.iter().zip(from) {
-                                row[y] += fw * by;
-                            }
-                        }
-                    }
-                    (None, true) => {}
-                    // A later placement: its card is the first coordinate
-                    // of that category.
-                    (Some(c), false) => {
-                        let to = &mut b_cur[at_cur[i]..][..self.b_len(t, pl)];
-                        let inner = g.b_inner(t, pl, c);
-                        scatter(to, from, w, Block { inner, from: 1, to: g.len[c] - g.pre(t, c), offset: 0 });
-                    }
-                    (None, false) => {
-                        let to = &mut b_cur[at_cur[i]..][..self.b_len(t, pl)];
-                        match step_cat {
-                            // A candidate of a category left goes to a
-                            // player: its range starts one earlier here.
-                            Some(c) if pl >> c & 1 == 0 => {
-                                let inner = g.b_inner(t, pl, c);
-                                let (from_len, to_len) = (g.len[c] - g.pre(t + 1, c), g.len[c] - g.pre(t, c));
-                                scatter(to, from, w, Block { inner, from: from_len, to: to_len, offset: 1 });
-                            }
-                            _ => axpy(to, from, w),
-                        }
-                    }
+                if m == cf_m {
+                    let after = pl | 1 << cf_c;
+                    let one = [T::of(back_next[jn].wide())];
+                    let from: &[T] =
+                        if g.count(after) == k { &one } else { at_len(b_next, at_next[jn], g.b_len(t + 1, after)) };
+                    let b =
+                        Block { inner: g.b_inner_step(t, pl), from: 1, to: g.len[cf_c] - g.pre(t, cf_c), offset: 0 };
+                    scatter(to, from, w, b);
+                    continue;
+                }
+                let from = at_len(b_next, at_next[jn], same_len);
+                match shifts {
+                    Some(b) => scatter(to, from, w, b),
+                    None => axpy(to, from, w),
                 }
             }
         }
@@ -358,22 +439,7 @@ impl<B: Word> Sweep<'_, B> {
 }
 
 /// A state without a vector.
-const NONE: usize = usize::MAX;
-
-/// Where each state's vector starts in its layer's array ([`NONE`] for a
-/// state without one), and the array's length; `len(i, placed)` is state
-/// `i`'s vector length, `None` if it has none.
-fn layout(placed: &[Set], len: impl Fn(usize, Set) -> Option<usize>) -> (Vec<usize>, usize) {
-    let mut at = vec![NONE; placed.len()];
-    let mut size = 0usize;
-    for (i, &pl) in placed.iter().enumerate() {
-        if let Some(len) = len(i, pl) {
-            at[i] = size;
-            size += len;
-        }
-    }
-    (at, size)
-}
+const NONE: u32 = u32::MAX;
 
 /// A set of open categories, bit `c` for open category `c`.
 type Set = u16;
@@ -444,6 +510,12 @@ struct Geometry {
     /// The forward and backward vectors' lengths, `[t << k | placed]`.
     f_lens: Vec<usize>,
     b_lens: Vec<usize>,
+    /// In a forward or backward vector at layer `t` with `placed`, the
+    /// stride of step `t`'s category (its inner blocks), `[t << k |
+    /// placed]`: a scatter's shape, looked up once per state instead of
+    /// computed per edge.
+    f_inners: Vec<usize>,
+    b_inners: Vec<usize>,
     /// The number of categories in each set (looked up once per state:
     /// the build's baseline x86-64 has no `popcnt`, and a table is cheaper
     /// than the bit tricks).
@@ -483,7 +555,27 @@ impl Geometry {
             }
         }
         let counts = (0..sets).map(|pl| pl.count_ones() as u8).collect();
-        Geometry { k, n, len, stride, pre, step_cat, f_lens, b_lens, counts }
+        let mut g = Geometry {
+            k,
+            n,
+            len,
+            stride,
+            pre,
+            step_cat,
+            f_lens,
+            b_lens,
+            f_inners: vec![1; (n + 1) * sets],
+            b_inners: vec![1; (n + 1) * sets],
+            counts,
+        };
+        for t in 0..n {
+            let Some(c) = g.step_cat[t] else { continue };
+            for pl in 0..sets {
+                g.f_inners[t * sets + pl] = g.f_inner(t, pl as Set, c);
+                g.b_inners[t * sets + pl] = g.b_inner(t, pl as Set, c);
+            }
+        }
+        g
     }
 
     /// The number of categories in `pl`.
@@ -503,6 +595,16 @@ impl Geometry {
     /// A backward vector's length at layer `t` with `pl` placed.
     fn b_len(&self, t: usize, pl: Set) -> usize {
         self.b_lens[(t << self.k) + usize::from(pl)]
+    }
+
+    /// [`Geometry::f_inner`] of step `t`'s category.
+    fn f_inner_step(&self, t: usize, pl: Set) -> usize {
+        self.f_inners[(t << self.k) + usize::from(pl)]
+    }
+
+    /// [`Geometry::b_inner`] of step `t`'s category.
+    fn b_inner_step(&self, t: usize, pl: Set) -> usize {
+        self.b_inners[(t << self.k) + usize::from(pl)]
     }
 
     /// In a forward vector over `pl` at layer `t`, the stride of category
@@ -592,6 +694,7 @@ struct Block {
 }
 
 /// `to += w × from`, block by block as `b` says.
+#[inline]
 fn scatter<T: Word>(to: &mut [T], from: &[T], w: T, b: Block) {
     let (run, step) = (b.inner * b.from, b.inner * b.to);
     if run == 0 {
