@@ -13,10 +13,10 @@
 #![cfg_attr(all(target_os = "linux", not(test)), no_main)]
 #![deny(unsafe_code)]
 
-/// A short process: its heap on huge pages past the first 512 KiB saves
-/// most of the page faults of a larger analysis (`sleuth-heap`).
+/// A short process: a heap that reuses what it frees faults each page in
+/// once (`sleuth-heap`).
 #[global_allocator]
-static HEAP: sleuth_heap::HugePageHeap = sleuth_heap::HugePageHeap::new();
+static HEAP: sleuth_heap::Heap = sleuth_heap::Heap::new();
 
 // Elsewhere, and in the test harness (which brings its own `main`), the
 // usual start.

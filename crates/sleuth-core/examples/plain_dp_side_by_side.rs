@@ -40,7 +40,10 @@
 //! (also these game files: a file, or every `.json` file of a directory;
 //! repeatable; e.g. the states of games played by other agents, which
 //! `cargo run --release -p sleuth-sim --example agent_states -- DIR`
-//! writes).
+//! writes), `--idle MS` (a pause before every run: back to back, a
+//! program reuses memory the one before just freed; after a pause, as a
+//! user runs an analysis, a VM may have handed it back to its host, and
+//! memory taken afresh can cost more, ARCHITECTURE.md "The heap").
 
 mod random_deck;
 
@@ -138,6 +141,8 @@ struct Options {
     copies: bool,
     /// Times a copy of plain_dp in analyze's place (`noise_a`).
     noise_floor: bool,
+    /// `--idle MS`: a pause before every run.
+    idle: Duration,
     noise_a: Option<PathBuf>,
     confirm: usize,
     /// Game files given with `--files`.
@@ -160,6 +165,7 @@ fn options() -> Result<Options, String> {
         random_decks: 0,
         copies: false,
         noise_floor: false,
+        idle: Duration::ZERO,
         noise_a: None,
         confirm: 0,
         files: Vec::new(),
@@ -193,6 +199,10 @@ fn options() -> Result<Options, String> {
             }
             "--copies" => o.copies = true,
             "--noise-floor" => o.noise_floor = true,
+            "--idle" => {
+                let ms: u64 = value()?.parse().map_err(|_| "--idle: expected milliseconds".to_string())?;
+                o.idle = Duration::from_millis(ms);
+            }
             "--confirm" => o.confirm = value()?.parse().map_err(|_| "--confirm: expected a number".to_string())?,
             "--files" => o.files.push(value()?.into()),
             _ => return Err(format!("unknown argument {arg}")),
@@ -383,11 +393,19 @@ fn time_state(o: &Options, s: &mut State, i: usize, repeat: usize) -> Result<(),
     };
     let plain = || run(&o.plain, &[], &s.file);
     for rep in 0..repeat {
+        // With `--idle`, each program runs after a pause, as a user's
+        // analysis does (memory left free that long may have gone back to
+        // the VM's host).
+        let idle = || std::thread::sleep(o.idle);
         let ((ta, a), (tp, p)) = if (i + rep) % 2 == 0 {
+            idle();
             let a = analyze()?;
+            idle();
             (a, plain()?)
         } else {
+            idle();
             let p = plain()?;
+            idle();
             (analyze()?, p)
         };
         agree(&a, &p).map_err(|e| format!("{}: the counts differ: {e}", s.label))?;

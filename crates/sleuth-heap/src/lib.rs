@@ -1,20 +1,24 @@
 //! The heap of the `sleuth` program: [`talc`] serving from one reservation
-//! of address space whose pages past the first 512 KiB are advised to be
-//! transparent huge pages (2 MiB).
+//! of address space, on ordinary (4 KiB) pages.
 //!
-//! Why: `sleuth analyze` is a short process, and every page of memory it
-//! first touches costs a page fault in which the kernel zeroes it: about
-//! 2.4 µs per 4 KiB page on the 2-core VM of BENCHMARKS.md, a fifth to a
-//! third of the whole process on states of 1 to 30 ms (master 4 bystander
-//! 20 seed 0: 440 faults past the start, 1.1 ms of 3.5). A 2 MiB huge page
-//! is one fault and costs about as much as 125 small ones (0.3 ms), so
-//! below about 500 KiB small pages are cheaper and above it huge ones. The
-//! first [`SMALL_PREFIX`] bytes of the heap therefore stay on small pages
-//! (a small state touches no huge page at all) and the rest is advised
-//! huge, starting at a 2 MiB boundary. glibc's allocator cannot be told to
-//! do this from inside the program (its `glibc.malloc.hugetlb` tunable is
-//! read from the environment before `main`, and measured 504 → 470 faults
-//! there); jemalloc and mimalloc start 0.7-1 ms slower here.
+//! Why: `sleuth analyze` is a short process that allocates and frees large
+//! layers and vectors. Talc reuses the memory a freed block gave back, so
+//! a page is faulted in (and zeroed by the kernel) once per process; the
+//! system allocator maps large blocks afresh and unmaps them when freed,
+//! so a later block of the same size faults its pages in again (master 10
+//! bystander, 60 states: 4 % more time on the system allocator).
+//!
+//! Not on transparent huge pages (2 MiB), which this heap used from
+//! 2026-11-27 to 2026-11-29: a huge page costs one fault instead of 512,
+//! and back to back they saved 5-20 % of a larger analysis, but on the
+//! VMs Sleuth is measured on (Firecracker, free page reporting of blocks
+//! of 8 MiB and more: `page_reporting.page_reporting_order=11`) memory
+//! left free for a few seconds goes back to the host, and a huge page
+//! taken from it costs 3-4 ms instead of 0.3: after 3 s idle, issue 20's
+//! seed 505 took 42 ms on huge pages against 25 on small pages (the plain
+//! DP 27), and 8,8,8,8 8 bystander 20 seed 4 0.58-0.81 s against 0.36-0.40
+//! (ARCHITECTURE.md, "The heap"). Small pages come from the kernel's small
+//! free blocks, which are not reported, and cost the same idle or not.
 //!
 //! The heap never gives memory back to the system (freed memory is reused
 //! by talc), which suits a process that answers once and exits; the
@@ -26,14 +30,8 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::ptr::{null_mut, NonNull};
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use talc::{ErrOnOom, Span, Talc, Talck};
-
-/// The heap's first bytes, on small pages.
-pub const SMALL_PREFIX: usize = 512 << 10;
-
-/// A transparent huge page on x86-64 and most Linux systems.
-const HUGE: usize = 2 << 20;
 
 /// The address space reserved, largest first: untouched pages cost
 /// nothing (`MAP_NORESERVE`), and a smaller one is tried where a policy
@@ -44,9 +42,9 @@ const UNSET: u8 = 0;
 const TALC: u8 = 1;
 const SYSTEM: u8 = 2;
 
-/// A global allocator: talc in a reservation advised to huge pages, the
-/// system allocator where that is not possible.
-pub struct HugePageHeap {
+/// A global allocator: talc in a reservation, the system allocator where
+/// that is not possible.
+pub struct Heap {
     talc: Talck<spin::Mutex<()>, ErrOnOom>,
     /// [`UNSET`] until the first allocation, then [`TALC`] or [`SYSTEM`].
     mode: AtomicU8,
@@ -55,26 +53,23 @@ pub struct HugePageHeap {
     end: AtomicUsize,
     /// The reservations to try, largest first.
     reservations: &'static [usize],
-    /// Whether the kernel accepted the advice (for the tests).
-    advised: AtomicBool,
 }
 
-impl HugePageHeap {
+impl Heap {
     /// The heap `sleuth` runs on.
-    pub const fn new() -> HugePageHeap {
-        HugePageHeap::reserving(&RESERVATIONS)
+    pub const fn new() -> Heap {
+        Heap::reserving(&RESERVATIONS)
     }
 
     /// A heap that tries these reservations, largest first (the tests use
     /// small ones to reach the system allocator's fallback).
-    pub const fn reserving(reservations: &'static [usize]) -> HugePageHeap {
-        HugePageHeap {
+    pub const fn reserving(reservations: &'static [usize]) -> Heap {
+        Heap {
             talc: Talc::new(ErrOnOom).lock(),
             mode: AtomicU8::new(UNSET),
             start: AtomicUsize::new(0),
             end: AtomicUsize::new(0),
             reservations,
-            advised: AtomicBool::new(false),
         }
     }
 
@@ -90,11 +85,6 @@ impl HugePageHeap {
             .then(|| (self.start.load(Ordering::Relaxed), self.end.load(Ordering::Relaxed)))
     }
 
-    /// Whether the kernel accepted the huge-page advice.
-    pub fn advised(&self) -> bool {
-        self.advised.load(Ordering::Relaxed)
-    }
-
     /// Makes the reservation and gives it to talc, on the first allocation
     /// (called with talc's lock held, so once).
     fn set_up(&self, talc: &mut Talc<ErrOnOom>) {
@@ -103,21 +93,14 @@ impl HugePageHeap {
             return;
         };
         let end = start + size;
-        // The heap starts SMALL_PREFIX below a 2 MiB boundary, and huge
-        // pages from that boundary on. Talc writes a tag at the top of its
-        // free span, so the last 2 MiB stay on small pages: one fault there,
-        // not a huge page per process.
-        let huge_start = (start + SMALL_PREFIX).next_multiple_of(HUGE);
-        let huge_end = (end - HUGE) & !(HUGE - 1);
-        let base = huge_start - SMALL_PREFIX;
-        if huge_start < huge_end && advise_huge(huge_start, huge_end - huge_start) {
-            self.advised.store(true, Ordering::Relaxed);
-        }
-        // SAFETY: `base..end` lies in a private mapping that nothing else
-        // uses, readable and writable, and stays mapped for the process.
-        match unsafe { talc.claim(Span::new(base as *mut u8, end as *mut u8)) } {
+        // Small pages even where the system's setting would make them huge
+        // (`always`): one syscall, and the heap costs the same everywhere.
+        advise_small(start, size);
+        // SAFETY: `start..end` is a private mapping that nothing else uses,
+        // readable and writable, and stays mapped for the process.
+        match unsafe { talc.claim(Span::new(start as *mut u8, end as *mut u8)) } {
             Ok(_) => {
-                self.start.store(base, Ordering::Relaxed);
+                self.start.store(start, Ordering::Relaxed);
                 self.end.store(end, Ordering::Relaxed);
                 self.mode.store(TALC, Ordering::Release);
             }
@@ -126,16 +109,16 @@ impl HugePageHeap {
     }
 }
 
-impl Default for HugePageHeap {
-    fn default() -> HugePageHeap {
-        HugePageHeap::new()
+impl Default for Heap {
+    fn default() -> Heap {
+        Heap::new()
     }
 }
 
 // SAFETY: talc's pointers are valid for their layouts until freed (talc's
 // contract, under its lock); every other pointer comes from `System` and
 // goes back to it, told apart by the reservation, which never moves.
-unsafe impl GlobalAlloc for HugePageHeap {
+unsafe impl GlobalAlloc for Heap {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         if self.mode.load(Ordering::Acquire) != SYSTEM {
             let mut talc = self.talc.lock();
@@ -216,20 +199,17 @@ fn reserve(_: &[usize]) -> Option<(usize, usize)> {
     None
 }
 
-/// Advises `len` bytes from `start` (both multiples of 2 MiB, inside the
-/// reservation) to be backed by huge pages; false where the kernel has no
-/// transparent huge pages.
+/// Advises the reservation (`len` bytes from `start`) not to be backed by
+/// transparent huge pages; without effect where the kernel has none.
 #[cfg(target_os = "linux")]
-fn advise_huge(start: usize, len: usize) -> bool {
-    // SAFETY: the range lies in our own mapping; the advice changes how it
-    // is backed, not what it holds.
-    unsafe { libc::madvise(start as *mut libc::c_void, len, libc::MADV_HUGEPAGE) == 0 }
+fn advise_small(start: usize, len: usize) {
+    // SAFETY: the range is our own mapping; the advice changes how it is
+    // backed, not what it holds.
+    unsafe { libc::madvise(start as *mut libc::c_void, len, libc::MADV_NOHUGEPAGE) };
 }
 
 #[cfg(not(target_os = "linux"))]
-fn advise_huge(_: usize, _: usize) -> bool {
-    false
-}
+fn advise_small(_: usize, _: usize) {}
 
 #[cfg(test)]
 mod tests;
