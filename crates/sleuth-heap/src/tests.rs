@@ -114,6 +114,32 @@ fn a_block_too_large_for_the_reservation_comes_from_the_system() {
     }
 }
 
+/// Past its first claim the heap grows through the reservation: a block
+/// far larger than the first claim, and many after it, are talc's.
+#[test]
+fn the_heap_grows_through_the_reservation() {
+    static HEAP: Heap = Heap::reserving(&[64 << 20]);
+    let big = Layout::from_size_align(10 << 20, 64).unwrap();
+    let small = Layout::from_size_align(3000, 8).unwrap();
+    // SAFETY: non-zero sizes; each block is freed once with its layout.
+    unsafe {
+        let a = HEAP.alloc(big);
+        assert!(HEAP.owns(a), "a block past the first claim is talc's");
+        fill(a, 10 << 20, 5);
+        let rest: Vec<*mut u8> = (0..2000).map(|_| HEAP.alloc(small)).collect();
+        assert!(rest.iter().all(|&p| HEAP.owns(p)), "6 MB more in small blocks stay in the reservation");
+        for (i, &p) in rest.iter().enumerate() {
+            fill(p, 3000, i as u8);
+        }
+        assert!(holds(a, 10 << 20, 5));
+        assert!(rest.iter().enumerate().all(|(i, &p)| holds(p, 3000, i as u8)));
+        for p in rest {
+            HEAP.dealloc(p, small);
+        }
+        HEAP.dealloc(a, big);
+    }
+}
+
 #[test]
 fn without_a_reservation_the_system_serves() {
     // No system grants this much address space.
