@@ -209,10 +209,11 @@ const FIRST: usize = 256 << 10;
 
 /// Talc's out-of-memory handler: the heap grows through the reservation,
 /// by an eighth of its size or what the allocation needs, at least
-/// [`STEP`], and each step's pages are faulted in by one
-/// `MADV_POPULATE_WRITE` (about 1.0 µs a page against 1.5 touched one by
-/// one on this VM: the kernel zeroes and maps them in one call, without a
-/// trap per page; an eighth of the heap, at most, is faulted in unused).
+/// [`STEP`], and each step's pages (up to [`POPULATE_MAX`]) are faulted in
+/// by one `MADV_POPULATE_WRITE` (about 1.0 µs a page against 1.5 touched
+/// one by one on this VM: the kernel zeroes and maps them in one call,
+/// without a trap per page; at most an eighth of the heap, or 64 MiB, is
+/// faulted in unused).
 struct Grow {
     /// Talc's heap so far (empty before the reservation is made).
     heap: Span,
@@ -222,6 +223,9 @@ struct Grow {
 
 /// The least the heap grows by at once.
 const STEP: usize = 128 << 10;
+
+/// The most of one step faulted in at once.
+const POPULATE_MAX: usize = 64 << 20;
 
 impl OomHandler for Grow {
     fn handle_oom(talc: &mut Talc<Self>, layout: Layout) -> Result<(), ()> {
@@ -235,7 +239,10 @@ impl OomHandler for Grow {
         if new_acme < acme.saturating_add(need) {
             return Err(()); // the reservation is used up: the system serves
         }
-        populate(acme, new_acme - acme);
+        // Faulted in up to a bound: a block larger than that (a layer
+        // reserved ahead of its states) may never be touched to its end,
+        // and a large analysis near the memory limit should not pay for it.
+        populate(acme, (new_acme - acme).min(POPULATE_MAX));
         // SAFETY: `base..new_acme` lies in the reservation, which only this
         // heap uses, and contains the old heap.
         let grown = unsafe { talc.extend(heap, Span::new(base as *mut u8, new_acme as *mut u8)) };
