@@ -392,11 +392,10 @@ fn time_state(o: &Options, s: &mut State, i: usize, repeat: usize) -> Result<(),
         None => run(&o.sleuth, &["analyze", "--json"], &s.file),
     };
     let plain = || run(&o.plain, &[], &s.file);
+    // With `--idle`, each program runs after a pause, as a user's analysis
+    // does (memory left free that long may have gone back to the VM's host).
+    let idle = || std::thread::sleep(o.idle);
     for rep in 0..repeat {
-        // With `--idle`, each program runs after a pause, as a user's
-        // analysis does (memory left free that long may have gone back to
-        // the VM's host).
-        let idle = || std::thread::sleep(o.idle);
         let ((ta, a), (tp, p)) = if (i + rep) % 2 == 0 {
             idle();
             let a = analyze()?;

@@ -346,28 +346,58 @@ impl<B: Word> Sweep<'_, B> {
         cur: (&BLayer, &mut [T]),
         table: &mut [T],
     ) {
-        let (g, k) = (&self.g, self.g.k);
-        let (at_next, b_next) = next;
-        let (l, b_cur) = cur;
-        let succ = &self.fwd.succ[t];
-        let back_next = &self.back[t + 1][..];
+        let cf = self.case_move(t);
+        if let Some(cf) = cf {
+            self.join_edges(t, cf, f, next, &cur.0.join, table);
+        }
+        // Without a case-file move the vectors only carry over.
+        self.carry_over(t, next, cur, cf.unwrap_or((usize::MAX, 0)));
+    }
+
+    /// The vector of successor `jn` (layer `t + 1`, offsets and values in
+    /// `next`) with `after` placed, or, with every category placed, its
+    /// backward count, written into `one`.
+    #[inline(always)]
+    fn successor<'v, T: Word>(
+        &self,
+        t: usize,
+        jn: usize,
+        after: Set,
+        next: (&[u32], &'v [T]),
+        one: &'v mut [T; 1],
+    ) -> &'v [T] {
+        if self.g.count(after) == self.g.k {
+            one[0] = T::of(self.back[t + 1][jn].wide());
+            one
+        } else {
+            at_len(next.1, next.0[jn], self.g.b_len(t + 1, after))
+        }
+    }
+
+    /// Step `t`'s joining edges (its case-file move `cf_m`, of category
+    /// `cf_c`) out of the states of `join`: every (x, y) around this card,
+    /// the forward vector of layer `t` (`f`) times the successor's.
+    #[inline(always)]
+    fn join_edges<T: Word>(
+        &self,
+        t: usize,
+        (cf_m, cf_c): (usize, usize),
+        f: (&[u32], &[T]),
+        next: (&[u32], &[T]),
+        join: &[u32],
+        table: &mut [T],
+    ) {
+        let g = &self.g;
+        let (succ, back_next) = (&self.fwd.succ[t], &self.back[t + 1][..]);
         let weighted = self.plan.steps[t].weighted;
-        let Some((cf_m, cf_c)) = self.case_move(t) else {
-            // No case-file move: the vectors only carry over.
-            self.carry_over(t, (at_next, b_next), (l, b_cur), usize::MAX, 0);
-            return;
-        };
-        // The joining edges: every (x, y) around this card.
         let mut joins = JoinOffsets::default();
         let here = g.pre(t, cf_c) * g.stride[cf_c];
-        for &i in &l.join {
+        for &i in join {
             let (i, pl) = (i as usize, self.placed[t][i as usize]);
             let Some(jn) = succ.by(i, cf_m).filter(|&jn| back_next[jn] != B::ZERO) else { continue };
             let w: T = self.weight(weighted, t, i, cf_m);
-            let after = pl | 1 << cf_c;
-            let one = [T::of(back_next[jn].wide())];
-            let from: &[T] =
-                if g.count(after) == k { &one } else { at_len(b_next, at_next[jn], g.b_len(t + 1, after)) };
+            let mut one = [T::ZERO];
+            let from = self.successor(t, jn, pl | 1 << cf_c, next, &mut one);
             let start = [T::of(self.fwd.layers[t].counts.get(i))];
             let fx: &[T] = if pl == 0 { &start } else { at_len(f.1, f.0[i], g.f_len(t, pl)) };
             let (xs, ys) = joins.get(g, t, pl, cf_c);
@@ -382,7 +412,6 @@ impl<B: Word> Sweep<'_, B> {
                 }
             }
         }
-        self.carry_over(t, (at_next, b_next), (l, b_cur), cf_m, cf_c);
     }
 
     /// The backward vectors of layer `t`'s late states (more than `a`
@@ -392,12 +421,17 @@ impl<B: Word> Sweep<'_, B> {
     /// one candidate earlier where the step's card is a candidate of a
     /// category still open.
     #[inline(always)]
-    fn carry_over<T: Word>(&self, t: usize, next: (&[u32], &[T]), cur: (&BLayer, &mut [T]), cf_m: usize, cf_c: usize) {
-        let (g, k) = (&self.g, self.g.k);
+    fn carry_over<T: Word>(
+        &self,
+        t: usize,
+        next: (&[u32], &[T]),
+        cur: (&BLayer, &mut [T]),
+        (cf_m, cf_c): (usize, usize),
+    ) {
+        let g = &self.g;
         let (at_next, b_next) = next;
         let (l, b_cur) = cur;
-        let succ = &self.fwd.succ[t];
-        let back_next = &self.back[t + 1][..];
+        let (succ, back_next) = (&self.fwd.succ[t], &self.back[t + 1][..]);
         let weighted = self.plan.steps[t].weighted;
         let step_cat = g.step_cat[t];
         for &i in &l.late {
@@ -419,10 +453,8 @@ impl<B: Word> Sweep<'_, B> {
                 }
                 let w = self.weight(weighted, t, i, m);
                 if m == cf_m {
-                    let after = pl | 1 << cf_c;
-                    let one = [T::of(back_next[jn].wide())];
-                    let from: &[T] =
-                        if g.count(after) == k { &one } else { at_len(b_next, at_next[jn], g.b_len(t + 1, after)) };
+                    let mut one = [T::ZERO];
+                    let from = self.successor(t, jn, pl | 1 << cf_c, next, &mut one);
                     let b =
                         Block { inner: g.b_inner_step(t, pl), from: 1, to: g.len[cf_c] - g.pre(t, cf_c), offset: 0 };
                     scatter(to, from, w, b);
