@@ -4,7 +4,7 @@ use anyhow::{anyhow, bail, Context as _};
 use sleuth_core::{Game, GameFile};
 use std::fs;
 use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The largest game file read, so that `/dev/zero` or a huge file fails
 /// cleanly instead of exhausting memory.
@@ -108,27 +108,11 @@ pub fn counted<T>(path: &Path, result: Result<T, sleuth_core::CountError>) -> an
     })
 }
 
-/// Writes `contents` to `path` atomically: a temporary file in the same
-/// directory, flushed to disk, then renamed over the target.
+/// Writes `contents` to `path` atomically ([`sleuth_sim::file::write_atomic`]),
+/// with an error that names the file.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
-    let name = display(path);
-    let file_name = path.file_name().ok_or_else(|| anyhow!("cannot write {name}: not a file name"))?;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let tmp = dir.join(format!(".{}.{}.tmp", file_name.to_string_lossy(), std::process::id()));
-    let result = (|| -> io::Result<()> {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(contents)?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = fs::remove_file(&tmp);
-        return Err(anyhow!("cannot write {name}: {}", describe_io(&e)));
-    }
-    Ok(())
+    sleuth_sim::file::write_atomic(path, contents)
+        .map_err(|e| anyhow!("cannot write {}: {}", display(path), describe_io(&e)))
 }
 
 /// Writes to a file atomically, or to `out` when no file is given.

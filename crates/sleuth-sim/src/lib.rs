@@ -64,6 +64,7 @@ mod agent;
 pub mod agents;
 mod deal;
 pub mod experiment;
+pub mod file;
 mod perspective;
 mod record;
 mod sim;

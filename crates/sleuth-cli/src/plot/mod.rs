@@ -11,6 +11,7 @@ pub mod tournament;
 
 pub use sampling::write_plots;
 
+use crate::input::write_atomic;
 use anyhow::{anyhow, Context as _};
 use plotters::chart::{ChartContext, SeriesLabelPosition};
 use plotters::coord::CoordTranslate;
@@ -50,16 +51,16 @@ where
         .map_err(|e| anyhow!("{e}"))
 }
 
-/// Writes `svg` as `dir/name.svg` and, rasterised, as `dir/name.png`, and
-/// returns both paths.
+/// Writes `svg` as `dir/name.svg` and, rasterised, as `dir/name.png` (each
+/// atomically), and returns both paths.
 ///
 /// # Errors
 /// When the SVG cannot be rasterised or a file cannot be written.
 fn write_svg_png(dir: &Path, name: &str, svg: &str) -> anyhow::Result<Vec<PathBuf>> {
     let svg_path = dir.join(format!("{name}.svg"));
-    std::fs::write(&svg_path, svg).with_context(|| format!("cannot write {}", svg_path.display()))?;
+    write_atomic(&svg_path, svg.as_bytes())?;
     let png_path = dir.join(format!("{name}.png"));
-    std::fs::write(&png_path, rasterise(svg)?).with_context(|| format!("cannot write {}", png_path.display()))?;
+    write_atomic(&png_path, &rasterise(svg)?)?;
     Ok(vec![svg_path, png_path])
 }
 

@@ -121,14 +121,21 @@ pub(crate) fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ExperimentEr
     move |source| ExperimentError::Io { path: path.to_path_buf(), source }
 }
 
-/// Writes `rows` as CSV with a header line.
+/// Writes `bytes` to `path` atomically ([`crate::file::write_atomic`]):
+/// a run stopped while writing its results leaves no truncated file.
+pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<(), ExperimentError> {
+    crate::file::write_atomic(path, bytes).map_err(io_err(path))
+}
+
+/// Writes `rows` as CSV with a header line (atomically).
 pub(crate) fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<(), ExperimentError> {
     let csv_err = |source| ExperimentError::Csv { path: path.to_path_buf(), source };
-    let mut w = csv::Writer::from_path(path).map_err(csv_err)?;
+    let mut w = csv::Writer::from_writer(Vec::new());
     for row in rows {
         w.serialize(row).map_err(csv_err)?;
     }
-    w.flush().map_err(io_err(path))
+    let bytes = w.into_inner().map_err(|e| io_err(path)(e.into_error()))?;
+    write_file(path, &bytes)
 }
 
 /// Reads what [`write_csv`] wrote.
@@ -148,7 +155,7 @@ pub fn write_raw(dir: &Path, results: &Results) -> Result<(), ExperimentError> {
     let path = dir.join("config.json");
     let json = serde_json::to_string_pretty(&results.config)
         .map_err(|source| ExperimentError::Json { path: path.clone(), source })?;
-    fs::write(&path, json + "\n").map_err(io_err(&path))?;
+    write_file(&path, (json + "\n").as_bytes())?;
     write_csv(&dir.join("games.csv"), &results.games)?;
     write_csv(&dir.join("states.csv"), &results.states)?;
     write_csv(&dir.join("runs.csv"), &results.runs)

@@ -2,7 +2,7 @@
 //! means for the plots, the LOESS smoother, and `summary.json` /
 //! `summary.md`.
 
-use super::results::{Range, Results};
+use super::results::{write_file, Range, Results};
 use super::{ExperimentError, Method, SamplingConfig};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -506,9 +506,9 @@ pub fn write_summary(dir: &Path, summary: &Summary) -> Result<(), ExperimentErro
     let path = dir.join("summary.json");
     let json =
         serde_json::to_string_pretty(summary).map_err(|source| ExperimentError::Json { path: path.clone(), source })?;
-    fs::write(&path, json + "\n").map_err(io(&path))?;
+    write_file(&path, (json + "\n").as_bytes())?;
     let path = dir.join("summary.md");
-    fs::write(&path, summary.markdown()).map_err(io(&path))
+    write_file(&path, summary.markdown().as_bytes())
 }
 
 /// LOESS: locally weighted linear regression (degree 1, tricube weights)

@@ -34,7 +34,7 @@ mod summary;
 pub use summary::{summarize, wilson, write_summary, AgentRow, Judgement, LengthRow, SeatRow, Summary};
 
 use crate::agents::{agent_by_name, AGENT_NAMES};
-use crate::experiment::results::{io_err, read_csv, write_csv};
+use crate::experiment::results::{io_err, read_csv, write_csv, write_file};
 use crate::experiment::{ExperimentError, Progress, Shard};
 use crate::record::End;
 use crate::sim::{play, GameConfig};
@@ -427,7 +427,7 @@ pub fn write_games(dir: &Path, results: &TournamentResults) -> Result<(), Experi
     let path = dir.join("config.json");
     let json = serde_json::to_string_pretty(&results.config)
         .map_err(|source| ExperimentError::Json { path: path.clone(), source })?;
-    fs::write(&path, json + "\n").map_err(io_err(&path))?;
+    write_file(&path, (json + "\n").as_bytes())?;
     write_csv(&dir.join("games.csv"), &results.games)
 }
 

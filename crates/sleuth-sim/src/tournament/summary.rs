@@ -2,7 +2,7 @@
 //! lengths, and whether one agent is ahead of all others beyond doubt.
 
 use super::{fixtures, GameRow, TournamentResults};
-use crate::experiment::results::io_err;
+use crate::experiment::results::{io_err, write_file};
 use crate::experiment::ExperimentError;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -402,9 +402,9 @@ pub fn write_summary(dir: &Path, summary: &Summary) -> Result<(), ExperimentErro
     let path = dir.join("summary.json");
     let json =
         serde_json::to_string_pretty(summary).map_err(|source| ExperimentError::Json { path: path.clone(), source })?;
-    fs::write(&path, json + "\n").map_err(io_err(&path))?;
+    write_file(&path, (json + "\n").as_bytes())?;
     let path = dir.join("summary.md");
-    fs::write(&path, summary.markdown()).map_err(io_err(&path))
+    write_file(&path, summary.markdown().as_bytes())
 }
 
 #[cfg(test)]
