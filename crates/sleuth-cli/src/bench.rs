@@ -8,8 +8,9 @@
 //! not timed.
 
 use crate::generate::generate_seeded;
-use crate::input::load_game;
+use crate::input::{display, load_game};
 use crate::output::group_digits;
+use crate::plot::scatter::{write_scatter, Curve, Point, Scatter};
 use crate::Outcome;
 use anyhow::{anyhow, Context as _};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -37,6 +38,10 @@ pub struct Args {
     /// Print the tables as Markdown, ready for BENCHMARKS.md.
     #[arg(long)]
     markdown: bool,
+    /// Also plot every state's whole analysis against its count, with the
+    /// target (2 × count + 2 ms): bench_times.svg and .png in this directory.
+    #[arg(long, value_name = "DIR")]
+    plot: Option<PathBuf>,
 }
 
 /// The suggestions played before each timed state.
@@ -145,6 +150,7 @@ fn run_files(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let rows_header =
         ["file", "models", "runs", "count median ms", "count min ms", "whole median ms", "whole min ms", "whole/count"];
     let mut rows = Vec::new();
+    let mut points = Vec::new();
     let mut failed = 0usize;
     let bar = progress(args.files.len() as u64);
     for path in &args.files {
@@ -153,16 +159,19 @@ fn run_files(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         // A file that cannot be read or counted is reported and skipped, so
         // the other files still get their row; the exit code says so.
         match time_file(path, min_time, min_runs, MAX_RUNS) {
-            Ok((models, runs, count, whole)) => rows.push(vec![
-                name.clone(),
-                group_digits(models),
-                runs.to_string(),
-                format!("{:.3}", count.median),
-                format!("{:.3}", count.min),
-                format!("{:.3}", whole.median),
-                format!("{:.3}", whole.min),
-                format!("{:.2}", whole.median / count.median),
-            ]),
+            Ok((models, runs, count, whole)) => {
+                points.push(Point { group: "game files".into(), x: count.median, y: whole.median });
+                rows.push(vec![
+                    name.clone(),
+                    group_digits(models),
+                    runs.to_string(),
+                    format!("{:.3}", count.median),
+                    format!("{:.3}", count.min),
+                    format!("{:.3}", whole.median),
+                    format!("{:.3}", whole.min),
+                    format!("{:.2}", whole.median / count.median),
+                ]);
+            }
             Err(e) => {
                 failed += 1;
                 bar.suspend(|| eprintln!("error: {name}: {e:#}"));
@@ -183,6 +192,8 @@ fn run_files(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     bar.finish_and_clear();
     write_table(out, &rows_header, &rows, &[false, true, true, true, true, true, true, true], args.markdown)?;
     write_footer(out, args.markdown)?;
+    let title = format!("sleuth bench: {} game file(s), median of the runs of each", points.len());
+    plot(args, &title, &points)?;
     Ok(if failed == 0 { Outcome::Success } else { Outcome::NoResult })
 }
 
@@ -239,6 +250,7 @@ fn run_generated(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         "over 2x+2ms",
     ];
     let mut rows = Vec::new();
+    let mut points = Vec::new();
     let mut failures: Vec<String> = Vec::new();
     let bar = progress(kinds.len() as u64 * SUGGESTIONS.len() as u64 * games * u64::from(args.repeat));
     for kind in &kinds {
@@ -283,6 +295,12 @@ fn run_generated(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
                 }
             }
             let timed: Vec<Timing> = best.into_iter().flatten().collect();
+            let group = format!("{} {} {view}", kind.deck_name, kind.players);
+            points.extend(timed.iter().map(|t| Point {
+                group: group.clone(),
+                x: t.count.as_secs_f64() * 1e3,
+                y: t.whole.as_secs_f64() * 1e3,
+            }));
             let cells = |s: Option<Stats>| match s {
                 Some(s) => [format!("{:.3}", s.median), format!("{:.3}", s.p95), format!("{:.3}", s.max)],
                 None => ["n/a".to_string(), "n/a".to_string(), "n/a".to_string()],
@@ -310,6 +328,13 @@ fn run_generated(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let right = [false, true, false, true, true, true, true, true, true, true, true, true, true];
     write_table(out, &header, &rows, &right, args.markdown)?;
     write_footer(out, args.markdown)?;
+    let each = if args.repeat == 1 {
+        "timed once each".to_string()
+    } else {
+        format!("fastest of {} timings each", args.repeat)
+    };
+    let title = format!("sleuth bench: {} generated states, {each}", points.len());
+    plot(args, &title, &points)?;
     if failures.is_empty() {
         return Ok(Outcome::Success);
     }
@@ -320,6 +345,34 @@ fn run_generated(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         writeln!(err, "  {f}")?;
     }
     Ok(Outcome::NoResult)
+}
+
+/// With `--plot DIR`, `bench_times.{svg,png}`: each state's whole analysis
+/// against its count, with the target of issue 20 (2 × count + 2 ms); where
+/// it went goes to standard error (standard output holds the tables).
+fn plot(args: &Args, title: &str, points: &[Point]) -> anyhow::Result<()> {
+    let Some(dir) = &args.plot else { return Ok(()) };
+    let over = points.iter().filter(|p| p.y > 2.0 * p.x + 2.0).count();
+    let curves = [
+        Curve { label: "whole = count".into(), f: |x| x, solid: false },
+        Curve {
+            label: format!("target: 2 × count + 2 ms ({over} of {} states above)", points.len()),
+            f: |x| 2.0 * x + 2.0,
+            solid: true,
+        },
+    ];
+    let plot = Scatter {
+        name: "bench_times",
+        title,
+        x_desc: "count alone (all marginals), ms",
+        y_desc: "whole analysis (counts and case files), ms",
+        points,
+        curves: &curves,
+    };
+    let files = write_scatter(dir, &plot).with_context(|| format!("cannot plot to {}", display(dir)))?;
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    eprintln!("plot written: {}", names.join(", "));
+    Ok(())
 }
 
 fn write_header(out: &mut dyn Write, markdown: bool) -> std::io::Result<()> {

@@ -1,5 +1,6 @@
-//! Plots: the sampling experiment's ([`sampling`]) and the tournament's
-//! ([`tournament`]).
+//! Plots: the sampling experiment's ([`sampling`]), the tournament's
+//! ([`tournament`]), and timings of states ([`scatter`]: the benchmark's,
+//! and the side-by-side example's).
 //!
 //! Each plot is drawn once as SVG with plotters and rasterised to PNG with
 //! resvg. Text is laid out and rendered with DejaVu Sans embedded in the
@@ -7,6 +8,7 @@
 //! the generic `sans-serif` family, which viewers draw with their own font.
 
 pub mod sampling;
+pub mod scatter;
 pub mod tournament;
 
 pub use sampling::write_plots;

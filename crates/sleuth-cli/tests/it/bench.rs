@@ -30,6 +30,25 @@ fn generated_cells_as_markdown() {
     }
 }
 
+/// `--plot DIR` draws the timed states against the target, as SVG and PNG,
+/// and leaves the table on standard output as it was.
+#[test]
+fn plots_the_timed_states() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("plots");
+    let run = sleuth(&["bench", "--quick", "--plot", out.to_str().unwrap(), "seed-sat-sample.json"]);
+    run.code(0);
+    assert!(run.stdout.lines().any(|l| l.starts_with("seed-sat-sample.json")), "{}", run.stdout);
+    assert!(run.stderr.contains("bench_times.svg"), "{}", run.stderr);
+    let svg = std::fs::read_to_string(out.join("bench_times.svg")).unwrap();
+    assert!(svg.starts_with("<svg"), "bench_times.svg");
+    for text in ["target: 2 × count + 2 ms (0 of 1 states above)", "game files (1)", "whole = count"] {
+        assert!(svg.contains(text), "{text}: bench_times.svg");
+    }
+    let png = std::fs::read(out.join("bench_times.png")).unwrap();
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "bench_times.png");
+}
+
 /// A file that cannot be read is reported, the others are still timed, and
 /// the exit code (1: a state could not be analysed) says something failed.
 #[test]
