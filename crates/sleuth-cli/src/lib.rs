@@ -23,7 +23,8 @@ mod lazy_args;
 mod logic;
 mod notepad;
 mod output;
-mod plot;
+#[doc(hidden)]
+pub mod plot; // also drawn by the examples
 mod progress;
 mod sample;
 mod sat_engine;

@@ -7,15 +7,18 @@
 //! count.
 //!
 //! ```sh
-//! cargo build --release -p sleuth-cli
-//! cargo build --release -p sleuth-core --example plain_dp --example plain_dp_side_by_side
-//! nice target/release/examples/plain_dp_side_by_side [--seeds 0..200] [--repeat 3]
+//! cargo build --release -p sleuth-cli --example plain_dp_side_by_side
+//! cargo build --release -p sleuth-core --example plain_dp
+//! nice target/release/examples/plain_dp_side_by_side [--seeds 0..200] [--repeat 3] [--plot DIR]
 //! ```
 //!
 //! Options: `--seeds N` or `A..B` (default 0..200), `--repeat R` (default
 //! 3), `--sleuth PATH` and `--plain PATH` (default: beside this program,
 //! `target/release/sleuth` and `target/release/examples/plain_dp`), `--tsv
 //! PATH` (every state's times, a line each: label, analyze ms, plain_dp ms),
+//! `--plot DIR` (every state as a point, analyze's time against plain_dp's
+//! on log scales, coloured by kind of state, with the diagonal:
+//! `side_by_side.svg` and `.png`),
 //! `--few-players` (also master games of 2 to 5 players, observer and
 //! bystander: the judge's "generated master states" need not be the
 //! bench's cells), `--other-games` (also other decks, players and events:
@@ -45,10 +48,13 @@
 //! user runs an analysis, a VM may have handed it back to its host, and
 //! memory taken afresh can cost more, ARCHITECTURE.md "The heap").
 
+// Shared with sleuth-core's `refused_decks` example.
+#[path = "../../sleuth-core/examples/random_deck/mod.rs"]
 mod random_deck;
 
 use random_deck::RandomDeck;
 use serde_json::Value;
+use sleuth_cli::plot::scatter::{write_scatter, Curve, Point, Scatter};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
@@ -134,6 +140,8 @@ struct Options {
     sleuth: PathBuf,
     plain: PathBuf,
     tsv: Option<PathBuf>,
+    /// `--plot DIR`: where `side_by_side.{svg,png}` go.
+    plot: Option<PathBuf>,
     few_players: bool,
     inconsistent: bool,
     other_games: bool,
@@ -159,6 +167,7 @@ fn options() -> Result<Options, String> {
         sleuth: release.join("sleuth"),
         plain: examples.join("plain_dp"),
         tsv: None,
+        plot: None,
         few_players: false,
         inconsistent: false,
         other_games: false,
@@ -191,6 +200,7 @@ fn options() -> Result<Options, String> {
             "--sleuth" => o.sleuth = value()?.into(),
             "--plain" => o.plain = value()?.into(),
             "--tsv" => o.tsv = Some(value()?.into()),
+            "--plot" => o.plot = Some(value()?.into()),
             "--few-players" => o.few_players = true,
             "--other-games" => o.other_games = true,
             "--inconsistent" => o.inconsistent = true,
@@ -221,6 +231,8 @@ struct State {
     label: String,
     /// The bench cell, e.g. `master 10 bystander 20` (`issue 20` for its states).
     cell: String,
+    /// The kind of state, as the plot's legend names it.
+    group: &'static str,
     file: PathBuf,
     analyze: Duration,
     plain: Duration,
@@ -264,7 +276,7 @@ fn generate_with(
     }
     let file = dir.join(format!("{}-{seed}.json", name.replace([' ', ','], "-")));
     std::fs::write(&file, &out.stdout).map_err(|e| format!("{}: {e}", file.display()))?;
-    Ok(State { label, cell: cell.into(), file, analyze: Duration::MAX, plain: Duration::MAX })
+    Ok(State { label, cell: cell.into(), group: "", file, analyze: Duration::MAX, plain: Duration::MAX })
 }
 
 /// The cell of [`random_decks`]' states.
@@ -287,7 +299,9 @@ fn random_decks(sleuth: &Path, dir: &Path, n: usize) -> Result<Vec<State>, Strin
         if d.bystander {
             args.push("--bystander".into());
         }
-        states.push(generate_with(sleuth, dir, RANDOM_DECKS, name, &args, d.seed)?);
+        let mut s = generate_with(sleuth, dir, RANDOM_DECKS, name, &args, d.seed)?;
+        s.group = "random decks";
+        states.push(s);
     }
     Ok(states)
 }
@@ -315,7 +329,7 @@ fn given_files(paths: &[PathBuf]) -> Result<Vec<State>, String> {
         for file in files {
             let name = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into());
             let (label, cell) = (name, cell.clone());
-            states.push(State { label, cell, file, analyze: Duration::MAX, plain: Duration::MAX });
+            states.push(State { label, cell, group: "game files", file, analyze: Duration::MAX, plain: Duration::MAX });
         }
     }
     Ok(states)
@@ -450,6 +464,33 @@ fn summary(name: &str, states: &[&State]) {
     );
 }
 
+/// `side_by_side.{svg,png}` in `dir`: each state's analyze time against
+/// plain_dp's, with the diagonal (a point above it: analyze was slower).
+fn plot(o: &Options, dir: &Path, states: &[State]) -> Result<(), String> {
+    let points: Vec<Point> =
+        states.iter().map(|s| Point { group: s.group.into(), x: ms(s.plain), y: ms(s.analyze) }).collect();
+    let slower = states.iter().filter(|s| s.analyze > s.plain).count();
+    let curves = [Curve {
+        label: format!("analyze = plain_dp ({slower} of {} states above: analyze slower)", states.len()),
+        f: |x| x,
+        solid: false,
+    }];
+    let runs = if o.repeat == 1 { "one run each".to_string() } else { format!("fastest of {} runs each", o.repeat) };
+    let title = format!("sleuth analyze --json against the plain DP, whole process, {runs}");
+    let plot = Scatter {
+        name: "side_by_side",
+        title: &title,
+        x_desc: "plain_dp (independent exact counter: count and marginals), ms",
+        y_desc: "sleuth analyze --json (counts and case files), ms",
+        points: &points,
+        curves: &curves,
+    };
+    let files = write_scatter(dir, &plot).map_err(|e| format!("cannot plot to {}: {e:#}", dir.display()))?;
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    eprintln!("plot written: {}", names.join(", "));
+    Ok(())
+}
+
 fn main() -> ExitCode {
     match real_main() {
         Ok(()) => ExitCode::SUCCESS,
@@ -492,27 +533,36 @@ fn measure(o: &Options, dir: &Path) -> Result<(), String> {
     for (seed, observer) in ISSUE_STATES {
         let mut s = generate(&o.sleuth, dir, &Cell::master(10, observer, 20), seed)?;
         s.cell = "issue 20".into();
+        s.group = "issue 20's states";
         states.push(s);
     }
-    let few: &[(usize, bool)] = if o.few_players { &FEW_PLAYERS_CELLS } else { &[] };
-    let mut cells: Vec<Cell> = CELLS
-        .iter()
-        .chain(few)
-        .flat_map(|&(players, observer)| SUGGESTIONS.map(|sugg| Cell::master(players, observer, sugg)))
-        .collect();
-    if o.other_games {
-        cells.extend(OTHER_CELLS);
+    let master = |list: &[(usize, bool)]| -> Vec<Cell> {
+        list.iter()
+            .flat_map(|&(players, observer)| SUGGESTIONS.map(|sugg| Cell::master(players, observer, sugg)))
+            .collect()
+    };
+    let mut kinds: Vec<(&'static str, Vec<Cell>)> = vec![("master 6-10 players (bench cells)", master(&CELLS))];
+    if o.few_players {
+        kinds.push(("master 2-5 players", master(&FEW_PLAYERS_CELLS)));
     }
-    for cell in &cells {
-        for seed in o.seeds.0..o.seeds.1 {
-            states.push(generate(&o.sleuth, dir, cell, seed)?);
+    if o.other_games {
+        kinds.push(("other decks and games", OTHER_CELLS.to_vec()));
+    }
+    for (group, cells) in &kinds {
+        for cell in cells {
+            for seed in o.seeds.0..o.seeds.1 {
+                let mut s = generate(&o.sleuth, dir, cell, seed)?;
+                s.group = group;
+                states.push(s);
+            }
         }
     }
     if o.inconsistent {
         for cell in &INCONSISTENT_CELLS {
             for seed in o.seeds.0..o.seeds.1 {
-                let s = generate(&o.sleuth, dir, cell, seed)?;
+                let mut s = generate(&o.sleuth, dir, cell, seed)?;
                 if inconsistent(&o.sleuth, &s.file)? {
+                    s.group = "inconsistent histories";
                     states.push(s);
                 }
             }
@@ -557,6 +607,9 @@ fn measure(o: &Options, dir: &Path) -> Result<(), String> {
         let lines: String =
             states.iter().map(|s| format!("{}\t{:.3}\t{:.3}\n", s.label, ms(s.analyze), ms(s.plain))).collect();
         std::fs::write(path, lines).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    if let Some(dir) = &o.plot {
+        plot(o, dir, &states)?;
     }
     println!(
         "plain_dp_side_by_side: whole process, fastest of {}, seeds {}..{}; outputs agree on every state",
