@@ -75,12 +75,18 @@ fn svg(plot: &Scatter) -> anyhow::Result<String> {
     // the smallest x).
     let top = plot.curves.iter().map(|c| (c.f)(lo)).fold(hi, f64::max);
     let (lo, hi) = (10f64.powf(lo.log10().floor()), 10f64.powf(top.log10().ceil()));
-    let mut groups: Vec<&str> = Vec::new();
+    // Groups in order of first appearance, drawn largest first so that a
+    // small group (a few states of note) is not hidden under a large one.
+    let mut groups: Vec<(&str, usize)> = Vec::new();
     for p in plot.points {
-        if !groups.contains(&p.group.as_str()) {
-            groups.push(&p.group);
+        match groups.iter_mut().find(|(g, _)| *g == p.group) {
+            Some((_, n)) => *n += 1,
+            None => groups.push((&p.group, 1)),
         }
     }
+    let colour: Vec<(&str, RGBColor)> =
+        groups.iter().enumerate().map(|(i, &(g, _))| (g, PALETTE[i % PALETTE.len()])).collect();
+    groups.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (1000, 760)).into_drawing_area();
@@ -122,10 +128,10 @@ fn svg(plot: &Scatter) -> anyhow::Result<String> {
                     .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], grey.stroke_width(1)));
             }
         }
-        for (i, group) in groups.iter().enumerate() {
-            let c = PALETTE[i % PALETTE.len()];
+        for &(group, _) in &groups {
+            let c = colour.iter().find(|(g, _)| *g == group).map_or(BLACK, |&(_, c)| c);
             let mine: Vec<(f64, f64)> =
-                plot.points.iter().filter(|p| p.group == *group).map(|p| (at(p.x), at(p.y))).collect();
+                plot.points.iter().filter(|p| p.group == group).map(|p| (at(p.x), at(p.y))).collect();
             chart
                 .draw_series(mine.iter().map(|&xy| Circle::new(xy, 3, c.mix(0.75).filled())))
                 .map_err(|e| anyhow!("{e}"))?
