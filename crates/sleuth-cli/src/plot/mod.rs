@@ -17,10 +17,25 @@ use crate::input::write_atomic;
 use anyhow::{anyhow, Context as _};
 use plotters::chart::{ChartContext, SeriesLabelPosition};
 use plotters::coord::CoordTranslate;
-use plotters::prelude::{DrawingBackend, BLACK, WHITE};
+use plotters::prelude::{DrawingBackend, RGBColor, BLACK, WHITE};
 use plotters::style::{register_font, Color as _, FontStyle};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Once};
+
+/// Colours of series in order (the tab10 palette): agents and player counts
+/// in the tournament plot, groups of states in the timing plots.
+const PALETTE: [RGBColor; 10] = [
+    RGBColor(0x1f, 0x77, 0xb4),
+    RGBColor(0xd6, 0x27, 0x28),
+    RGBColor(0x2c, 0xa0, 0x2c),
+    RGBColor(0xff, 0x7f, 0x0e),
+    RGBColor(0x94, 0x67, 0xbd),
+    RGBColor(0x8c, 0x56, 0x4b),
+    RGBColor(0xe3, 0x77, 0xc2),
+    RGBColor(0x7f, 0x7f, 0x7f),
+    RGBColor(0xbc, 0xbd, 0x22),
+    RGBColor(0x17, 0xbe, 0xcf),
+];
 
 /// Registers DejaVu Sans as plotters' `sans-serif` (once per process).
 fn register_fonts() {

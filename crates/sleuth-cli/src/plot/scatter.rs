@@ -3,7 +3,7 @@
 //! against its count, with issue 20's target) and the side-by-side example
 //! (`sleuth analyze --json` against an independent counter, whole process).
 
-use super::{register_fonts, write_svg_png};
+use super::{register_fonts, write_svg_png, PALETTE};
 use anyhow::anyhow;
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
@@ -15,8 +15,8 @@ pub struct Point {
     pub y: f64,
 }
 
-/// A reference curve `y = f(x)` with its legend entry, solid red or dashed
-/// grey.
+/// A reference curve `y = f(x)` with its legend entry, solid black or
+/// dashed grey.
 pub struct Curve {
     pub label: String,
     pub f: fn(f64) -> f64,
@@ -33,20 +33,6 @@ pub struct Scatter<'a> {
     pub points: &'a [Point],
     pub curves: &'a [Curve],
 }
-
-/// Colours of the groups, in order of first appearance (the tab10 palette).
-const PALETTE: [RGBColor; 10] = [
-    RGBColor(0x1f, 0x77, 0xb4),
-    RGBColor(0xff, 0x7f, 0x0e),
-    RGBColor(0x2c, 0xa0, 0x2c),
-    RGBColor(0xd6, 0x27, 0x28),
-    RGBColor(0x94, 0x67, 0xbd),
-    RGBColor(0x8c, 0x56, 0x4b),
-    RGBColor(0xe3, 0x77, 0xc2),
-    RGBColor(0x7f, 0x7f, 0x7f),
-    RGBColor(0xbc, 0xbd, 0x22),
-    RGBColor(0x17, 0xbe, 0xcf),
-];
 
 /// The smallest value drawn, so that a time too short for the clock still
 /// has a place on the log scale.
@@ -113,12 +99,11 @@ fn svg(plot: &Scatter) -> anyhow::Result<String> {
         for curve in plot.curves {
             let line: Vec<(f64, f64)> = xs.iter().map(|&x| (x, (curve.f)(x))).filter(|&(_, y)| y <= hi).collect();
             if curve.solid {
-                let red = RGBColor(0xd6, 0x27, 0x28);
                 chart
-                    .draw_series(LineSeries::new(line, red.stroke_width(2)))
+                    .draw_series(LineSeries::new(line, BLACK.stroke_width(2)))
                     .map_err(|e| anyhow!("{e}"))?
                     .label(&curve.label)
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], red.stroke_width(2)));
+                    .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], BLACK.stroke_width(2)));
             } else {
                 let grey = BLACK.mix(0.4);
                 chart

@@ -1,25 +1,11 @@
 //! The tournament plot: each agent's win rate with its 95 % interval by
 //! player count (left), and the win rate of each seat (right).
 
-use super::{register_fonts, write_svg_png};
+use super::{register_fonts, write_svg_png, PALETTE};
 use anyhow::anyhow;
 use plotters::prelude::*;
 use sleuth_sim::tournament::Summary;
 use std::path::{Path, PathBuf};
-
-/// Colours for agents and player counts, in order (the tab10 palette).
-const PALETTE: [RGBColor; 10] = [
-    RGBColor(0x1f, 0x77, 0xb4),
-    RGBColor(0xd6, 0x27, 0x28),
-    RGBColor(0x2c, 0xa0, 0x2c),
-    RGBColor(0xff, 0x7f, 0x0e),
-    RGBColor(0x94, 0x67, 0xbd),
-    RGBColor(0x8c, 0x56, 0x4b),
-    RGBColor(0xe3, 0x77, 0xc2),
-    RGBColor(0x7f, 0x7f, 0x7f),
-    RGBColor(0xbc, 0xbd, 0x22),
-    RGBColor(0x17, 0xbe, 0xcf),
-];
 
 /// Writes `win_rates.{svg,png}` into `dir` and returns the files.
 ///
