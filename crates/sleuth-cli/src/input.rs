@@ -29,6 +29,8 @@ pub fn describe_io(e: &io::Error) -> String {
         io::ErrorKind::NotFound => "no such file or directory".to_string(),
         io::ErrorKind::PermissionDenied => "permission denied".to_string(),
         io::ErrorKind::IsADirectory => "it is a directory".to_string(),
+        io::ErrorKind::NotADirectory => "a part of the path is a file, not a directory".to_string(),
+        io::ErrorKind::AlreadyExists => "a file of that name is in the way".to_string(),
         io::ErrorKind::InvalidData => "it is not UTF-8 text".to_string(),
         _ => e.to_string(),
     };

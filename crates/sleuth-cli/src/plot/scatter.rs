@@ -4,6 +4,7 @@
 //! (`sleuth analyze --json` against an independent counter, whole process).
 
 use super::{register_fonts, write_svg_png, PALETTE};
+use crate::input::describe_io;
 use anyhow::anyhow;
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
@@ -47,7 +48,7 @@ pub fn write_scatter(dir: &Path, plot: &Scatter) -> anyhow::Result<Vec<PathBuf>>
     if plot.points.is_empty() {
         return Err(anyhow!("nothing was timed, so there is nothing to plot"));
     }
-    std::fs::create_dir_all(dir).map_err(|e| anyhow!("cannot create the directory: {e}"))?;
+    std::fs::create_dir_all(dir).map_err(|e| anyhow!("cannot create the directory: {}", describe_io(&e)))?;
     write_svg_png(dir, plot.name, &svg(plot)?)
 }
 

@@ -49,6 +49,19 @@ fn plots_the_timed_states() {
     assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "bench_times.png");
 }
 
+/// A plot directory that cannot be made is a clear error (exit 2), after the
+/// table.
+#[test]
+fn a_plot_directory_in_the_way_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("taken");
+    std::fs::write(&file, "not a directory").unwrap();
+    let run = sleuth(&["bench", "--quick", "--plot", file.to_str().unwrap(), "seed-sat-sample.json"]);
+    run.code(2);
+    assert!(run.stdout.lines().any(|l| l.starts_with("seed-sat-sample.json")), "{}", run.stdout);
+    assert!(run.stderr.contains("cannot create the directory: a file of that name is in the way"), "{}", run.stderr);
+}
+
 /// A file that cannot be read is reported, the others are still timed, and
 /// the exit code (1: a state could not be analysed) says something failed.
 #[test]
