@@ -26,7 +26,7 @@
 //! into another as blocks ([`scatter`]). Every number counts (scaled)
 //! deals, none above the scaled total.
 
-use super::{add_tails, axpy, general, move_weight, Setup, MAX_TABLE};
+use super::{add_tails, axpy, general, move_weight, Setup, MAX_TABLE, NO_VECTOR};
 use crate::count::arith::Word;
 use crate::count::dp::{Edges, Forward};
 use crate::count::plan::Plan;
@@ -128,7 +128,7 @@ struct Sweep<'a, B> {
 }
 
 /// One layer's states as the forward sweep reads them: where each forward
-/// vector starts (`at`, [`NONE`] without one) and the array's length, and
+/// vector starts (`at`, [`NO_VECTOR`] without one) and the array's length, and
 /// the states with completions it visits, by their placed categories:
 /// none (`first`: only the case-file move matters), fewer than `a`
 /// (`mid`: every move), `a` (`last`: every move but the case-file one,
@@ -192,7 +192,7 @@ impl<B: Word> Sweep<'_, B> {
     fn f_layer(&self, t: usize) -> FLayer {
         let (g, a, back) = (&self.g, self.a, &self.back[t][..]);
         let mut l =
-            FLayer { at: vec![NONE; back.len()], size: 0, first: Vec::new(), mid: Vec::new(), last: Vec::new() };
+            FLayer { at: vec![NO_VECTOR; back.len()], size: 0, first: Vec::new(), mid: Vec::new(), last: Vec::new() };
         for (i, (&pl, &b)) in self.placed[t].iter().zip(back).enumerate() {
             let j = g.count(pl);
             if b == B::ZERO || j > a || (j == 0 && a == 0) {
@@ -206,14 +206,14 @@ impl<B: Word> Sweep<'_, B> {
             l.size += g.f_len(t, pl);
             if j < a { &mut l.mid } else { &mut l.last }.push(i as u32);
         }
-        debug_assert!(l.size < NONE as usize);
+        debug_assert!(l.size < NO_VECTOR as usize);
         l
     }
 
     /// Layer `t`'s backward vectors and lists ([`BLayer`]).
     fn b_layer(&self, t: usize) -> BLayer {
         let (g, a, k, back) = (&self.g, self.a, self.g.k, &self.back[t][..]);
-        let mut l = BLayer { at: vec![NONE; back.len()], size: 0, join: Vec::new(), late: Vec::new() };
+        let mut l = BLayer { at: vec![NO_VECTOR; back.len()], size: 0, join: Vec::new(), late: Vec::new() };
         for (i, (&pl, &b)) in self.placed[t].iter().zip(back).enumerate() {
             let j = g.count(pl);
             if b == B::ZERO || j < a || j == k {
@@ -227,7 +227,7 @@ impl<B: Word> Sweep<'_, B> {
             l.size += g.b_len(t, pl);
             l.late.push(i as u32);
         }
-        debug_assert!(l.size < NONE as usize);
+        debug_assert!(l.size < NO_VECTOR as usize);
         l
     }
 
@@ -469,9 +469,6 @@ impl<B: Word> Sweep<'_, B> {
         }
     }
 }
-
-/// A state without a vector.
-const NONE: u32 = u32::MAX;
 
 /// A set of open categories, bit `c` for open category `c`.
 type Set = u16;
