@@ -2,7 +2,7 @@
 //! means for the plots, the LOESS smoother, and `summary.json` /
 //! `summary.md`.
 
-use super::results::{write_file, Range, Results};
+use super::results::{io_err, write_file, Range, Results};
 use super::{ExperimentError, Method, SamplingConfig};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -498,11 +498,7 @@ impl Summary {
 /// # Errors
 /// [`ExperimentError::Io`] or [`ExperimentError::Json`].
 pub fn write_summary(dir: &Path, summary: &Summary) -> Result<(), ExperimentError> {
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| ExperimentError::Io { path, source }
-    };
-    fs::create_dir_all(dir).map_err(io(dir))?;
+    fs::create_dir_all(dir).map_err(io_err(dir))?;
     let path = dir.join("summary.json");
     let json =
         serde_json::to_string_pretty(summary).map_err(|source| ExperimentError::Json { path: path.clone(), source })?;
