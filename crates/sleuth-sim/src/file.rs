@@ -18,6 +18,15 @@ use std::path::Path;
 /// # Errors
 /// Any error creating, writing, flushing or renaming the file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    // Said plainly before any temporary file: the rename's own errors for
+    // these read as other faults ("not a directory" for `dir/`, "busy" for
+    // `..`).
+    if path.file_name().is_none() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a file name"));
+    }
+    if path.is_dir() {
+        return Err(io::Error::from(io::ErrorKind::IsADirectory));
+    }
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -84,6 +93,12 @@ mod tests {
         std::fs::write(path.join("inside"), b"old").unwrap();
         assert!(write_atomic(&path, b"new").is_err());
         assert_eq!(std::fs::read(path.join("inside")).unwrap(), b"old");
+        assert_eq!(names(dir.path()), ["taken"]);
+        assert_eq!(write_atomic(&path, b"new").unwrap_err().kind(), io::ErrorKind::IsADirectory);
+        let slash = format!("{}/", path.display());
+        assert_eq!(write_atomic(Path::new(&slash), b"new").unwrap_err().kind(), io::ErrorKind::IsADirectory);
+        let up = path.join("..");
+        assert_eq!(write_atomic(&up, b"new").unwrap_err().kind(), io::ErrorKind::InvalidInput);
         assert_eq!(names(dir.path()), ["taken"]);
         // A directory that does not exist: nothing is created.
         assert!(write_atomic(&dir.path().join("missing/out.json"), b"x").is_err());
