@@ -26,6 +26,13 @@
 //!   information (`InferencePlayer`).
 //! - [`BlufferAgent`] (`"bluffer"`): sometimes asks about its own cards to
 //!   mislead.
+//!
+//! Re-implementations of two published entrants, rule for rule from their
+//! source (each module says where every rule comes from), checked against
+//! wire transcripts of the real programs:
+//!
+//! - [`RayAgent`] (`"ray"`): ray's `ai01.py`.
+//! - [`SpockAgent`] (`"spock"`): gamecoder's `SpockAI`, the 2014 winner.
 
 pub mod clauses;
 pub mod entrants;
@@ -34,8 +41,10 @@ pub mod grid;
 pub mod group4;
 mod notepad;
 mod random;
+pub mod ray;
 mod sat;
 mod sleuth;
+pub mod spock;
 pub mod tactics;
 
 pub use entrants::{BlufferAgent, InferenceAgent, MinimaxAgent};
@@ -43,8 +52,10 @@ pub use exact::ExactAgent;
 pub use group4::{Group4Agent, Group4Options};
 pub use notepad::NotepadAgent;
 pub use random::RandomAgent;
+pub use ray::RayAgent;
 pub use sat::{SatAgent, SatKnowledge};
 pub use sleuth::SleuthAgent;
+pub use spock::SpockAgent;
 /// The case file if it is certain; the core's function, re-exported for the
 /// agents and protocols that check certainty.
 pub use sleuth_core::advice::certain_case_file;
@@ -56,7 +67,7 @@ use sleuth_core::{Card, CardSet, Deck};
 /// The names of every agent that [`agent_by_name`] can build, in the order
 /// reports list them.
 pub const AGENT_NAMES: &[&str] =
-    &["random", "exact", "notepad", "group4", "sat", "minimax", "inference", "bluffer", "sleuth", "sleuth-notells"];
+    &["random", "exact", "notepad", "group4", "sat", "minimax", "inference", "bluffer", "ray", "spock", "sleuth", "sleuth-notells"];
 
 /// The group4 agent with the agent seed's optional ideas ([`Group4Options`]);
 /// built by [`agent_by_name`] but not in [`AGENT_NAMES`], so that default
@@ -84,6 +95,8 @@ pub fn agent_by_name(name: &str) -> Option<Box<dyn Agent>> {
         "minimax" => Box::new(MinimaxAgent::new()),
         "inference" => Box::new(InferenceAgent::new()),
         "bluffer" => Box::new(BlufferAgent::new()),
+        "ray" => Box::new(RayAgent::new()),
+        "spock" => Box::new(SpockAgent::new()),
         "sleuth" => Box::new(SleuthAgent::new()),
         // The same agent reading no tells (the opponents' habits, a
         // behaviour model): kept as an option; against the contest-style

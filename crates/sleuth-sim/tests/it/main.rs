@@ -12,4 +12,5 @@ mod speedclue;
 mod support;
 mod table1;
 mod tournament;
+mod transcripts;
 mod views;
