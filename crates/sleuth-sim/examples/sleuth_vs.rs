@@ -12,6 +12,7 @@
 
 use sleuth_core::advice::Objective;
 use sleuth_core::Deck;
+use sleuth_sim::agents::Tells;
 use sleuth_sim::{agent_by_name, game_seed, play, Agent, GameConfig, SleuthAgent, Stats};
 use std::time::Instant;
 
@@ -35,10 +36,9 @@ fn wilson(wins: usize, n: usize) -> (f64, f64) {
 }
 
 /// The agent called `name`; `sleuth` takes its settings from the
-/// environment (`SLEUTH_SHORTLIST`, `SLEUTH_SAMPLES`, `SLEUTH_FLOOR`, `SLEUTH_FOCUSED_UP_TO`,
-/// `SLEUTH_OBJECTIVE`; the tells: `SLEUTH_TELLS` samples, 0 for none,
-/// `SLEUTH_TELL_PRIOR`, `SLEUTH_TELL_WEIGHT`, and the flags
-/// `SLEUTH_TELL_NOBOUND`, `SLEUTH_TELL_NOSUGGEST`) when set.
+/// environment (`SLEUTH_SHORTLIST`, `SLEUTH_SAMPLES`, `SLEUTH_FOCUSED_UP_TO`,
+/// `SLEUTH_OBJECTIVE`, `SLEUTH_LOOKAHEAD`; `SLEUTH_TELLS` samples to read
+/// the checked tells, 0 for none) when set; other names are the registry's.
 fn make(name: &str) -> Box<dyn Agent> {
     if name == "sleuth" {
         let mut a = SleuthAgent::new();
@@ -49,26 +49,12 @@ fn make(name: &str) -> Box<dyn Agent> {
         if let Some(v) = env("SLEUTH_SAMPLES").and_then(|v| v.parse().ok()) {
             a.samples = v;
         }
-        if let Some(v) = env("SLEUTH_FLOOR").and_then(|v| v.parse().ok()) {
-            a.accuse_floor = v;
-        }
         if let Some(v) = env("SLEUTH_FOCUSED_UP_TO").and_then(|v| v.parse().ok()) {
             a.focused_up_to = v;
         }
         if let Some(v) = env("SLEUTH_TELLS").and_then(|v| v.parse().ok()) {
             a.tell_samples = v;
-        }
-        if let Some(v) = env("SLEUTH_TELL_PRIOR").and_then(|v| v.parse().ok()) {
-            a.tell_prior.0 = v;
-        }
-        if let Some(v) = env("SLEUTH_TELL_WEIGHT").and_then(|v| v.parse().ok()) {
-            a.tell_prior.1 = v;
-        }
-        if env("SLEUTH_TELL_NOSUGGEST").is_some() {
-            a.tell_suggest = false;
-        }
-        if env("SLEUTH_TELL_NOBOUND").is_some() {
-            a.tell_bound = false;
+            a.tells = if v > 0 { Tells::Checked } else { Tells::Off };
         }
         if env("SLEUTH_LOOKAHEAD").is_some() {
             a.lookahead = true;

@@ -164,21 +164,27 @@ impl Position<'_> {
 }
 
 impl Position<'_> {
+    /// Every opponent's tell with the hint's prior of no habit, read only
+    /// where its own play shows the habit: the rate of an opponent that
+    /// fails the check (see the module docs) is 1, which weighs nothing.
+    pub fn checked_tells(&self) -> Vec<Tell> {
+        let mut tells = self.tells_with_prior(1.0, HINT_PRIOR_WEIGHT);
+        for t in &mut tells {
+            if t.blind_chance >= HABIT_SIGNIFICANCE {
+                t.rate = 1.0;
+            }
+        }
+        tells
+    }
+
     /// The behaviour hint (see the module docs and [`BehaviourHint`]), its
     /// case file weighed from `samples` deals drawn uniformly.
     ///
     /// # Errors
     /// [`CountError`] from the counts.
     pub fn behaviour_hint<R: Rng + ?Sized>(&self, samples: usize, rng: &mut R) -> Result<BehaviourHint, CountError> {
-        let mut tells = self.tells_with_prior(1.0, HINT_PRIOR_WEIGHT);
-        let mut habitual = Vec::new();
-        for t in &mut tells {
-            if t.blind_chance < HABIT_SIGNIFICANCE && t.rate < 1.0 {
-                habitual.push(t.player);
-            } else {
-                t.rate = 1.0;
-            }
-        }
+        let tells = self.checked_tells();
+        let habitual: Vec<Player> = tells.iter().filter(|t| t.rate < 1.0).map(|t| t.player).collect();
         let mut case_file = None;
         if !habitual.is_empty() {
             if let Some(&(cards, weighed)) = self.told_case_files(&tells, samples, rng)?.first() {

@@ -5,9 +5,11 @@
 //! - [`SleuthAgent`] (`"sleuth"`): the strongest; plays by the exact advice
 //!   of `sleuth_core::advice` (focused suggestions from exact counts at up
 //!   to four players, exactly ranked ones at larger tables, least revealing
-//!   refutations, accusations weighed against the opponents), reading the
-//!   opponents' tells; `"sleuth-notells"` is the same agent without that
-//!   behaviour model (exact probabilities alone).
+//!   refutations, accusations as a race on exact odds against the
+//!   opponents). Its variants ([`SLEUTH_VARIANTS`]) change one rule each:
+//!   `"sleuth-checked"` reads the tells of opponents whose play shows them,
+//!   `"sleuth-certain"` accuses only when certain, `"sleuth-legacy"` is the
+//!   agent before issue 58 (unchecked tells).
 //! - [`RandomAgent`] (`"random"`): uniformly random legal moves, accusing
 //!   only when a notepad of eliminated cards leaves one card per category.
 //! - [`NotepadAgent`] (`"notepad"`): the X/O grid of the Cluedo strategies
@@ -54,7 +56,7 @@ pub use notepad::NotepadAgent;
 pub use random::RandomAgent;
 pub use ray::RayAgent;
 pub use sat::{SatAgent, SatKnowledge};
-pub use sleuth::SleuthAgent;
+pub use sleuth::{Accusing, SleuthAgent, Tells};
 pub use spock::SpockAgent;
 /// The case file if it is certain; the core's function, re-exported for the
 /// agents and protocols that check certainty.
@@ -67,7 +69,11 @@ use sleuth_core::{Card, CardSet, Deck};
 /// The names of every agent that [`agent_by_name`] can build, in the order
 /// reports list them.
 pub const AGENT_NAMES: &[&str] =
-    &["random", "exact", "notepad", "group4", "sat", "minimax", "inference", "bluffer", "ray", "spock", "sleuth", "sleuth-notells"];
+    &["random", "exact", "notepad", "group4", "sat", "minimax", "inference", "bluffer", "ray", "spock", "sleuth"];
+
+/// Variants of the `sleuth` agent, built by [`agent_by_name`] to measure
+/// one rule at a time (TOURNAMENTS.md, "Speed Clue opponents").
+pub const SLEUTH_VARIANTS: &[&str] = &["sleuth-checked", "sleuth-certain", "sleuth-legacy"];
 
 /// The group4 agent with the agent seed's optional ideas ([`Group4Options`]);
 /// built by [`agent_by_name`] but not in [`AGENT_NAMES`], so that default
@@ -98,20 +104,24 @@ pub fn agent_by_name(name: &str) -> Option<Box<dyn Agent>> {
         "ray" => Box::new(RayAgent::new()),
         "spock" => Box::new(SpockAgent::new()),
         "sleuth" => Box::new(SleuthAgent::new()),
-        // The same agent reading no tells (the opponents' habits, a
-        // behaviour model): kept as an option; against the contest-style
-        // opponents the tells win more (TOURNAMENTS.md, "Tells").
-        "sleuth-notells" => Box::new(Named("sleuth-notells", without_tells(SleuthAgent::new()))),
+        "sleuth-checked" => Box::new(Named("sleuth-checked", sleuth(|a| a.tells = Tells::Checked))),
+        "sleuth-certain" => Box::new(Named("sleuth-certain", sleuth(|a| a.accusing = Accusing::Certain))),
+        "sleuth-legacy" => Box::new(Named(
+            "sleuth-legacy",
+            sleuth(|a| {
+                a.accusing = Accusing::Legacy;
+                a.samples = 6;
+            }),
+        )),
         _ => return None,
     };
     Some(agent)
 }
 
-/// `agent` reading no tells: exact probabilities alone for accusations and
-/// no tell-based preference among focused suggestions.
-fn without_tells(mut agent: SleuthAgent) -> SleuthAgent {
-    agent.tell_samples = 0;
-    agent.tell_suggest = false;
+/// The `sleuth` agent with one setting changed.
+fn sleuth(change: impl FnOnce(&mut SleuthAgent)) -> SleuthAgent {
+    let mut agent = SleuthAgent::new();
+    change(&mut agent);
     agent
 }
 
@@ -162,7 +172,7 @@ mod tests {
 
     #[test]
     fn every_listed_agent_can_be_built_under_its_own_name() {
-        for &name in AGENT_NAMES.iter().chain(GROUP4_VARIANTS) {
+        for &name in AGENT_NAMES.iter().chain(GROUP4_VARIANTS).chain(SLEUTH_VARIANTS) {
             let agent = agent_by_name(name).unwrap_or_else(|| panic!("agent {name} is listed but not built"));
             assert_eq!(agent.name(), name);
         }

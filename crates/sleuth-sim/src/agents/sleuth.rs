@@ -4,7 +4,8 @@ use super::tactics::suggest_by_tiers;
 use super::{random_card, random_combination};
 use crate::agent::{Agent, SimRng, View};
 use sleuth_core::advice::{
-    certain_case_file, combined_threat, told_marginals, AdviceError, Objective, Position, PRIOR_RATE, PRIOR_WEIGHT,
+    certain_case_file, combined_threat, told_marginals, AdviceError, Objective, Position, Tell, PRIOR_RATE,
+    PRIOR_WEIGHT,
 };
 use sleuth_core::count::count_marginals;
 use sleuth_core::{Card, CardSet, Counts, Event, Player, Problem};
@@ -15,25 +16,29 @@ use sleuth_core::{Card, CardSet, Counts, Event, Player, Problem};
 ///   players (4), a focused combination from its exact counts
 ///   ([`Position::focused_tiers`]): in each category a certain case-file
 ///   card (or one of its own), else a candidate with the fewest possible
-///   places; among equals, the card most likely in the case file by the
-///   opponents' tells ([`Position::told_case_files`]: players rarely ask
-///   about cards they hold, so what they ask about hints at their hands and
-///   at what they know); never a combination it suggested before (the next
-///   best by [`super::tactics::fresh_suggestion`]).
+///   places; among equals, with [`Tells::Checked`], the card most likely in
+///   the case file by the tells of the opponents whose play shows the habit
+///   ([`Position::checked_tells`]), else at random; never a combination it
+///   suggested before (the next best by [`super::tactics::fresh_suggestion`]).
 ///   At larger tables it ranks a shortlist by the exact chance of ending
 ///   the game, then expected information ([`Position::rank_suggestions`],
 ///   what `sleuth advise` shows). Each rule won more tournament games where
 ///   it is used: see BENCHMARKS.md, "Strength".
 /// - **Refutes** with the card that tells the suggester least
 ///   ([`Position::refutation`]); a card already shown to it costs nothing.
-/// - **Accuses** at once when the case file is certain. Otherwise only after
-///   its own suggestion has been answered (nothing can change before then),
-///   when the probability of its most likely case file weighed by the
-///   opponents' tells is at least the chance that no opponent solves first
-///   ([`Position::accusation_advice`], with the opponents' progress sampled
-///   from its view). If the simulator
-///   never asks it after its suggestion, it weighs that at the start of its
-///   turn instead.
+/// - **Accuses** at once when the case file is certain. Otherwise, by
+///   [`Accusing`]: the race on exact odds (the default) weighs only after
+///   its own suggestion has been answered (nothing can change before its
+///   next chance), and accuses the most likely case file when its
+///   probability `p` is at least `(1 − T) · W`: `T` the chance that some
+///   opponent accuses correctly before its next turn, estimated from what
+///   each can know ([`Position::opponents`]: exact views rebuilt in sampled
+///   deals, and the measured chance that a perfect reasoner with that many
+///   candidates left solves with its next question), `W` the value of
+///   waiting, 1 (waiting keeps every later chance; [`SleuthAgent::lookahead`]
+///   bounds it by the next question instead). `p` is exact, or weighed by
+///   checked tells when they are read. If the simulator never asks it after
+///   its suggestion, it weighs that at the start of its turn instead.
 ///
 /// If counting fails (overflow) it plays random legal suggestions and does
 /// not accuse.
@@ -43,8 +48,8 @@ pub struct SleuthAgent {
     pub shortlist: usize,
     /// Deals sampled to estimate the opponents' progress.
     pub samples: usize,
-    /// Below this probability of being right it never accuses.
-    pub accuse_floor: f64,
+    /// When to accuse a case file that is not certain.
+    pub accusing: Accusing,
     /// At tables of at most this many players suggestions follow
     /// [`Position::focused_tiers`]; at larger ones, the exact ranking by
     /// `objective`.
@@ -52,26 +57,41 @@ pub struct SleuthAgent {
     /// What suggestions are ranked by at larger tables.
     pub objective: Objective,
     /// Whether accusations weigh the value of waiting by a one-suggestion
-    /// lookahead ([`Position::wait_value`]) instead of taking it as 1 (it
-    /// made no measurable difference in simulation and costs time).
+    /// lookahead ([`Position::wait_value`]) instead of taking it as 1.
     pub lookahead: bool,
-    /// Deals sampled to weigh an accusation by the opponents' tells
-    /// ([`Position::told_case_files`]); 0 for the exact probability alone.
+    /// Whether and how the opponents' asking habits are read.
+    pub tells: Tells,
+    /// Deals sampled to weigh case files by the tells.
     pub tell_samples: usize,
-    /// The prior rate and weight of the tells (see [`sleuth_core::advice::Tell`]).
-    pub tell_prior: (f64, f64),
-    /// Whether the cheap bound on the exact probability may skip weighing
-    /// an accusation even when tells are used.
-    pub tell_bound: bool,
-    /// Whether focused suggestions read the tells too: within the first
-    /// tier of a category, the card most likely in the case file by them
-    /// (at random among the tier otherwise).
-    pub tell_suggest: bool,
     /// The counts of the view with this many events.
     cache: Option<(usize, Problem, Counts)>,
     /// Whether it was asked to accuse after one of its own suggestions
     /// this game.
     asked_after_suggestion: bool,
+}
+
+/// When the agent accuses a case file that is not certain.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Accusing {
+    /// Never: it waits for certainty.
+    Certain,
+    /// The race on exact odds (see [`SleuthAgent`]).
+    Race,
+    /// The rule before issue 58, kept to measure against: the race with
+    /// unchecked tells (prior rate [`PRIOR_RATE`] worth [`PRIOR_WEIGHT`]
+    /// cards, whatever the opponents' play) and never below a probability
+    /// of 0.25.
+    Legacy,
+}
+
+/// Whether the agent reads the opponents' tells (how they ask).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Tells {
+    /// Exact probabilities alone.
+    Off,
+    /// Only the tells of opponents whose own play shows the habit
+    /// ([`Position::checked_tells`]).
+    Checked,
 }
 
 impl Default for SleuthAgent {
@@ -85,28 +105,33 @@ impl SleuthAgent {
     pub fn new() -> SleuthAgent {
         SleuthAgent {
             shortlist: 1,
-            samples: 6,
-            accuse_floor: 0.25,
+            samples: 24,
+            accusing: Accusing::Race,
             focused_up_to: 4,
             objective: Objective::default(),
             lookahead: false,
+            tells: Tells::Off,
             tell_samples: 1000,
-            tell_prior: (PRIOR_RATE, PRIOR_WEIGHT),
-            tell_bound: true,
-            tell_suggest: true,
             cache: None,
             asked_after_suggestion: false,
         }
     }
 
-    /// The case files weighed by the opponents' tells, most likely first;
-    /// `None` when tells are off or sampling fails.
+    /// The tells it reads in `pos`: `None` when none is.
+    fn tells_of(&self, pos: &Position<'_>) -> Option<Vec<Tell>> {
+        let tells = match (self.accusing, self.tells) {
+            (Accusing::Legacy, _) => pos.tells_with_prior(PRIOR_RATE, PRIOR_WEIGHT),
+            (_, Tells::Checked) => pos.checked_tells(),
+            (_, Tells::Off) => return None,
+        };
+        tells.iter().any(|t| t.rate < 1.0).then_some(tells)
+    }
+
+    /// The case files weighed by the tells it reads, most likely first;
+    /// `None` when it reads none or sampling fails.
     fn told(&self, pos: &Position<'_>, rng: &mut SimRng) -> Option<Vec<(CardSet, f64)>> {
-        if self.tell_samples == 0 {
-            return None;
-        }
-        let (prior, weight) = self.tell_prior;
-        pos.told_case_files(&pos.tells_with_prior(prior, weight), self.tell_samples, rng).ok()
+        let tells = self.tells_of(pos)?;
+        pos.told_case_files(&tells, self.tell_samples, rng).ok()
     }
 
     /// The position of `view`, from counts computed once per event.
@@ -122,6 +147,9 @@ impl SleuthAgent {
         Position::with_counts(view.game(), problem.clone(), counts.clone())
     }
 }
+
+/// The legacy rule's smallest probability worth accusing on.
+const LEGACY_FLOOR: f64 = 0.25;
 
 /// Puts the card of the first non-empty tier with the largest `mass` in a
 /// tier of its own before it (the first such card in card order).
@@ -153,24 +181,27 @@ impl Agent for SleuthAgent {
         let made_suggestions = view.events().iter().any(|e| matches!(e, Event::Suggestion(s) if s.by == me));
         // Weigh the risk now only if no suggestion can come before the next chance to accuse.
         let weigh = after_suggestion || (made_suggestions && !self.asked_after_suggestion);
-        let (samples, shortlist) = (self.samples, self.shortlist);
-        let patient = !self.lookahead;
-        let floor = self.accuse_floor;
+        let (samples, shortlist, lookahead) = (self.samples, self.shortlist, self.lookahead);
+        let floor = if self.accusing == Accusing::Legacy { LEGACY_FLOOR } else { 0.0 };
         let pos = self.position(view).ok()?;
-        // Certain: accuse at once. Otherwise nothing to weigh unless it is
-        // time to, and no case file can reach the floor (cheap bound first).
         if let Some(cards) = certain_case_file(view.game(), pos.counts()) {
             return Some(cards);
         }
-        let tells = self.tell_samples > 0;
-        if !weigh || ((!tells || self.tell_bound) && pos.mode_bound() < floor) {
+        if !weigh || self.accusing == Accusing::Certain {
             return None;
         }
-        let told = if tells { Some(*self.told(&pos, rng)?.first()?) } else { None };
+        // No case file can reach the floor: nothing to weigh (a cheap bound).
+        if pos.mode_bound() < floor {
+            return None;
+        }
+        let told = match self.told(&pos, rng) {
+            Some(told) => Some(*told.first()?),
+            None => None,
+        };
         let advice = pos
             .accusation_advice(floor, told, |p| {
                 let threat = combined_threat(&p.opponents(samples, rng)?);
-                let wait = if patient { 1.0 } else { p.wait_value(shortlist)? };
+                let wait = if lookahead { p.wait_value(shortlist)? } else { 1.0 };
                 Ok((threat, wait))
             })
             .ok()?;
@@ -180,7 +211,7 @@ impl Agent for SleuthAgent {
     fn suggest(&mut self, view: &View<'_>, rng: &mut SimRng) -> CardSet {
         if view.game().num_players() <= self.focused_up_to {
             if let Ok(pos) = self.position(view) {
-                let told = if self.tell_suggest { self.told(&pos, rng) } else { None };
+                let told = self.told(&pos, rng);
                 let mass = told.map(|t| told_marginals(&t));
                 return suggest_by_tiers(view, rng, |cards| {
                     let mut tiers = pos.focused_tiers(cards);

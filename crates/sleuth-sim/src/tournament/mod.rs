@@ -31,7 +31,9 @@
 pub mod schedule;
 mod summary;
 
-pub use summary::{summarize, wilson, write_summary, AgentRow, Judgement, LengthRow, SeatRow, Summary};
+pub use summary::{
+    summarize, wilson, write_summary, AgentRow, GambleRow, Judgement, LengthRow, SeatRow, Summary,
+};
 
 use crate::agents::{agent_by_name, AGENT_NAMES};
 use crate::experiment::results::{io_err, read_csv, write_csv, write_file};
@@ -306,6 +308,67 @@ pub struct GameRow {
     pub rounds: usize,
     /// Wrong accusations made.
     pub wrong_accusations: usize,
+    /// Every accusation its accuser could not be certain of, separated by
+    /// spaces: `SEAT:P:+` (right) or `SEAT:P:-` (wrong), `P` the exact
+    /// probability of the accused case file in the accuser's view just
+    /// before ([`gambles`]).
+    #[serde(default)]
+    pub gambles: String,
+}
+
+/// One accusation made without certainty.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gamble {
+    /// The accusation's index among the record's events.
+    pub event: usize,
+    /// The accuser's seat.
+    pub seat: usize,
+    /// The exact probability of the accused case file in its view.
+    pub probability: f64,
+    /// Whether it was right.
+    pub correct: bool,
+}
+
+/// Every accusation of `record` whose case file was not certain in its
+/// accuser's view, with its exact probability there (counted over every
+/// deal consistent with that view). `games.csv` keeps all but the event.
+///
+/// # Errors
+/// A count that fails, or a record whose files do not validate.
+pub fn gambles(record: &crate::GameRecord) -> Result<Vec<Gamble>, String> {
+    let mut out = Vec::new();
+    for (k, e) in record.events.iter().enumerate() {
+        let sleuth_core::Event::Accusation(a) = e else { continue };
+        let game = sleuth_core::Game::new(&record.game_file_prefix(Some(a.by), k)).map_err(|e| e.to_string())?;
+        let mut problem = sleuth_core::Problem::new(&game);
+        let total = sleuth_core::count::count(&problem).map_err(|e| e.to_string())?;
+        for c in a.cards {
+            problem.add_fact(c, sleuth_core::Place::CaseFile, true);
+        }
+        let deals = sleuth_core::count::count(&problem).map_err(|e| e.to_string())?;
+        if deals < total {
+            let probability = if total == 0 { 0.0 } else { deals as f64 / total as f64 };
+            out.push(Gamble { event: k, seat: a.by.index(), probability, correct: a.correct });
+        }
+    }
+    Ok(out)
+}
+
+impl GameRow {
+    /// The accusations made without certainty, from [`GameRow::gambles`]
+    /// (their `event` is not kept: 0).
+    pub fn gamble_list(&self) -> Vec<Gamble> {
+        self.gambles
+            .split_whitespace()
+            .filter_map(|g| {
+                let mut parts = g.split(':');
+                let seat = parts.next()?.parse().ok()?;
+                let probability = parts.next()?.parse().ok()?;
+                let correct = parts.next()? == "+";
+                Some(Gamble { event: 0, seat, probability, correct })
+            })
+            .collect()
+    }
 }
 
 impl GameRow {
@@ -415,6 +478,12 @@ fn play_fixture(cfg: &TournamentConfig, deck: &Deck, f: &Fixture) -> Result<Game
         turns: record.turns,
         rounds: record.rounds,
         wrong_accusations: record.accusations().filter(|a| !a.correct).count(),
+        gambles: gambles(&record)
+            .map_err(|e| ExperimentError::Invalid(format!("game {} (seed {}): {e}", f.game, f.seed)))?
+            .iter()
+            .map(|g| format!("{}:{:.4}:{}", g.seat, g.probability, if g.correct { '+' } else { '-' }))
+            .collect::<Vec<_>>()
+            .join(" "),
     })
 }
 

@@ -135,6 +135,29 @@ pub struct Summary {
     pub lengths: Vec<LengthRow>,
     /// Per player count, with at least two agents.
     pub judgements: Vec<Judgement>,
+    /// Per player count and agent that accused without certainty.
+    pub gambles: Vec<GambleRow>,
+}
+
+/// One agent's accusations without certainty at one player count.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GambleRow {
+    /// The player count.
+    pub players: usize,
+    /// The agent.
+    pub agent: String,
+    /// Its seats.
+    pub seats: usize,
+    /// Accusations it could not be certain of.
+    pub gambles: usize,
+    /// How many of them were right.
+    pub right: usize,
+    /// The mean exact probability of its gambles.
+    pub mean: f64,
+    /// The mean exact probability of its wrong accusations (0 with none).
+    pub mean_wrong: f64,
+    /// The smallest exact probability it accused on.
+    pub lowest: f64,
 }
 
 fn agent_row(players: Option<usize>, agent: &str, seats: usize, wins: usize) -> AgentRow {
@@ -237,6 +260,33 @@ pub fn summarize(results: &TournamentResults) -> Summary {
         })
         .collect();
     let judgements = cfg.players.iter().filter_map(|&n| judge(n, &by_agent)).collect();
+    let mut gambled: BTreeMap<(usize, &str), Vec<(f64, bool)>> = BTreeMap::new();
+    for g in &results.games {
+        let seats: Vec<&str> = g.seat_agents().collect();
+        for x in g.gamble_list() {
+            if let Some(a) = seats.get(x.seat) {
+                gambled.entry((g.players, a)).or_default().push((x.probability, x.correct));
+            }
+        }
+    }
+    let gambles = gambled
+        .into_iter()
+        .map(|((players, a), list)| {
+            let mean = |xs: &[f64]| if xs.is_empty() { 0.0 } else { xs.iter().sum::<f64>() / xs.len() as f64 };
+            let all: Vec<f64> = list.iter().map(|x| x.0).collect();
+            let wrong: Vec<f64> = list.iter().filter(|x| !x.1).map(|x| x.0).collect();
+            GambleRow {
+                players,
+                agent: a.to_string(),
+                seats: agent.get(&(players, a)).map_or(0, |e| e.0),
+                gambles: list.len(),
+                right: list.iter().filter(|x| x.1).count(),
+                mean: mean(&all),
+                mean_wrong: mean(&wrong),
+                lowest: all.iter().copied().fold(1.0, f64::min),
+            }
+        })
+        .collect();
     Summary {
         deck: match cfg.cards_per_player {
             None => cfg.deck.to_string(),
@@ -250,6 +300,7 @@ pub fn summarize(results: &TournamentResults) -> Summary {
         by_seat,
         lengths,
         judgements,
+        gambles,
     }
 }
 
@@ -352,6 +403,31 @@ impl Summary {
         s
     }
 
+    /// Accusations without certainty, in Markdown: per player count and
+    /// agent, how many (and per seat), how many were right, and their exact
+    /// probabilities.
+    pub fn gamble_table(&self) -> String {
+        let mut s = String::from(
+            "| players | agent | accusations without certainty | right | wrong per seat | mean exact probability | of the wrong ones | lowest |\n|---|---|---|---|---|---|---|---|\n",
+        );
+        for g in &self.gambles {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {}/{} | {:.3} | {:.3} | {:.3} |",
+                g.players,
+                g.agent,
+                g.gambles,
+                g.right,
+                g.gambles - g.right,
+                g.seats,
+                g.mean,
+                g.mean_wrong,
+                g.lowest
+            );
+        }
+        s
+    }
+
     /// One line per player count: the best agent, its lead and whether the
     /// intervals are apart.
     pub fn judgement_lines(&self) -> String {
@@ -389,6 +465,10 @@ impl Summary {
         s.push_str(&self.seat_table());
         s.push_str("\nGame length and endings:\n\n");
         s.push_str(&self.length_table());
+        if !self.gambles.is_empty() {
+            s.push_str("\nAccusations without certainty (exact probability in the accuser's view):\n\n");
+            s.push_str(&self.gamble_table());
+        }
         s
     }
 }

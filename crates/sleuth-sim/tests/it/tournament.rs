@@ -143,3 +143,43 @@ fn cards_per_player_decks_deal_that_many_cards() {
     let too_big = TournamentConfig { players: vec![4], cards_per_player: Some(16), ..cfg };
     assert!(too_big.validate().is_err());
 }
+
+/// Each accusation made without certainty is reported with the exact
+/// probability a brute-force enumeration of the accuser's view gives, and
+/// no certain accusation is reported (small decks, where every deal can be
+/// listed; the agents of issue 58 and the one before it, which gambles).
+#[test]
+fn gambles_carry_the_probability_that_enumerating_every_deal_gives() {
+    use sleuth_core::brute::enumerate;
+    use sleuth_core::{Event, Game};
+    use sleuth_sim::tournament::{gambles, per_player_deck};
+    use sleuth_sim::{agent_by_name, play, GameConfig};
+    let (mut seen, mut certain) = (0, 0);
+    for seed in 0..120u64 {
+        let players = 3 + (seed % 2) as usize;
+        let config = GameConfig::new(per_player_deck(players, 2).unwrap(), players);
+        let lineup = ["sleuth-legacy", "sleuth", "ray", "random"];
+        let mut agents: Vec<_> = (0..players).map(|i| agent_by_name(lineup[(i + seed as usize) % 4]).unwrap()).collect();
+        let record = play(&config, &mut agents, seed).expect("a legal game");
+        let reported = gambles(&record).unwrap();
+        for (k, e) in record.events.iter().enumerate() {
+            let Event::Accusation(a) = e else { continue };
+            let game = Game::new(&record.game_file_prefix(Some(a.by), k)).unwrap();
+            let brute = enumerate(&game);
+            let cards: Vec<_> = a.cards.iter().collect();
+            let exact = brute.case_files.get(&cards).copied().unwrap_or(0) as f64 / brute.total as f64;
+            match reported.iter().find(|g| g.event == k) {
+                Some(g) => {
+                    assert!((g.probability - exact).abs() < 1e-12 && exact < 1.0, "seed {seed}: {g:?} vs {exact}");
+                    assert_eq!((g.seat, g.correct), (a.by.index(), a.correct));
+                    seen += 1;
+                }
+                None => {
+                    assert_eq!(exact, 1.0, "seed {seed}, event {k}: an uncertain accusation went unreported");
+                    certain += 1;
+                }
+            }
+        }
+    }
+    assert!(seen >= 5 && certain >= 20, "{seen} gambles, {certain} certain accusations");
+}
