@@ -37,8 +37,10 @@ fn wilson(wins: usize, n: usize) -> (f64, f64) {
 
 /// The agent called `name`; `sleuth` takes its settings from the
 /// environment (`SLEUTH_SHORTLIST`, `SLEUTH_SAMPLES`, `SLEUTH_FOCUSED_UP_TO`,
-/// `SLEUTH_OBJECTIVE`, `SLEUTH_LOOKAHEAD`; `SLEUTH_TELLS` samples to read
-/// the checked tells, 0 for none) when set; other names are the registry's.
+/// `SLEUTH_OBJECTIVE`, `SLEUTH_LOOKAHEAD`, `SLEUTH_HIDE`, `SLEUTH_CERTAIN`;
+/// `SLEUTH_TELLS` samples to read the checked tells, 0 for none,
+/// `SLEUTH_TELL_WEIGHT` their prior's weight, `SLEUTH_TELL_NOGATE`) when set;
+/// other names are the registry's.
 fn make(name: &str) -> Box<dyn Agent> {
     if name == "sleuth" {
         let mut a = SleuthAgent::new();
@@ -55,6 +57,18 @@ fn make(name: &str) -> Box<dyn Agent> {
         if let Some(v) = env("SLEUTH_TELLS").and_then(|v| v.parse().ok()) {
             a.tell_samples = v;
             a.tells = if v > 0 { Tells::Checked } else { Tells::Off };
+        }
+        if let Some(v) = env("SLEUTH_TELL_WEIGHT").and_then(|v| v.parse().ok()) {
+            a.tell_weight = v;
+        }
+        if env("SLEUTH_TELL_NOGATE").is_some() {
+            a.tell_gate = false;
+        }
+        if env("SLEUTH_HIDE").is_some() {
+            a.hide = true;
+        }
+        if env("SLEUTH_CERTAIN").is_some() {
+            a.accusing = sleuth_sim::agents::Accusing::Certain;
         }
         if env("SLEUTH_LOOKAHEAD").is_some() {
             a.lookahead = true;

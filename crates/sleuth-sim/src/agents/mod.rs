@@ -8,8 +8,10 @@
 //!   refutations, accusations as a race on exact odds against the
 //!   opponents). Its variants ([`SLEUTH_VARIANTS`]) change one rule each:
 //!   `"sleuth-checked"` reads the tells of opponents whose play shows them,
-//!   `"sleuth-certain"` accuses only when certain, `"sleuth-legacy"` is the
-//!   agent before issue 58 (unchecked tells).
+//!   `"sleuth-certain"` accuses only when certain, `"sleuth-hide"` names its
+//!   own cards rather than a certain case-file card, `"sleuth-information"`
+//!   ranks every suggestion by expected information, `"sleuth-legacy"` is
+//!   the agent before issue 58 (unchecked tells).
 //! - [`RandomAgent`] (`"random"`): uniformly random legal moves, accusing
 //!   only when a notepad of eliminated cards leaves one card per category.
 //! - [`NotepadAgent`] (`"notepad"`): the X/O grid of the Cluedo strategies
@@ -57,13 +59,14 @@ pub use random::RandomAgent;
 pub use ray::RayAgent;
 pub use sat::{SatAgent, SatKnowledge};
 pub use sleuth::{Accusing, SleuthAgent, Tells};
-pub use spock::SpockAgent;
 /// The case file if it is certain; the core's function, re-exported for the
 /// agents and protocols that check certainty.
 pub use sleuth_core::advice::certain_case_file;
+pub use spock::SpockAgent;
 
 use crate::agent::{Agent, SimRng};
 use rand::seq::IteratorRandom;
+use sleuth_core::advice::Objective;
 use sleuth_core::{Card, CardSet, Deck};
 
 /// The names of every agent that [`agent_by_name`] can build, in the order
@@ -73,7 +76,8 @@ pub const AGENT_NAMES: &[&str] =
 
 /// Variants of the `sleuth` agent, built by [`agent_by_name`] to measure
 /// one rule at a time (TOURNAMENTS.md, "Speed Clue opponents").
-pub const SLEUTH_VARIANTS: &[&str] = &["sleuth-checked", "sleuth-certain", "sleuth-legacy"];
+pub const SLEUTH_VARIANTS: &[&str] =
+    &["sleuth-checked", "sleuth-certain", "sleuth-hide", "sleuth-information", "sleuth-legacy"];
 
 /// The group4 agent with the agent seed's optional ideas ([`Group4Options`]);
 /// built by [`agent_by_name`] but not in [`AGENT_NAMES`], so that default
@@ -106,6 +110,15 @@ pub fn agent_by_name(name: &str) -> Option<Box<dyn Agent>> {
         "sleuth" => Box::new(SleuthAgent::new()),
         "sleuth-checked" => Box::new(Named("sleuth-checked", sleuth(|a| a.tells = Tells::Checked))),
         "sleuth-certain" => Box::new(Named("sleuth-certain", sleuth(|a| a.accusing = Accusing::Certain))),
+        "sleuth-hide" => Box::new(Named("sleuth-hide", sleuth(|a| a.hide = true))),
+        "sleuth-information" => Box::new(Named(
+            "sleuth-information",
+            sleuth(|a| {
+                a.focused_up_to = 0;
+                a.objective = Objective::Information;
+                a.shortlist = 12;
+            }),
+        )),
         "sleuth-legacy" => Box::new(Named(
             "sleuth-legacy",
             sleuth(|a| {

@@ -259,7 +259,7 @@ impl RayNotes {
                 let mut keep = self.may[p];
                 for &g in &self.groups[p] {
                     if (g & self.must[p]).is_empty() {
-                        keep = keep & g;
+                        keep &= g;
                     }
                 }
                 let drop = self.may[p] - keep;
@@ -290,7 +290,7 @@ impl RayNotes {
             });
             if fits && self.assignments(unplaced - s) {
                 kept.push(s);
-                join = join & s;
+                join &= s;
                 exact = Some(exact.map_or(s, |e| e & s));
             }
         }
@@ -411,8 +411,6 @@ impl Agent for RayAgent {
         _rng: &mut SimRng,
     ) -> Card {
         let deck = view.deck();
-        deck.categories()
-            .find_map(|cat| (candidates & deck.category_cards(cat)).first_card())
-            .expect("a matching card")
+        deck.categories().find_map(|cat| (candidates & deck.category_cards(cat)).first_card()).expect("a matching card")
     }
 }

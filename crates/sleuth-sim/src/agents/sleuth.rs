@@ -4,8 +4,8 @@ use super::tactics::suggest_by_tiers;
 use super::{random_card, random_combination};
 use crate::agent::{Agent, SimRng, View};
 use sleuth_core::advice::{
-    certain_case_file, combined_threat, told_marginals, AdviceError, Objective, Position, Tell, PRIOR_RATE,
-    PRIOR_WEIGHT,
+    certain_case_file, combined_threat, told_marginals, AdviceError, Objective, Position, Tell, HABIT_SIGNIFICANCE,
+    HINT_PRIOR_WEIGHT, PRIOR_RATE, PRIOR_WEIGHT,
 };
 use sleuth_core::count::count_marginals;
 use sleuth_core::{Card, CardSet, Counts, Event, Player, Problem};
@@ -59,10 +59,22 @@ pub struct SleuthAgent {
     /// Whether accusations weigh the value of waiting by a one-suggestion
     /// lookahead ([`Position::wait_value`]) instead of taking it as 1.
     pub lookahead: bool,
+    /// Whether focused suggestions name one of its own cards, rather than
+    /// the case-file card, in a category whose case-file card is certain:
+    /// nobody can show either, but an unrefuted case-file card asked again
+    /// and again points the others at it.
+    pub hide: bool,
     /// Whether and how the opponents' asking habits are read.
     pub tells: Tells,
     /// Deals sampled to weigh case files by the tells.
     pub tell_samples: usize,
+    /// How many known cards the checked tells' prior of no habit is worth
+    /// ([`HINT_PRIOR_WEIGHT`] by default).
+    pub tell_weight: f64,
+    /// Whether an opponent's tell is read only once its play passes the
+    /// habit check ([`HABIT_SIGNIFICANCE`]); without it the prior alone
+    /// holds the rate back.
+    pub tell_gate: bool,
     /// The counts of the view with this many events.
     cache: Option<(usize, Problem, Counts)>,
     /// Whether it was asked to accuse after one of its own suggestions
@@ -110,8 +122,11 @@ impl SleuthAgent {
             focused_up_to: 4,
             objective: Objective::default(),
             lookahead: false,
+            hide: false,
             tells: Tells::Off,
             tell_samples: 1000,
+            tell_weight: HINT_PRIOR_WEIGHT,
+            tell_gate: true,
             cache: None,
             asked_after_suggestion: false,
         }
@@ -121,7 +136,15 @@ impl SleuthAgent {
     fn tells_of(&self, pos: &Position<'_>) -> Option<Vec<Tell>> {
         let tells = match (self.accusing, self.tells) {
             (Accusing::Legacy, _) => pos.tells_with_prior(PRIOR_RATE, PRIOR_WEIGHT),
-            (_, Tells::Checked) => pos.checked_tells(),
+            (_, Tells::Checked) => {
+                let mut tells = pos.tells_with_prior(1.0, self.tell_weight);
+                for t in &mut tells {
+                    if self.tell_gate && t.blind_chance >= HABIT_SIGNIFICANCE {
+                        t.rate = 1.0;
+                    }
+                }
+                tells
+            }
             (_, Tells::Off) => return None,
         };
         tells.iter().any(|t| t.rate < 1.0).then_some(tells)
@@ -213,8 +236,13 @@ impl Agent for SleuthAgent {
             if let Ok(pos) = self.position(view) {
                 let told = self.told(&pos, rng);
                 let mass = told.map(|t| told_marginals(&t));
+                let (hide, hand) = (self.hide, view.hand());
                 return suggest_by_tiers(view, rng, |cards| {
                     let mut tiers = pos.focused_tiers(cards);
+                    // A settled category is one tier: its case-file card and our own cards.
+                    if hide && tiers.len() == 1 && !(tiers[0] & hand).is_empty() {
+                        tiers.insert(0, tiers[0] & hand);
+                    }
                     if let Some(mass) = &mass {
                         prefer_most_likely(&mut tiers, mass);
                     }

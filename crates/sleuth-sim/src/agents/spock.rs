@@ -157,8 +157,7 @@ impl SpockNotes {
         for c in hand {
             holders[c.index()] = Some(Holder::Player);
         }
-        let solutions =
-            super::clauses::combinations(deck).into_iter().filter(|s| (*s & hand).is_empty()).collect();
+        let solutions = super::clauses::combinations(deck).into_iter().filter(|s| (*s & hand).is_empty()).collect();
         SpockNotes {
             me,
             all,

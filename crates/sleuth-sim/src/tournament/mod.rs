@@ -31,9 +31,7 @@
 pub mod schedule;
 mod summary;
 
-pub use summary::{
-    summarize, wilson, write_summary, AgentRow, GambleRow, Judgement, LengthRow, SeatRow, Summary,
-};
+pub use summary::{summarize, wilson, write_summary, AgentRow, GambleRow, Judgement, LengthRow, SeatRow, Summary};
 
 use crate::agents::{agent_by_name, AGENT_NAMES};
 use crate::experiment::results::{io_err, read_csv, write_csv, write_file};

@@ -159,7 +159,8 @@ fn gambles_carry_the_probability_that_enumerating_every_deal_gives() {
         let players = 3 + (seed % 2) as usize;
         let config = GameConfig::new(per_player_deck(players, 2).unwrap(), players);
         let lineup = ["sleuth-legacy", "sleuth", "ray", "random"];
-        let mut agents: Vec<_> = (0..players).map(|i| agent_by_name(lineup[(i + seed as usize) % 4]).unwrap()).collect();
+        let mut agents: Vec<_> =
+            (0..players).map(|i| agent_by_name(lineup[(i + seed as usize) % 4]).unwrap()).collect();
         let record = play(&config, &mut agents, seed).expect("a legal game");
         let reported = gambles(&record).unwrap();
         for (k, e) in record.events.iter().enumerate() {

@@ -56,10 +56,9 @@ fn parse(text: &str) -> Vec<GameLog> {
         let (_, kind, id, rest) = (words.next(), words.next(), words.next(), words.next().unwrap_or(""));
         let (Some(kind), Some(id)) = (kind, id) else { continue };
         match kind {
-            "#" if id == "game" => games.push(GameLog {
-                seats: rest.split(' ').map(str::to_string).collect(),
-                exchanges: HashMap::new(),
-            }),
+            "#" if id == "game" => {
+                games.push(GameLog { seats: rest.split(' ').map(str::to_string).collect(), exchanges: HashMap::new() })
+            }
             ">" => {
                 pending.insert(id.to_string(), unescape(rest));
             }
