@@ -14,7 +14,7 @@
 //!   seed, the deck, the player count, the seating index and the repetition,
 //!   so any game can be replayed alone, and the results do not depend on
 //!   threads or shards.
-//! - **The game** is [`play`](crate::play) with the simulator's rules (a
+//! - **The game** is [`play`] with the simulator's rules (a
 //!   correct accusation wins; a player left alone wins; the game ends
 //!   without a winner after [`TournamentConfig::max_rounds`] rounds).
 //! - **Win rate** of an agent: its wins divided by the seats it played (an
