@@ -14,8 +14,8 @@ use sleuth_core::{CardSet, Game, Player};
 use std::io::Write;
 use std::path::PathBuf;
 
-// The arguments of `sleuth advise` (a doc comment here would replace the
-// subcommand's description once clap builds it: see `lazy_args`).
+// The arguments of `sleuth advise`; its description is the doc comment of
+// `Command::Advise` (lib.rs).
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The game file (JSON, format version 1) of a player ('me' and 'hand'); '-' reads standard input.

@@ -1,25 +1,19 @@
 //! The command line of Sleuth, an exact reasoning engine for Clue (Cluedo):
-//! the programs `sleuth` and `sleuth-full`.
+//! the program `sleuth`.
 //!
 //! This crate parses arguments, reads and writes files, and renders text and
 //! JSON. All reasoning lives in `sleuth-core` and `sleuth-logic`.
-//!
-//! Both programs take the same command line. `sleuth` runs the subcommands
-//! that read a game and answer at once, and hands every other one to
-//! `sleuth-full`, found beside it, which runs them all.
 #![forbid(unsafe_code)]
 
 mod advise;
 mod analyze;
 mod bench;
 mod check;
-mod companion;
 mod constraints;
 mod count_progress;
 mod experiment;
 mod generate;
 mod input;
-mod lazy_args;
 mod logic;
 mod notepad;
 mod output;
@@ -36,7 +30,6 @@ mod tournament;
 mod why;
 
 use clap::{Parser, Subcommand};
-use lazy_args::Lazy;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
@@ -67,10 +60,10 @@ struct Cli {
 enum Command {
     /// Print the detective notepad: every card at every place, as O, X or a probability.
     #[command(after_help = EXIT_CODES)]
-    Notepad(Lazy<notepad::Args>),
+    Notepad(notepad::Args),
     /// Print the exact analysis: counts, probabilities, certain facts, case files.
     #[command(after_help = EXIT_CODES)]
-    Analyze(Lazy<analyze::Args>),
+    Analyze(analyze::Args),
     /// Advise the player: best suggestions, whether to accuse, the opponents' progress;
     /// or, with --refute, which card to show.
     ///
@@ -96,38 +89,38 @@ enum Command {
     ///   guess about how people play, read only for opponents whose questions show that
     ///   habit. It never decides "accuse now" and is never a probability of a case file.
     #[command(after_help = EXIT_CODES)]
-    Advise(Lazy<advise::Args>),
+    Advise(advise::Args),
     /// Validate a game file and say whether its history is consistent.
     #[command(after_help = EXIT_CODES)]
-    Check(Lazy<check::Args>),
+    Check(check::Args),
     /// Print the game as at-least constraints, or as DIMACS CNF.
     #[command(after_help = EXIT_CODES)]
-    Constraints(Lazy<constraints::Args>),
+    Constraints(constraints::Args),
     /// Explain a certain fact: a smallest set of events that forces it.
     #[command(after_help = EXIT_CODES)]
-    Why(Lazy<why::Args>),
+    Why(why::Args),
     /// Write a random game played by the rules, from a seed.
     #[command(after_help = EXIT_CODES)]
-    Generate(Lazy<generate::Args>),
+    Generate(generate::Args),
     /// Time the exact analysis on game files or on generated states.
     #[command(after_help = EXIT_CODES)]
-    Bench(Lazy<bench::Args>),
+    Bench(bench::Args),
     /// The logic workbench: CNF, truth tables, entailment, resolution proofs, DPLL, WalkSAT.
-    Logic(Lazy<logic::Args>),
+    Logic(logic::Args),
     /// Estimate probabilities from sampled deals (exactly uniform, or WalkSAT as in
     /// Neller and Luo), with 95 % intervals; or print the deals.
     #[command(after_help = EXIT_CODES)]
-    Sample(Lazy<sample::Args>),
+    Sample(sample::Args),
     /// Rerun experiments: Neller and Luo's sampling-error experiment, and merging its shards.
-    Experiment(Lazy<experiment::Args>),
+    Experiment(experiment::Args),
     /// Serve the notepad in the browser: a local web server with a JSON API, games kept on disk.
-    Serve(Lazy<serve::Args>),
+    Serve(serve::Args),
     /// Play every seating of the chosen agents for each player count, with win rates and
     /// 95 % intervals by player count and seat; or merge the shards of a tournament.
-    Tournament(Lazy<tournament::Args>),
+    Tournament(tournament::Args),
     /// Play in a Speed Clue contest: connect to its server on localhost:PORT and answer it
     /// with an agent until the server says `done`.
-    Speedclue(Lazy<speedclue::Args>),
+    Speedclue(speedclue::Args),
 }
 
 /// How a command that ran to the end went; errors are exit code 2.
@@ -155,45 +148,24 @@ impl Outcome {
     }
 }
 
-/// Runs a quick subcommand, one that reads a game (or writes one) and
-/// answers at once; `None` for any other. The others (the web server,
-/// simulations, experiments and their plots, benchmarks, the logic
-/// workbench with its SAT solver) run in `sleuth-full`: linked into
-/// `sleuth`, their dependencies would make every start of it slower
-/// (ARCHITECTURE.md, "Two programs").
-fn run_quick(command: &Command, out: &mut dyn Write) -> Option<anyhow::Result<Outcome>> {
-    Some(match command {
-        Command::Notepad(Lazy(args)) => notepad::run(args, out),
-        Command::Analyze(Lazy(args)) => analyze::run(args, out),
-        Command::Advise(Lazy(args)) => advise::run(args, out),
-        Command::Check(Lazy(args)) => check::run(args, out),
-        Command::Constraints(Lazy(args)) => constraints::run(args, out),
-        Command::Why(Lazy(args)) => why::run(args, out),
-        Command::Generate(Lazy(args)) => generate::run(args, out),
-        Command::Sample(Lazy(args)) => sample::run(args, out),
-        _ => return None,
-    })
-}
-
-/// Runs any subcommand (in `sleuth-full`).
-fn run_any(command: &Command, out: &mut dyn Write) -> anyhow::Result<Outcome> {
-    if let Some(result) = run_quick(command, out) {
-        return result;
-    }
+/// Runs a subcommand, writing its output to `out`.
+fn run(command: &Command, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     match command {
-        Command::Bench(Lazy(args)) => bench::run(args, out),
-        Command::Logic(Lazy(args)) => logic::run(args, out),
-        Command::Experiment(Lazy(args)) => experiment::run(args, out),
-        Command::Serve(Lazy(args)) => serve::run(args, out),
-        Command::Tournament(Lazy(args)) => tournament::run(args, out),
-        Command::Speedclue(Lazy(args)) => speedclue::run(args, out),
-        quick => unreachable!("run_quick runs {quick:?}"),
+        Command::Notepad(args) => notepad::run(args, out),
+        Command::Analyze(args) => analyze::run(args, out),
+        Command::Advise(args) => advise::run(args, out),
+        Command::Check(args) => check::run(args, out),
+        Command::Constraints(args) => constraints::run(args, out),
+        Command::Why(args) => why::run(args, out),
+        Command::Generate(args) => generate::run(args, out),
+        Command::Bench(args) => bench::run(args, out),
+        Command::Logic(args) => logic::run(args, out),
+        Command::Sample(args) => sample::run(args, out),
+        Command::Experiment(args) => experiment::run(args, out),
+        Command::Serve(args) => serve::run(args, out),
+        Command::Tournament(args) => tournament::run(args, out),
+        Command::Speedclue(args) => speedclue::run(args, out),
     }
-}
-
-/// Runs a quick subcommand; hands any other to `sleuth-full` (in `sleuth`).
-fn run_or_hand_over(command: &Command, out: &mut dyn Write) -> anyhow::Result<Outcome> {
-    run_quick(command, out).unwrap_or_else(companion::run_full)
 }
 
 /// Whether the error comes from writing to a closed pipe (`sleuth ... | head`).
@@ -201,18 +173,15 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|e| e.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe))
 }
 
-/// The program `sleuth`: runs the quick subcommands, hands the others to
-/// `sleuth-full`. Returns the exit status (its `main` is the C library's).
-pub fn sleuth_main() -> u8 {
-    main_with(run_or_hand_over)
+/// The program `sleuth`: parses the command line, runs the subcommand and
+/// says how it went. Rust's runtime has already opened `/dev/null` on any
+/// standard stream the parent left closed, and ignores SIGPIPE, so writing
+/// to a closed pipe is an error here (`is_broken_pipe`), not a kill.
+pub fn main() -> ExitCode {
+    ExitCode::from(run_command_line())
 }
 
-/// The program `sleuth-full`: runs every subcommand.
-pub fn sleuth_full_main() -> ExitCode {
-    ExitCode::from(main_with(run_any))
-}
-
-fn main_with(run: fn(&Command, &mut dyn Write) -> anyhow::Result<Outcome>) -> u8 {
+fn run_command_line() -> u8 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -257,32 +226,9 @@ mod tests {
     use super::Cli;
     use clap::CommandFactory;
 
-    /// clap's own checks of the command tree, every deferred part built.
+    /// clap's own checks of the command tree.
     #[test]
     fn command_tree_is_valid() {
         Cli::command().debug_assert();
-    }
-
-    /// Building a subcommand's deferred arguments leaves what `sleuth --help`
-    /// and `sleuth SUB --help` say about it as the variant's doc comment set it
-    /// (an `Args` struct's own doc comment would replace it).
-    #[test]
-    fn deferred_arguments_keep_descriptions() {
-        let eager = Cli::command();
-        let mut built = eager.clone();
-        built.build();
-        let texts = |c: &clap::Command| {
-            let s = |t: Option<&clap::builder::StyledStr>| t.map(ToString::to_string);
-            (s(c.get_about()), s(c.get_long_about()), s(c.get_after_help()), s(c.get_after_long_help()))
-        };
-        let mut seen = 0;
-        for sub in eager.get_subcommands() {
-            let after = built.find_subcommand(sub.get_name()).expect("the same subcommands");
-            assert_eq!(texts(sub), texts(after), "sleuth {}", sub.get_name());
-            assert!(sub.get_arguments().next().is_none(), "sleuth {}: arguments built eagerly", sub.get_name());
-            assert!(after.get_arguments().next().is_some(), "sleuth {}: no arguments", sub.get_name());
-            seen += 1;
-        }
-        assert_eq!(seen, 14);
     }
 }

@@ -1,7 +1,7 @@
 //! Arguments, help, exit codes and pipes.
 
-use crate::support::{sleuth, testdata};
-use std::io::Read;
+use crate::support::{sleuth, testdata, Scratch};
+use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 
 #[test]
@@ -46,9 +46,8 @@ fn help_documents_exit_codes() {
 fn closed_pipe_exits_cleanly() {
     // `sleuth constraints --dimacs big | head -1`: the reader goes away
     // after the first line; sleuth must not panic or report an error. The
-    // output (230 KB) outgrows the pipe, so this also checks that `sleuth`,
-    // which starts without Rust's runtime (src/main.rs), ignores SIGPIPE:
-    // otherwise the signal kills it.
+    // output (230 KB) outgrows the pipe, so the write really fails: SIGPIPE
+    // must not kill the process, and the error must end it quietly.
     let mut child = Command::new(env!("CARGO_BIN_EXE_sleuth"))
         .args(["constraints", "--dimacs", "seed-sat-sample.json"])
         .current_dir(testdata(""))
@@ -65,65 +64,72 @@ fn closed_pipe_exits_cleanly() {
     assert!(stderr.is_empty(), "{stderr}");
 }
 
-/// The program headers of the `sleuth` binary: (type, flags, file offset,
-/// alignment) each, from its 64-bit little-endian ELF header.
-#[cfg(target_os = "linux")]
-fn sleuth_program_headers() -> Vec<(u32, u32, u64, u64)> {
-    let elf = std::fs::read(env!("CARGO_BIN_EXE_sleuth")).unwrap();
-    assert_eq!(&elf[..4], b"\x7fELF");
-    assert_eq!(elf[4], 2, "a 64-bit ELF file");
-    let u16_at = |at: usize| usize::from(u16::from_le_bytes([elf[at], elf[at + 1]]));
-    let u32_at = |at: usize| u32::from_le_bytes(elf[at..at + 4].try_into().unwrap());
-    let u64_at = |at: usize| u64::from_le_bytes(elf[at..at + 8].try_into().unwrap());
-    let phoff = u64_at(0x20) as usize;
-    let (phentsize, phnum) = (u16_at(0x36), u16_at(0x38));
-    (0..phnum)
-        .map(|i| phoff + i * phentsize)
-        .map(|at| (u32_at(at), u32_at(at + 4), u64_at(at + 8), u64_at(at + 0x30)))
-        .collect()
-}
-
-/// Whether the build's rustc wrapper is `.cargo/link-sleuth-static`; not
-/// when one from the environment replaced it.
-#[cfg(target_os = "linux")]
-fn built_through_our_wrapper() -> bool {
-    std::env::var_os("RUSTC_WORKSPACE_WRAPPER").is_none()
-}
-
-/// The binary links statically exactly where `.cargo/link-sleuth-static`
-/// says it can (a fast start, README "Usage"): a static PIE has no program
-/// interpreter.
-#[cfg(target_os = "linux")]
 #[test]
-fn binary_links_statically_where_glibc_allows() {
-    if !built_through_our_wrapper() {
-        return;
+fn output_to_a_pipe_closed_before_the_first_write_ends_quietly() {
+    // `sleuth analyze - < game | head -1` where the reader has already gone:
+    // the game comes on standard input, sent only after the read end of the
+    // output pipe is closed, so the first write of the answer fails.
+    let game = std::fs::read(testdata("seed-sat-sample.json")).unwrap();
+    for args in [&["analyze", "--json", "-"][..], &["notepad", "-"], &["why", "-", "pi", "case_file"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sleuth"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        child.stdin.take().unwrap().write_all(&game).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "sleuth {args:?}: {stderr}");
+        assert!(stderr.is_empty(), "sleuth {args:?}: {stderr}");
     }
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.cargo/link-sleuth-static");
-    let can = Command::new("sh").arg(&script).arg("--static-glibc").status().unwrap().success();
-    const PT_INTERP: u32 = 3;
-    let interp = sleuth_program_headers().iter().any(|&(kind, ..)| kind == PT_INTERP);
-    assert_eq!(!interp, can, "statically linked: {}, static glibc available: {can}", !interp);
 }
 
-/// The binary's code starts at a 2 MiB boundary of the file and is loaded
-/// at one (ARCHITECTURE.md, "The program file in the page cache"): the
-/// kernel can then map 2 MiB of it with one page-table entry.
-#[cfg(target_os = "linux")]
+/// Runs `sleuth ARGS` from `sh` with the standard streams `redirect` closes
+/// (`>&-`, `2>&-`, `<&-`), in `dir`; the streams left open are piped.
+#[cfg(unix)]
+fn sleuth_with_closed(redirect: &str, args: &[&str], dir: &std::path::Path) -> (Option<i32>, String, String) {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec \"$0\" \"$@\" {redirect}"))
+        .arg(env!("CARGO_BIN_EXE_sleuth"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+/// A parent may start `sleuth` with standard streams closed. Nothing
+/// panics (exit code 101), and no file `sleuth` opens takes a closed
+/// stream's place: what it would print there goes nowhere.
+#[cfg(unix)]
 #[test]
-fn binary_code_is_aligned_to_huge_pages() {
-    if !built_through_our_wrapper() {
-        return;
-    }
-    const PT_LOAD: u32 = 1;
-    const PF_X: u32 = 1;
-    const TWO_MIB: u64 = 2 << 20;
-    let code: Vec<_> = sleuth_program_headers()
-        .into_iter()
-        .filter(|&(kind, flags, ..)| kind == PT_LOAD && flags & PF_X != 0)
-        .collect();
-    assert_eq!(code.len(), 1, "one executable segment: {code:?}");
-    let (_, _, offset, align) = code[0];
-    assert_eq!(offset % TWO_MIB, 0, "code at file offset {offset:#x}");
-    assert!(align >= TWO_MIB, "segments aligned to {align:#x}");
+fn closed_standard_streams_do_not_panic() {
+    let data = testdata("");
+    let (code, stdout, stderr) = sleuth_with_closed(">&-", &["analyze", "--json", "seed-sat-sample.json"], &data);
+    assert_eq!((code, stdout.as_str(), stderr.as_str()), (Some(0), "", ""));
+
+    let (code, stdout, stderr) = sleuth_with_closed(">&-", &["analyze", "no-such-game.json"], &data);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stdout.is_empty() && stderr.starts_with("error: ") && stderr.contains("no-such-game.json"), "{stderr}");
+
+    let (code, stdout, stderr) = sleuth_with_closed("2>&-", &["analyze", "no-such-game.json"], &data);
+    assert_eq!((code, stdout.as_str(), stderr.as_str()), (Some(2), "", ""));
+
+    let (code, stdout, stderr) = sleuth_with_closed("<&-", &["check", "-"], &data);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stdout.is_empty() && stderr.starts_with("error: "), "{stderr}");
+
+    // All three closed: the game file written is the same as with them open.
+    let scratch = Scratch::new();
+    let args = ["generate", "--seed", "3", "--suggestions", "4", "-o", "closed.json"];
+    let (code, stdout, stderr) = sleuth_with_closed(">&- 2>&- <&-", &args, scratch.path());
+    assert_eq!((code, stdout.as_str(), stderr.as_str()), (Some(0), "", ""));
+    scratch.sleuth(&["generate", "--seed", "3", "--suggestions", "4", "-o", "open.json"]).code(0);
+    assert_eq!(scratch.read("closed.json"), scratch.read("open.json"));
 }

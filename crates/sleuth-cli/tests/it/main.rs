@@ -14,7 +14,6 @@ mod fuzz;
 mod generate;
 mod logic;
 mod notepad;
-mod programs;
 mod sample;
 mod sat_engine;
 mod serve;
