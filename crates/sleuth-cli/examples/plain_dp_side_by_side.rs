@@ -31,9 +31,8 @@
 //! seed: where the shape of a deck changes which method works), `--copies` (time copies of
 //! both programs, as `cargo install` leaves them, instead of the files the
 //! build left: on this VM a file the linker wrote starts up to 0.5 ms
-//! slower while it stays in the page cache, the larger program the more,
-//! and `sleuth`'s build rewrites its file; ARCHITECTURE.md, "The program
-//! file in the page cache"), `--noise-floor` (time a copy of plain_dp in
+//! slower while it stays in the page cache, the larger program the more),
+//! `--noise-floor` (time a copy of plain_dp in
 //! analyze's place against another copy: how many states the machine's
 //! noise alone makes "slower" between two identical programs), `--confirm
 //! N` (time the states where analyze came out slower N more times per
@@ -45,7 +44,7 @@
 //! writes), `--idle MS` (a pause before every run: back to back, a
 //! program reuses memory the one before just freed; after a pause, as a
 //! user runs an analysis, a VM may have handed it back to its host, and
-//! memory taken afresh can cost more, ARCHITECTURE.md "The heap").
+//! memory taken afresh can cost more).
 
 // Shared with sleuth-core's `refused_decks` example.
 #[path = "../../sleuth-core/examples/random_deck/mod.rs"]
