@@ -90,7 +90,23 @@ impl Analysis {
         Ok(Analysis { counts, case_files, conflict, num_places: game.num_places() })
     }
 
-    /// The number of consistent deals.
+    /// The number of consistent deals: every deal of the cards that fits
+    /// the hand sizes, the face-up cards, the observer's hand and every event.
+    ///
+    /// # Examples
+    /// ```
+    /// use sleuth_core::{Analysis, Game};
+    /// let game = Game::from_json(r#"{"version": 1, "deck": "classic",
+    ///     "players": ["a", "b", "c"], "me": "a", "hand": ["mu", "pl", "gr", "kn", "ca", "ha"],
+    ///     "events": [{"suggestion": {"by": "a", "cards": ["pe", "ro", "lo"], "refuted_by": null}}]}"#)?;
+    /// let analysis = Analysis::new(&game)?;
+    /// // Nobody refuted a's suggestion, and a holds none of pe, ro, lo:
+    /// // all three are in the case file, and b and c share the other 12
+    /// // cards 6 and 6.
+    /// assert_eq!(analysis.models(), 924);
+    /// assert!(analysis.is_consistent());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn models(&self) -> u128 {
         self.counts.total
     }
@@ -100,27 +116,103 @@ impl Analysis {
         self.counts.total > 0
     }
 
-    /// The events that cannot all hold, when the game is inconsistent.
+    /// The events that cannot all hold, when the game is inconsistent
+    /// (`None` when it is consistent).
+    ///
+    /// # Examples
+    /// ```
+    /// use sleuth_core::{Analysis, Game};
+    /// let game = Game::from_json(r#"{"version": 1, "deck": "classic",
+    ///     "players": ["a", "b", "c"], "me": "a", "hand": ["mu", "pl", "gr", "kn", "ca", "ha"],
+    ///     "events": [{"suggestion": {"by": "a", "cards": ["pe", "ro", "lo"], "refuted_by": null}},
+    ///                {"accusation": {"by": "b", "cards": ["pe", "ro", "lo"], "correct": false}}]}"#)?;
+    /// let analysis = Analysis::new(&game)?;
+    /// // Nobody refuted pe, ro, lo and a holds none of them, so they are the
+    /// // case file; yet b's accusation of them was wrong.
+    /// let conflict = analysis.conflict().expect("inconsistent");
+    /// assert_eq!(conflict.events, [0, 1]);
+    /// assert!(conflict.hand);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn conflict(&self) -> Option<&Explanation> {
         self.conflict.as_ref()
     }
 
-    /// The number of consistent deals with `card` at `place`.
+    /// The number of consistent deals with `card` at `place`: exact, so that
+    /// `count / models` is the exact probability.
+    ///
+    /// # Examples
+    /// ```
+    /// use sleuth_core::{Analysis, Game, Place};
+    /// let game = Game::from_json(r#"{"version": 1, "deck": "classic",
+    ///     "players": ["a", "b", "c"], "me": "a", "hand": ["mu", "pl", "gr", "kn", "ca", "ha"],
+    ///     "events": [{"suggestion": {"by": "a", "cards": ["pe", "ro", "lo"], "refuted_by": null}}]}"#)?;
+    /// let analysis = Analysis::new(&game)?;
+    /// let knife = game.deck().card("kn").unwrap();
+    /// let wrench = game.deck().card("wr").unwrap();
+    /// let b = game.place("b").unwrap();
+    /// assert_eq!(analysis.count(knife, b), 0); // a holds it
+    /// assert_eq!(analysis.count(wrench, Place::CaseFile), 0); // the rope is there
+    /// assert_eq!(analysis.count(wrench, b), 462); // half the deals
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn count(&self, card: Card, place: Place) -> u128 {
         self.counts.marginal[card.index()][place.index(self.num_places - 1)]
     }
 
-    /// The exact probability as a fraction `(deals with it, all deals)`.
+    /// The exact probability as a fraction `(deals with it, all deals)`, not
+    /// reduced: `(count, models)`.
+    ///
+    /// # Examples
+    /// ```
+    /// use sleuth_core::{Analysis, Game};
+    /// let game = Game::from_json(r#"{"version": 1, "deck": "classic",
+    ///     "players": ["a", "b", "c"], "me": "a", "hand": ["mu", "pl", "gr", "kn", "ca", "ha"],
+    ///     "events": [{"suggestion": {"by": "a", "cards": ["pe", "ro", "lo"], "refuted_by": null}}]}"#)?;
+    /// let analysis = Analysis::new(&game)?;
+    /// let wrench = game.deck().card("wr").unwrap();
+    /// assert_eq!(analysis.fraction(wrench, game.place("c").unwrap()), (462, 924));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn fraction(&self, card: Card, place: Place) -> (u128, u128) {
         (self.count(card, place), self.counts.total)
     }
 
-    /// The probability that `card` is at `place` (0 for an inconsistent game).
+    /// The probability that `card` is at `place`, the nearest `f64` to the
+    /// exact fraction (0 for an inconsistent game).
+    ///
+    /// # Examples
+    /// ```
+    /// use sleuth_core::{Analysis, Game, Place};
+    /// let game = Game::from_json(r#"{"version": 1, "deck": "classic",
+    ///     "players": ["a", "b", "c"], "me": "a", "hand": ["mu", "pl", "gr", "kn", "ca", "ha"],
+    ///     "events": [{"suggestion": {"by": "a", "cards": ["pe", "ro", "lo"], "refuted_by": null}}]}"#)?;
+    /// let analysis = Analysis::new(&game)?;
+    /// let rope = game.deck().card("ro").unwrap();
+    /// let wrench = game.deck().card("wr").unwrap();
+    /// assert_eq!(analysis.probability(rope, Place::CaseFile), 1.0);
+    /// assert_eq!(analysis.probability(wrench, game.place("b").unwrap()), 0.5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn probability(&self, card: Card, place: Place) -> f64 {
         ratio(self.count(card, place), self.counts.total)
     }
 
     /// Whether the fact is certain, impossible or open.
+    ///
+    /// # Examples
+    /// ```
+    /// use sleuth_core::{Analysis, Game, Place, Status};
+    /// let game = Game::from_json(r#"{"version": 1, "deck": "classic",
+    ///     "players": ["a", "b", "c"], "me": "a", "hand": ["mu", "pl", "gr", "kn", "ca", "ha"],
+    ///     "events": [{"suggestion": {"by": "a", "cards": ["pe", "ro", "lo"], "refuted_by": null}}]}"#)?;
+    /// let analysis = Analysis::new(&game)?;
+    /// let card = |id| game.deck().card(id).unwrap();
+    /// assert_eq!(analysis.status(card("ro"), Place::CaseFile), Status::Yes);
+    /// assert_eq!(analysis.status(card("kn"), Place::CaseFile), Status::No);
+    /// assert_eq!(analysis.status(card("wr"), game.place("c").unwrap()), Status::Maybe);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn status(&self, card: Card, place: Place) -> Status {
         let n = self.count(card, place);
         if n == 0 {
@@ -134,8 +226,26 @@ impl Analysis {
 
     /// The possible case files and their numbers of deals, most likely first.
     ///
-    /// Empty when there are more than [`crate::count::MAX_CASE_FILES`]
-    /// possible case files; [`Analysis::case_files_listed`] tells.
+    /// Each is one card per category, in category order, with its number of
+    /// consistent deals: its exact probability is that over
+    /// [`Analysis::models`]. Ties keep deck order. Empty when there are more
+    /// than [`crate::count::MAX_CASE_FILES`] possible case files;
+    /// [`Analysis::case_files_listed`] tells.
+    ///
+    /// # Examples
+    /// ```
+    /// use sleuth_core::{Analysis, Game};
+    /// let game = Game::from_json(r#"{"version": 1, "deck": "classic", "players": ["a", "b", "c"],
+    ///     "me": "a", "hand": ["mu", "pl", "gr", "pe", "sc", "kn"], "events": []}"#)?;
+    /// let analysis = Analysis::new(&game)?;
+    /// let files: Vec<(Vec<String>, u128)> =
+    ///     analysis.case_files().map(|(cards, n)| (game.deck().ids(cards.iter().copied().collect()), n)).collect();
+    /// // White, one of 5 weapons, one of 9 rooms: 45, equally likely.
+    /// assert_eq!(files.len(), 45);
+    /// assert_eq!(files[0].0, ["wh", "ca", "ha"]);
+    /// assert!(files.iter().all(|&(_, n)| n * 45 == analysis.models()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn case_files(&self) -> impl Iterator<Item = (&[Card], u128)> {
         self.case_files.iter().flat_map(CaseFileList::iter)
     }

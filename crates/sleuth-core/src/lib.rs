@@ -43,6 +43,7 @@ pub mod knowledge;
 pub mod model;
 pub mod sample;
 pub mod text;
+pub mod wire;
 
 pub use analysis::{conflict, why, Analysis, Explanation, Status, Why};
 pub use count::{CountError, Counts};

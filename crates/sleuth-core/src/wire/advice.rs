@@ -1,0 +1,292 @@
+//! The advice's wire types (`sleuth advise --json`, with and without
+//! `--refute`; the web API's `advice`).
+
+use super::{ids, Count};
+use crate::advice::{self as core, THREAT_BASIS};
+use crate::model::{CardSet, Game, Player};
+use serde::{Deserialize, Serialize};
+
+/// What the observer should do next.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Advice {
+    /// The observer.
+    pub me: String,
+    /// The number of consistent deals.
+    pub models: Count,
+    /// The case file's entropy, in bits.
+    pub entropy: f64,
+    /// Whether to accuse now.
+    pub accusation: Accusation,
+    /// The best suggestions: most likely to end the game first, then most
+    /// informative.
+    pub suggestions: Vec<Suggestion>,
+    /// Each opponent's progress, in seat order.
+    pub opponents: Vec<Opponent>,
+    /// A guess about how the opponents ask (never part of the accusation);
+    /// `null` when not computed.
+    pub behaviour_hint: Option<BehaviourHint>,
+}
+
+/// The best accusation and whether to make it now.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Accusation {
+    /// The most likely case file, one card id per category.
+    pub cards: Vec<String>,
+    /// Its exact probability, `models / Advice.models` as the nearest number.
+    pub probability: f64,
+    /// The number of consistent deals with these cards in the case file.
+    pub models: Count,
+    /// Whether the case file is certain.
+    pub certain: bool,
+    /// The recommendation: accuse now.
+    pub accuse: bool,
+    /// Which part of the rule decided: `out`, `certain`, `below_even_odds`,
+    /// `waiting_is_better`, `threat_outweighs` or `agent`.
+    pub reason: String,
+    /// That rule, in words.
+    pub rule: String,
+    /// The estimated chance that an opponent solves first (see `threat_basis`).
+    pub threat: f64,
+    /// How the threat is estimated, in words.
+    pub threat_basis: String,
+    /// The observer's best chance after its next question (1 when not needed).
+    pub wait_value: f64,
+}
+
+/// One suggestion the observer could make, evaluated exactly.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Suggestion {
+    /// The suggested cards, one per category.
+    pub cards: Vec<String>,
+    /// The expected information about the case file, in bits.
+    pub information: f64,
+    /// The probability that the answer makes the case file certain.
+    pub end_probability: f64,
+    /// Every possible answer with a positive probability, in the order
+    /// refuters are asked (nobody last).
+    pub outcomes: Vec<Outcome>,
+}
+
+/// One possible answer to a suggestion.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Outcome {
+    /// Who refutes, or `null` when nobody can.
+    pub refuter: Option<String>,
+    /// The card shown, or `null` when nobody refutes.
+    pub shown: Option<String>,
+    /// The probability of this answer (a refuter holding several of the
+    /// cards shows each with equal chance).
+    pub probability: f64,
+    /// The case file's entropy after this answer, in bits.
+    pub entropy_after: f64,
+    /// Whether the case file is certain after this answer.
+    pub solves: bool,
+}
+
+/// An opponent's progress.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Opponent {
+    /// The player.
+    pub player: String,
+    /// Whether it accused wrongly (and is out).
+    pub out: bool,
+    /// The estimated chance that it knows the case file now.
+    pub solved: f64,
+    /// The estimated chance that it can know it by the end of its next turn
+    /// (with `lookahead`), else `solved`.
+    pub threat: f64,
+    /// Whether its next turn was looked at.
+    pub lookahead: bool,
+    /// Its case-file entropy, in bits (estimated).
+    pub entropy: f64,
+    /// Its case-file entropy from the public events alone, in bits.
+    pub public_entropy: f64,
+    /// The deals sampled for the estimate.
+    pub samples: usize,
+}
+
+/// The behaviour hint: what the case file would be if some opponents avoid
+/// asking about their own cards. A model of behaviour, not a deduction.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct BehaviourHint {
+    /// The assumption, in words.
+    pub assumption: String,
+    /// The opponents whose questions show the habit, in seat order.
+    pub habitual: Vec<String>,
+    /// The case file the assumption makes likeliest, or `null`.
+    pub cards: Option<Vec<String>>,
+    /// How many times its exact probability the assumption makes it, or `null`.
+    pub factor: Option<f64>,
+    /// Every opponent's evidence.
+    pub tells: Vec<Tell>,
+}
+
+/// An opponent's evidence for the behaviour hint.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Tell {
+    /// The opponent.
+    pub player: String,
+    /// Its suggested cards whose place the observer knows.
+    pub known: usize,
+    /// How many of those it holds.
+    pub own: usize,
+    /// The chance that a blind asker holds at most `own` of `known`.
+    pub blind_chance: f64,
+    /// The fitted relative rate of suggesting a card it holds.
+    pub rate: f64,
+}
+
+impl Advice {
+    /// The wire form of `advice`, the advice for the observer of `game`.
+    pub fn new(game: &Game, advice: &core::Advice) -> Advice {
+        let player = |p: Player| game.player_id(p).to_string();
+        let a = &advice.accusation;
+        Advice {
+            me: player(advice.me),
+            models: Count(advice.models),
+            entropy: advice.entropy,
+            accusation: Accusation {
+                cards: ids(game, a.cards),
+                probability: a.probability,
+                models: Count(a.deals),
+                certain: a.certain,
+                accuse: a.accuse,
+                reason: a.reason.id().to_string(),
+                rule: a.reason.words().to_string(),
+                threat: a.threat,
+                threat_basis: THREAT_BASIS.to_string(),
+                wait_value: a.wait_value,
+            },
+            suggestions: advice
+                .suggestions
+                .iter()
+                .map(|s| Suggestion {
+                    cards: ids(game, s.cards),
+                    information: s.information,
+                    end_probability: s.end_probability,
+                    outcomes: s
+                        .outcomes
+                        .iter()
+                        .map(|o| Outcome {
+                            refuter: o.refuter.map(player),
+                            shown: o.shown.map(|c| game.deck().id(c).to_string()),
+                            probability: o.probability,
+                            entropy_after: o.entropy_after,
+                            solves: o.solves,
+                        })
+                        .collect(),
+                })
+                .collect(),
+            opponents: advice
+                .opponents
+                .iter()
+                .map(|o| Opponent {
+                    player: player(o.player),
+                    out: o.out,
+                    solved: o.solved,
+                    threat: o.threat,
+                    lookahead: o.lookahead,
+                    entropy: o.entropy,
+                    public_entropy: o.public_entropy,
+                    samples: o.samples,
+                })
+                .collect(),
+            behaviour_hint: advice.hint.as_ref().map(|h| BehaviourHint {
+                assumption: "the opponents listed in 'habitual' avoid asking about their own cards".to_string(),
+                habitual: h.habitual.iter().map(|&p| player(p)).collect(),
+                cards: h.case_file.map(|(c, _)| ids(game, c)),
+                factor: h.case_file.map(|(_, f)| f),
+                tells: h
+                    .tells
+                    .iter()
+                    .map(|t| Tell {
+                        player: player(t.player),
+                        known: t.known,
+                        own: t.own,
+                        blind_chance: t.blind_chance,
+                        rate: t.rate,
+                    })
+                    .collect(),
+            }),
+        }
+    }
+}
+
+/// Which card to show a suggester (`sleuth advise --refute`, the web API's
+/// `advice?by=&cards=`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Refutation {
+    /// Who suggested.
+    pub suggester: String,
+    /// The suggested cards.
+    pub suggestion: Vec<String>,
+    /// The card to show, or `null` when the observer holds none (a pass).
+    pub show: Option<String>,
+    /// Why, in words.
+    pub reason: String,
+    /// Every card the observer could show.
+    pub options: Vec<RefutationOption>,
+}
+
+/// A card the observer could show.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct RefutationOption {
+    /// The card.
+    pub card: String,
+    /// Whether it was shown to the suggester before (it then tells nothing).
+    pub already_shown: bool,
+    /// What it tells the suggester about the case file, in bits.
+    pub revealed: f64,
+    /// The suggester's case-file entropy after seeing it, in bits.
+    pub entropy_after: f64,
+}
+
+impl Refutation {
+    /// The wire form of `advice`: which of `suggestion` to show `suggester`.
+    pub fn new(game: &Game, suggester: Player, suggestion: CardSet, advice: &core::RefutationAdvice) -> Refutation {
+        let deck = game.deck();
+        let who = game.player_id(suggester);
+        let reason = match advice.options.iter().find(|o| o.card == advice.card) {
+            Some(o) if o.already_shown => format!("{who} has seen it already: it reveals nothing"),
+            _ if advice.options.len() == 1 => "your only card of these".to_string(),
+            Some(o) => format!("it tells {who} least about the case file ({:.2} bits)", o.revealed),
+            None => "it tells the suggester least".to_string(),
+        };
+        Refutation {
+            suggester: who.to_string(),
+            suggestion: ids(game, suggestion),
+            show: Some(deck.id(advice.card).to_string()),
+            reason,
+            options: advice
+                .options
+                .iter()
+                .map(|o| RefutationOption {
+                    card: deck.id(o.card).to_string(),
+                    already_shown: o.already_shown,
+                    revealed: o.revealed,
+                    entropy_after: o.entropy_after,
+                })
+                .collect(),
+        }
+    }
+
+    /// The answer when the observer holds none of `suggestion`: pass.
+    pub fn pass(game: &Game, suggester: Player, suggestion: CardSet) -> Refutation {
+        Refutation {
+            suggester: game.player_id(suggester).to_string(),
+            suggestion: ids(game, suggestion),
+            show: None,
+            reason: "you hold none of these cards: pass".to_string(),
+            options: Vec::new(),
+        }
+    }
+}
