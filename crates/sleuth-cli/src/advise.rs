@@ -318,7 +318,7 @@ fn ids(game: &Game, cards: CardSet) -> String {
     json_str_array(cards.iter().map(|c| deck.id(c)))
 }
 
-fn advice_json(game: &Game, advice: &Advice) -> String {
+pub(crate) fn advice_json(game: &Game, advice: &Advice) -> String {
     let a = &advice.accusation;
     let accusation = json_object([
         ("cards".to_string(), ids(game, a.cards)),
@@ -424,7 +424,7 @@ fn hint_json(game: &Game, hint: &BehaviourHint) -> String {
     ])
 }
 
-fn refute_json(game: &Game, suggester: Player, cards: CardSet, advice: &RefutationAdvice) -> String {
+pub(crate) fn refute_json(game: &Game, suggester: Player, cards: CardSet, advice: &RefutationAdvice) -> String {
     let options: Vec<String> = advice
         .options
         .iter()

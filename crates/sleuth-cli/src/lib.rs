@@ -16,6 +16,8 @@ mod generate;
 mod input;
 mod logic;
 mod notepad;
+#[cfg(test)]
+mod old_vs_wire;
 mod output;
 #[doc(hidden)]
 pub mod plot; // also drawn by the examples

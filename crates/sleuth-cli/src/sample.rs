@@ -167,7 +167,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
 /// What the output gives as certain, and the count: the exact analysis,
 /// or, for a game too large for it, what propagation settles.
 #[derive(Clone, Copy)]
-enum Known<'a> {
+pub(crate) enum Known<'a> {
     Exact(&'a Analysis),
     Settled(&'a Settled),
 }
@@ -260,7 +260,7 @@ fn sample_with(
 /// `intervals` ({card: {place: [lo, hi]}}, 95 %). Without the exact
 /// analysis: `status` from propagation, `models` null, and `consistent`
 /// null until a deal is sampled.
-fn to_json(
+pub(crate) fn to_json(
     game: &Game,
     known: Known<'_>,
     estimate: &Estimate,
