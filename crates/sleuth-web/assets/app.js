@@ -464,7 +464,7 @@ function renderGame() {
   $('turn-title').textContent = state.editing === null ? `New turn (turn ${g.events.length + 1})` : `Edit turn ${state.editing.index + 1}`;
   const list = $('events');
   list.replaceChildren();
-  const conflict = new Set(((state.analysis && state.analysis.conflict) || { events: [] }).events.map((e) => e.index));
+  const conflict = new Set((state.analysis && state.analysis.conflict) || []);
   // Newest first, right under the turn form: the turn just entered is in view.
   for (const e of [...g.events].reverse()) {
     const editing = state.editing !== null && state.editing.index === e.index;
@@ -525,8 +525,8 @@ function renderAnalysis() {
     body.append(h('tr', { class: 'cat' }, h('th', { colspan: a.places.length + 1 }, cat.name)));
     for (const card of cat.cards) {
       const row = h('tr', {}, h('th', { class: 'card-col', title: card.name }, h('span', { class: 'code' }, card.id), ' ', h('span', { class: 'name' }, card.name)));
-      a.cells[card.id].forEach((cell, i) => {
-        const place = a.places[i];
+      a.places.forEach((place) => {
+        const cell = { p: a.probabilities[card.id][place], status: a.status[card.id][place] };
         const td = h('td', { 'data-card': card.id, 'data-place': place, 'data-status': cell.status,
           class: `cell ${cell.status}${place === 'case_file' ? ' case' : ''}`,
           tabindex: cell.status === 'maybe' ? undefined : 0,
@@ -555,23 +555,22 @@ function renderAnalysis() {
     conflictBox.classList.add('hidden');
   } else {
     fill(status, h('strong', { id: 'models' }, '0'), ' consistent deals');
-    const c = a.conflict || { events: [], hand: false };
     fill(conflictBox,
       h('strong', {}, 'Contradiction: no deal fits every turn.'),
       ' These cannot all be true (one of them was probably entered wrong; every turn is kept, so edit or delete the wrong one):',
-      h('ul', {}, c.events.map((e) => h('li', {}, turnLine(e))), c.hand ? h('li', {}, 'your hand') : null));
+      h('ul', {}, (a.conflict || []).map((index) => h('li', {}, turnLine({ index }))), a.conflict_hand ? h('li', {}, 'your hand') : null));
     conflictBox.classList.remove('hidden');
   }
 
   const cf = $('case-files');
   cf.replaceChildren();
-  for (const f of a.case_files) {
+  for (const f of a.case_file) {
     cf.append(h('li', { 'data-cards': f.cards.join(',') }, h('span', { class: 'prob' }, `${(f.probability * 100).toFixed(1)}%`), ' ', cardNames(f.cards)));
   }
-  if (a.case_files_count !== null && a.case_files_count > a.case_files.length) {
-    cf.append(h('li', { class: 'muted' }, `… and ${a.case_files_count - a.case_files.length} more`));
+  if (a.case_file_count !== null && a.case_file_count > a.case_file.length) {
+    cf.append(h('li', { class: 'muted' }, `… and ${a.case_file_count - a.case_file.length} more`));
   }
-  if (a.case_files_count === null) cf.append(h('li', { class: 'muted' }, 'too many to list'));
+  if (a.case_file_count === null) cf.append(h('li', { class: 'muted' }, 'too many to list'));
 }
 
 /** A cell as a fact in words: "pe holds Rope", "Rope is not in the case file". */
@@ -590,14 +589,15 @@ function lessonOf(before, after) {
   const ruledOut = [];
   const moves = [];
   if (!before || !after || before.places.join() !== after.places.join()) return { certain, ruledOut, moves };
-  for (const [card, row] of Object.entries(after.cells)) {
-    const old = before.cells[card];
+  for (const [card, row] of Object.entries(after.status)) {
+    const old = before.status[card];
     if (!old) continue;
-    row.forEach((cell, i) => {
-      const place = after.places[i];
-      if (old[i].status === 'maybe' && cell.status === 'yes') certain.push(fact(card, place, 'yes'));
-      else if (old[i].status === 'maybe' && cell.status === 'no') ruledOut.push(fact(card, place, 'no'));
-      else if (cell.status === 'maybe' && Math.abs(cell.p - old[i].p) >= 0.005) moves.push({ card, place, from: old[i].p, to: cell.p });
+    after.places.forEach((place) => {
+      const [was, now] = [old[place], row[place]];
+      const [from, to] = [before.probabilities[card][place], after.probabilities[card][place]];
+      if (was === 'maybe' && now === 'yes') certain.push(fact(card, place, 'yes'));
+      else if (was === 'maybe' && now === 'no') ruledOut.push(fact(card, place, 'no'));
+      else if (now === 'maybe' && Math.abs(to - from) >= 0.005) moves.push({ card, place, from, to });
     });
   }
   moves.sort((x, y) => Math.abs(y.to - y.from) - Math.abs(x.to - x.from));
@@ -669,14 +669,15 @@ async function showWhy(card, place, status, cell) {
     const w = await api('GET', `/api/games/${state.game.id}/why?card=${encodeURIComponent(card)}&place=${encodeURIComponent(place)}`);
     const name = `${cardName(card)} (${card})`;
     const where = placeWords(place);
-    if (!w.certain) {
-      fill(box, h('p', {}, w.inconsistent ? 'Nothing is certain: the turns contradict each other.' : `${name} at ${where} is not certain.`), closeButton);
+    const r = w.reason;
+    if (!r) {
+      fill(box, h('p', {}, w.consistent ? `${name} at ${where} is not certain.` : 'Nothing is certain: the turns contradict each other.'), closeButton);
     } else {
-      const items = w.events.map((e) => h('li', { 'data-index': e.index }, turnLine(e)));
-      if (w.hand) items.push(h('li', {}, 'your hand'));
+      const items = r.events.map((index) => h('li', { 'data-index': index }, turnLine({ index })));
+      if (r.hand) items.push(h('li', {}, 'your hand'));
       fill(box, h('strong', { id: 'why-fact' }, `Why ${name} is ${w.status === 'yes' ? '' : 'not '}in ${where}:`),
         items.length ? h('ul', { id: 'why-list' }, items) : h('p', {}, 'the rules alone (deck, hand sizes, face-up cards) force it.'),
-        w.minimum ? null : h('p', { class: 'muted' }, 'a minimal set; the search for a smaller one ran out of budget'),
+        r.minimum ? null : h('p', { class: 'muted' }, 'a minimal set; the search for a smaller one ran out of budget'),
         closeButton);
     }
   } catch (e) { fill(box, h('p', {}, e.message), closeButton); }
@@ -708,27 +709,27 @@ async function refreshAdvice() {
   body.replaceChildren();
   body.dataset.version = adv.version; // tests wait for this
   if (!adv.consistent) { body.append(h('p', {}, 'No advice while the turns contradict each other.')); return; }
-  const a = adv.accuse;
+  const a = adv.accusation;
   const cards = cardNames(a.cards);
   // The exact probability first; then the rule that decided, in words.
   const exact = `exact chance ${pct(a.probability, 1)}`;
-  if (a.now && a.certain) {
+  if (a.accuse && a.certain) {
     body.append(h('p', { id: 'advice-accuse', class: 'accuse' }, h('strong', {}, `Accuse now: ${cards} (certain).`)));
-  } else if (a.now) {
+  } else if (a.accuse) {
     body.append(h('p', { id: 'advice-accuse', class: 'accuse' }, h('strong', {}, `Accuse now: ${cards}`), `, ${exact}.`));
   } else {
     body.append(h('p', { id: 'advice-accuse' }, `Do not accuse yet: the most likely case file, ${cards}, has ${exact}.`));
   }
   if (!a.certain && a.reason !== 'out') {
-    const threat = a.lookahead
+    const threat = adv.opponents.some((o) => o.lookahead)
       ? `An opponent can know the case file by the end of its next turn with chance ${pct(a.threat)}`
       : `An opponent knows the case file now with chance ${pct(a.threat)}`;
     body.append(h('p', { id: 'advice-why' }, `Why: ${a.rule}. ${threat}, ${a.threat_basis}.`));
   } else if (a.reason === 'out') {
     body.append(h('p', { id: 'advice-why' }, `Why: ${a.rule}.`));
   }
-  if (!(a.now && a.certain) && adv.suggest.length) {
-    body.append(h('p', {}, 'Suggest (best first):'), h('ol', { id: 'advice-suggest' }, adv.suggest.map((s) =>
+  if (!(a.accuse && a.certain) && adv.suggestions.length) {
+    body.append(h('p', {}, 'Suggest (best first):'), h('ol', { id: 'advice-suggest' }, adv.suggestions.map((s) =>
       h('li', { 'data-cards': s.cards.join(',') }, h('strong', {}, cardNames(s.cards)),
         ` — ${s.information.toFixed(2)} bits expected, ends the game with chance ${pct(s.end_probability)}`))));
   }
@@ -738,9 +739,9 @@ async function refreshAdvice() {
         : `${o.player}: knows the case file now with chance ${pct(o.solved)}, ${o.entropy.toFixed(1)} bits left`
           + (o.lookahead ? `; can know it by the end of its next turn with chance ${pct(o.threat)}` : '')))));
   }
-  if (adv.hint && !(a.now && a.certain)) {
+  if (adv.behaviour_hint && !(a.accuse && a.certain)) {
     // A model of how people ask, never a probability of a case file.
-    const hint = adv.hint;
+    const hint = adv.behaviour_hint;
     const text = hint.cards && hint.habitual.length
       ? `If ${hint.habitual.join(', ')} avoid asking about their own cards, as their questions so far suggest, ${hint.cards.join(', ')} would be the likeliest case file (about ${hint.factor.toFixed(1)} times its exact chance).`
       : 'No opponent\'s questions show that it avoids asking about its own cards, so there is no hint.';
@@ -946,12 +947,11 @@ async function askMe(ev) {
   const enter = $('ask-enter');
   enter.classList.add('hidden');
   try {
-    const adv = await api('GET', `/api/games/${state.game.id}/advice?by=${encodeURIComponent(by)}&cards=${encodeURIComponent(cards.join(','))}`);
-    const s = adv.show;
-    $('ask-answer').textContent = s.card ? `Show ${cardName(s.card)} (${s.card}): ${s.reason}.` : `${s.reason}.`;
-    $('ask-answer').dataset.card = s.card || '';
-    if (s.card) {
-      const event = { suggestion: { by, cards, refuted_by: me(), shown: s.card } };
+    const s = await api('GET', `/api/games/${state.game.id}/advice?by=${encodeURIComponent(by)}&cards=${encodeURIComponent(cards.join(','))}`);
+    $('ask-answer').textContent = s.show ? `Show ${cardName(s.show)} (${s.show}): ${s.reason}.` : `${s.reason}.`;
+    $('ask-answer').dataset.card = s.show || '';
+    if (s.show) {
+      const event = { suggestion: { by, cards, refuted_by: me(), shown: s.show } };
       enter.textContent = `Enter this turn: ${describe(event)}`;
       enter.onclick = async () => {
         const ok = await change('POST', '/events', { event }, { label: `Turn ${state.game.events.length + 1} added`,

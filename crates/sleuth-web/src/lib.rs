@@ -19,6 +19,8 @@ pub mod guard;
 pub mod share;
 pub mod store;
 pub mod view;
+#[cfg(test)]
+mod view_old;
 
 use anyhow::Context;
 use axum::extract::{DefaultBodyLimit, Request};
