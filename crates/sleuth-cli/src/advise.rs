@@ -1,16 +1,14 @@
 //! `sleuth advise`: what to do next, from `sleuth_core::advice`.
 
 use crate::input::{display, load_game};
-use crate::output::{
-    card_ids, group_digits, json_count, json_f64, json_object, json_str, json_str_array, write_title, Paint,
-};
+use crate::output::{card_ids, group_digits, write_json, write_title, Paint};
 use crate::Outcome;
 use anyhow::bail;
 use sleuth_core::advice::{
     advise, Advice, AdviceError, AdviceOptions, BehaviourHint, OpponentProgress, Position, RefutationAdvice,
     SuggestionEval, THREAT_BASIS,
 };
-use sleuth_core::{CardSet, Game, Player};
+use sleuth_core::{wire, CardSet, Game, Player};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -66,7 +64,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
             Err(e) => return fail(e),
         };
         if args.json {
-            out.write_all(refute_json(&game, suggester, cards, &advice).as_bytes())?;
+            write_json(out, &wire::Refutation::new(&game, suggester, cards, &advice))?;
         } else {
             write_refute(out, &game, suggester, cards, &advice, args.by.is_none())?;
         }
@@ -85,7 +83,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         Err(e) => return fail(e),
     };
     if args.json {
-        out.write_all(advice_json(&game, &advice).as_bytes())?;
+        write_json(out, &wire::Advice::new(&game, &advice))?;
     } else {
         write_advice(out, &game, &advice, args.samples)?;
     }
@@ -311,137 +309,4 @@ fn write_refute(
         )?;
     }
     Ok(())
-}
-
-fn ids(game: &Game, cards: CardSet) -> String {
-    let deck = game.deck();
-    json_str_array(cards.iter().map(|c| deck.id(c)))
-}
-
-pub(crate) fn advice_json(game: &Game, advice: &Advice) -> String {
-    let a = &advice.accusation;
-    let accusation = json_object([
-        ("cards".to_string(), ids(game, a.cards)),
-        ("probability".to_string(), json_f64(a.probability)),
-        ("models".to_string(), json_count(a.deals)),
-        ("certain".to_string(), a.certain.to_string()),
-        ("accuse".to_string(), a.accuse.to_string()),
-        ("reason".to_string(), json_str(a.reason.id())),
-        ("rule".to_string(), json_str(a.reason.words())),
-        ("threat".to_string(), json_f64(a.threat)),
-        ("threat_basis".to_string(), json_str(THREAT_BASIS)),
-        ("wait_value".to_string(), json_f64(a.wait_value)),
-    ]);
-    let hint = advice.hint.as_ref().map_or("null".to_string(), |h| hint_json(game, h));
-    let suggestions: Vec<String> = advice
-        .suggestions
-        .iter()
-        .map(|s| {
-            let outcomes: Vec<String> = s
-                .outcomes
-                .iter()
-                .map(|o| {
-                    json_object([
-                        ("refuter".to_string(), o.refuter.map_or("null".into(), |r| json_str(game.player_id(r)))),
-                        ("shown".to_string(), o.shown.map_or("null".into(), |c| json_str(game.deck().id(c)))),
-                        ("probability".to_string(), json_f64(o.probability)),
-                        ("entropy_after".to_string(), json_f64(o.entropy_after)),
-                        ("solves".to_string(), o.solves.to_string()),
-                    ])
-                })
-                .collect();
-            format!(
-                "    {{\"cards\": {}, \"information\": {}, \"end_probability\": {}, \"outcomes\": [{}]}}",
-                ids(game, s.cards),
-                json_f64(s.information),
-                json_f64(s.end_probability),
-                outcomes.join(", ")
-            )
-        })
-        .collect();
-    let opponents: Vec<String> = advice
-        .opponents
-        .iter()
-        .map(|o| {
-            format!(
-                "    {}",
-                json_object([
-                    ("player".to_string(), json_str(game.player_id(o.player))),
-                    ("out".to_string(), o.out.to_string()),
-                    ("solved".to_string(), json_f64(o.solved)),
-                    ("threat".to_string(), json_f64(o.threat)),
-                    ("lookahead".to_string(), o.lookahead.to_string()),
-                    ("entropy".to_string(), json_f64(o.entropy)),
-                    ("public_entropy".to_string(), json_f64(o.public_entropy)),
-                    ("samples".to_string(), o.samples.to_string()),
-                ])
-            )
-        })
-        .collect();
-    let list = |items: Vec<String>| {
-        if items.is_empty() {
-            "[]".to_string()
-        } else {
-            format!("[\n{}\n  ]", items.join(",\n"))
-        }
-    };
-    format!(
-        "{{\n  \"me\": {},\n  \"models\": {},\n  \"entropy\": {},\n  \"accusation\": {accusation},\n  \"suggestions\": {},\n  \"opponents\": {},\n  \"behaviour_hint\": {hint}\n}}\n",
-        json_str(game.player_id(advice.me)),
-        json_count(advice.models),
-        json_f64(advice.entropy),
-        list(suggestions),
-        list(opponents)
-    )
-}
-
-/// The behaviour hint as JSON: every opponent's evidence, who passes the
-/// habit check, and the case file the assumption favours with its factor.
-fn hint_json(game: &Game, hint: &BehaviourHint) -> String {
-    let tells: Vec<String> = hint
-        .tells
-        .iter()
-        .map(|t| {
-            json_object([
-                ("player".to_string(), json_str(game.player_id(t.player))),
-                ("known".to_string(), t.known.to_string()),
-                ("own".to_string(), t.own.to_string()),
-                ("blind_chance".to_string(), json_f64(t.blind_chance)),
-                ("rate".to_string(), json_f64(t.rate)),
-            ])
-        })
-        .collect();
-    let (cards, factor) = match &hint.case_file {
-        Some((c, f)) => (ids(game, *c), json_f64(*f)),
-        None => ("null".to_string(), "null".to_string()),
-    };
-    json_object([
-        ("assumption".to_string(), json_str("the opponents listed in 'habitual' avoid asking about their own cards")),
-        ("habitual".to_string(), json_str_array(hint.habitual.iter().map(|&p| game.player_id(p)))),
-        ("cards".to_string(), cards),
-        ("factor".to_string(), factor),
-        ("tells".to_string(), format!("[{}]", tells.join(", "))),
-    ])
-}
-
-pub(crate) fn refute_json(game: &Game, suggester: Player, cards: CardSet, advice: &RefutationAdvice) -> String {
-    let options: Vec<String> = advice
-        .options
-        .iter()
-        .map(|o| {
-            json_object([
-                ("card".to_string(), json_str(game.deck().id(o.card))),
-                ("already_shown".to_string(), o.already_shown.to_string()),
-                ("revealed".to_string(), json_f64(o.revealed)),
-                ("entropy_after".to_string(), json_f64(o.entropy_after)),
-            ])
-        })
-        .collect();
-    format!(
-        "{{\n  \"suggester\": {},\n  \"suggestion\": {},\n  \"show\": {},\n  \"options\": [\n    {}\n  ]\n}}\n",
-        json_str(game.player_id(suggester)),
-        ids(game, cards),
-        json_str(game.deck().id(advice.card)),
-        options.join(",\n    ")
-    )
 }

@@ -1,10 +1,10 @@
 //! `sleuth check`: validate a game file.
 
 use crate::input::{counted, display, in_file, load_game};
-use crate::output::{deck_name, explanation_lines, group_digits};
+use crate::output::{deck_name, explanation_lines, group_digits, write_json};
 use crate::Outcome;
 use sleuth_core::count::count;
-use sleuth_core::{conflict, Problem};
+use sleuth_core::{conflict, wire, Problem};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -12,12 +12,19 @@ use std::path::PathBuf;
 pub struct Args {
     /// The game file (JSON, format version 1); '-' reads standard input.
     game: PathBuf,
+    /// Print JSON (docs/game-format.md: deck, players, hand sizes, events,
+    /// observer, and whether the history is consistent) instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     crate::count_progress::install();
     // Every validation problem is an error (exit code 2) listing each one.
     let game = load_game(&args.game)?;
+    if args.json {
+        return json(args, out, &game);
+    }
     let players: Vec<&str> = game.players().map(|p| game.player_id(p)).collect();
     let observer = match game.observer() {
         Some((me, _)) => format!("observer {}", game.player_id(me)),
@@ -51,4 +58,19 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         }
     }
     Ok(Outcome::Inconsistent)
+}
+
+/// `check --json`: the wire form, with the same exit codes as the text (a
+/// game too large to count prints `consistent: null`, then the error).
+fn json(args: &Args, out: &mut dyn Write, game: &sleuth_core::Game) -> anyhow::Result<Outcome> {
+    let models = match count(&Problem::new(game)) {
+        Ok(m) => m,
+        Err(e) => {
+            write_json(out, &wire::Check::new(game, None, None))?;
+            return counted(&args.game, Err(e));
+        }
+    };
+    let conflict = if models == 0 { in_file(&args.game, conflict(game))? } else { None };
+    write_json(out, &wire::Check::new(game, Some(models), conflict.as_ref()))?;
+    Ok(if models > 0 { Outcome::Success } else { Outcome::Inconsistent })
 }

@@ -1,7 +1,6 @@
 //! `sleuth generate`: a random game played by the rules, from a seed.
 
 use crate::input::write_to;
-use crate::output::{json_object, json_str};
 use crate::Outcome;
 use anyhow::{bail, Context as _};
 use rand::SeedableRng;
@@ -103,7 +102,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         Some(option) => anyhow::anyhow!("{option}: {e}"),
         None => anyhow::anyhow!(e),
     })?;
-    let deal = json_object(generated.deal.iter().map(|(card, place)| (card.clone(), json_str(place)))) + "\n";
+    let deal = serde_json::to_string(&generated.deal)? + "\n";
     match &args.deal {
         Some(Some(path)) => write_to(Some(path), &deal, out)?,
         Some(None) => io::stderr().lock().write_all(deal.as_bytes()).context("cannot write to standard error")?,

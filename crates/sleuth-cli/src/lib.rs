@@ -16,8 +16,6 @@ mod generate;
 mod input;
 mod logic;
 mod notepad;
-#[cfg(test)]
-mod old_vs_wire;
 mod output;
 #[doc(hidden)]
 pub mod plot; // also drawn by the examples

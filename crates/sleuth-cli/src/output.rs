@@ -2,7 +2,6 @@
 
 use sleuth_core::analysis::ratio;
 use sleuth_core::{CardSet, Explanation, Game, Place};
-use std::fmt::Write as _;
 use std::io::{self, IsTerminal as _, Write};
 
 /// ANSI colour, on only when asked for and allowed.
@@ -172,88 +171,11 @@ pub fn table_id(id: &str) -> std::borrow::Cow<'_, str> {
     sleuth_core::text::elide(id, TABLE_ID_CHARS)
 }
 
-/// A JSON string literal.
-pub fn json_str(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    push_json_str(&mut out, s);
-    out
-}
-
-/// Appends a JSON string literal. Ids and names rarely need escaping, so
-/// they are copied as they are; anything else goes through serde_json.
-pub fn push_json_str(out: &mut String, s: &str) {
-    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
-        out.push('"');
-        out.push_str(s);
-        out.push('"');
-    } else {
-        out.push_str(&serde_json::Value::String(s.to_string()).to_string());
-    }
-}
-
-/// A JSON number for a probability; always finite.
-pub fn json_f64(x: f64) -> String {
-    let mut out = String::new();
-    push_json_f64(&mut out, x);
-    out
-}
-
-/// Appends [`json_f64`]'s number.
-pub fn push_json_f64(out: &mut String, x: f64) {
-    // serde_json's own float formatting (its `Number`'s text), without
-    // going through `fmt`.
-    if x.is_finite() {
-        out.push_str(zmij::Buffer::new().format_finite(x));
-    } else {
-        out.push('0');
-    }
-}
-
-/// A count as a JSON string of its decimal digits (counts can exceed what
-/// a JSON number holds exactly).
-pub fn json_count(n: u128) -> String {
-    let mut out = String::new();
-    push_json_count(&mut out, n);
-    out
-}
-
-/// Appends [`json_count`]'s string.
-pub fn push_json_count(out: &mut String, n: u128) {
-    out.push('"');
-    out.push_str(itoa::Buffer::new().format(n));
-    out.push('"');
-}
-
-/// A JSON array of strings on one line.
-pub fn json_str_array<'a>(items: impl IntoIterator<Item = &'a str>) -> String {
-    let mut s = String::new();
-    push_json_str_array(&mut s, items);
-    s
-}
-
-/// Appends [`json_str_array`]'s array.
-pub fn push_json_str_array<'a>(out: &mut String, items: impl IntoIterator<Item = &'a str>) {
-    out.push('[');
-    for (i, item) in items.into_iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        push_json_str(out, item);
-    }
-    out.push(']');
-}
-
-/// A JSON object on one line from already-rendered values.
-pub fn json_object(entries: impl IntoIterator<Item = (String, String)>) -> String {
-    let mut s = String::from("{");
-    for (i, (k, v)) in entries.into_iter().enumerate() {
-        if i > 0 {
-            s.push_str(", ");
-        }
-        let _ = write!(s, "{}: {v}", json_str(&k));
-    }
-    s.push('}');
-    s
+/// Writes a wire value (`sleuth_core::wire`) as pretty-printed JSON and a
+/// newline: what every `--json` prints.
+pub fn write_json(out: &mut dyn Write, value: &impl serde::Serialize) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, value)?;
+    writeln!(out)
 }
 
 /// The bold first line of a report: "Sleuth WHAT: viewpoint, N events, deck".
@@ -293,13 +215,5 @@ mod tests {
         assert_eq!(group_digits(999), "999");
         assert_eq!(group_digits(1000), "1,000");
         assert_eq!(group_digits(1234567), "1,234,567");
-    }
-
-    #[test]
-    fn json_helpers_escape() {
-        assert_eq!(json_str("a\"b"), r#""a\"b""#);
-        assert_eq!(json_str_array(["x", "y"]), r#"["x", "y"]"#);
-        assert_eq!(json_f64(0.5), "0.5");
-        assert_eq!(json_object([("k".to_string(), "1".to_string())]), r#"{"k": 1}"#);
     }
 }

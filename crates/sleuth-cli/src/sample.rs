@@ -10,9 +10,7 @@
 
 use crate::input::{display, in_file, load_game};
 use crate::notepad::describe_cards;
-use crate::output::{
-    json_count, json_f64, json_object, json_str, json_str_array, places, write_conflict, write_title, Paint,
-};
+use crate::output::{places, write_conflict, write_json, write_title, Paint};
 use crate::Outcome;
 use anyhow::{anyhow, bail};
 use rand::SeedableRng;
@@ -21,7 +19,7 @@ use sleuth_core::deduce::Settled;
 use sleuth_core::sample::{
     estimate_from_deals, search_and_sample_traced, Deal, Estimate, Formula, Trace, UniformSampler, WalkSatConfig,
 };
-use sleuth_core::{Analysis, Card, CardSet, Game, Place, Problem, Status};
+use sleuth_core::{wire, Analysis, Card, CardSet, Game, Place, Problem, Status};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -115,11 +113,15 @@ fn sampler(args: &Args) -> anyhow::Result<Sampler> {
     Ok(Sampler::WalkSat(cfg))
 }
 
-/// One sampled deal as a JSON object on one line: `{"sc": "mu", ...}`.
+/// One sampled deal as a JSON object on one line: `{"sc":"mu",...}`, in
+/// deck order.
 fn deal_json(game: &Game, deal: &Deal) -> String {
-    json_object(game.deck().cards().filter_map(|c| {
-        deal.get(c.index()).copied().flatten().map(|p| (game.deck().id(c).to_string(), json_str(game.place_id(p))))
-    }))
+    let places: indexmap::IndexMap<&str, &str> = game
+        .deck()
+        .cards()
+        .filter_map(|c| deal.get(c.index()).copied().flatten().map(|p| (game.deck().id(c), game.place_id(p))))
+        .collect();
+    serde_json::to_string(&places).unwrap_or_default()
 }
 
 /// The case file of a deal.
@@ -149,13 +151,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     };
     if !analysis.is_consistent() {
         if args.json {
-            let events: Vec<String> =
-                analysis.conflict().map(|c| c.events.iter().map(usize::to_string).collect()).unwrap_or_default();
-            writeln!(
-                out,
-                "{{\n  \"consistent\": false,\n  \"conflict\": [{}],\n  \"models\": \"0\"\n}}",
-                events.join(", ")
-            )?;
+            // Nothing to sample: the exact analysis says why.
+            write_json(out, &wire::Analysis::new(&game, &analysis))?;
         } else if !args.deals {
             write_conflict(out, &game, analysis.conflict())?;
         }
@@ -167,7 +164,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
 /// What the output gives as certain, and the count: the exact analysis,
 /// or, for a game too large for it, what propagation settles.
 #[derive(Clone, Copy)]
-pub(crate) enum Known<'a> {
+enum Known<'a> {
     Exact(&'a Analysis),
     Settled(&'a Settled),
 }
@@ -247,73 +244,17 @@ fn sample_with(
         Sampler::WalkSat(cfg) => cfg.name().unwrap_or("custom").to_string(),
     };
     if args.json {
-        out.write_all(to_json(game, known, &estimate, &name, args.seed, &case_files).as_bytes())?;
+        let (models, status) = match known {
+            Known::Exact(a) => (Some(a.models()), known),
+            Known::Settled(_) => (None, known),
+        };
+        let sample =
+            wire::Sample::new(game, &estimate, models, |c, p| status.status(c, p), &name, args.seed, &case_files);
+        write_json(out, &sample)?;
     } else {
         write_text(out, game, known, &estimate, &case_files, Paint::for_stdout(args.no_color))?;
     }
     Ok(Outcome::Success)
-}
-
-/// The estimate as JSON: the analysis contract's keys (`probabilities`
-/// estimated, `status` from exact deduction, `case_file` estimated from the
-/// samples, `models` the exact count), plus `sampler`, `samples`, `seed` and
-/// `intervals` ({card: {place: [lo, hi]}}, 95 %). Without the exact
-/// analysis: `status` from propagation, `models` null, and `consistent`
-/// null until a deal is sampled.
-pub(crate) fn to_json(
-    game: &Game,
-    known: Known<'_>,
-    estimate: &Estimate,
-    sampler: &str,
-    seed: u64,
-    case_files: &[(CardSet, u64)],
-) -> String {
-    let deck = game.deck();
-    let places = places(game);
-    let per_card = |cell: &dyn Fn(Card, Place) -> String| -> String {
-        let rows: Vec<String> = deck
-            .cards()
-            .map(|c| {
-                let obj = json_object(places.iter().map(|&(p, id)| (id.to_string(), cell(c, p))));
-                format!("    {}: {obj}", json_str(deck.id(c)))
-            })
-            .collect();
-        format!("{{\n{}\n  }}", rows.join(",\n"))
-    };
-    let samples = estimate.samples();
-    let case_file: Vec<String> = case_files
-        .iter()
-        .map(|&(cards, n)| {
-            let ids = json_str_array(cards.iter().map(|c| deck.id(c)));
-            let p = json_f64(if samples == 0 { 0.0 } else { n as f64 / samples as f64 });
-            format!("    {{\"cards\": {ids}, \"probability\": {p}, \"samples\": {n}}}")
-        })
-        .collect();
-    let case_file = if case_file.is_empty() { "[]".to_string() } else { format!("[\n{}\n  ]", case_file.join(",\n")) };
-    let fields: Vec<(&str, String)> = vec![
-        // Without the exact count, a deal sampled shows that one fits.
-        ("consistent", if matches!(known, Known::Exact(_)) || samples > 0 { "true" } else { "null" }.into()),
-        ("models", if let Known::Exact(a) = known { json_count(a.models()) } else { "null".into() }),
-        ("method", json_str(estimate.method())),
-        ("sampler", json_str(sampler)),
-        ("samples", samples.to_string()),
-        ("seed", seed.to_string()),
-        ("independent", estimate.independent().to_string()),
-        ("places", json_str_array(places.iter().map(|&(_, id)| id))),
-        ("probabilities", per_card(&|c, p| json_f64(estimate.probability(c, p)))),
-        (
-            "intervals",
-            per_card(&|c, p| {
-                let i = estimate.interval(c, p);
-                format!("[{}, {}]", json_f64(i.lo), json_f64(i.hi))
-            }),
-        ),
-        ("status", per_card(&|c, p| json_str(known.status(c, p).as_str()))),
-        ("case_file", case_file),
-        ("face_up", json_str_array(game.face_up().iter().map(|c| deck.id(c)))),
-    ];
-    let body: Vec<String> = fields.iter().map(|(k, v)| format!("  {}: {v}", json_str(k))).collect();
-    format!("{{\n{}\n}}\n", body.join(",\n"))
 }
 
 /// A percentage rounded to a whole number.

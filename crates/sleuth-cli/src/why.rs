@@ -1,10 +1,10 @@
 //! `sleuth why`: which events force a certain fact.
 
 use crate::input::{in_file, load_game};
-use crate::output::{cell_percent, explanation_lines, group_digits, write_conflict};
+use crate::output::{cell_percent, explanation_lines, group_digits, write_conflict, write_json};
 use crate::Outcome;
 use anyhow::bail;
-use sleuth_core::{why, Analysis, Card, Game, Place, Status, Why};
+use sleuth_core::{why, wire, Analysis, Card, Game, Place, Status, Why};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -16,6 +16,10 @@ pub struct Args {
     card: String,
     /// A player id, or 'case_file'.
     place: String,
+    /// Print JSON (docs/game-format.md: the status, the exact counts, and the
+    /// events that force a certain fact) instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
@@ -24,6 +28,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let card = find_card(&game, &args.card)?;
     let place = find_place(&game, &args.place)?;
     let analysis = crate::input::counted(&args.game, Analysis::new(&game))?;
+    if args.json {
+        return json(args, out, &game, &analysis, card, place);
+    }
     if !analysis.is_consistent() {
         write_conflict(out, &game, analysis.conflict())?;
         return Ok(Outcome::Inconsistent);
@@ -66,6 +73,29 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         }
     }
     Ok(Outcome::Success)
+}
+
+/// `why --json`: the wire form, with the same exit codes as the text.
+fn json(
+    args: &Args,
+    out: &mut dyn Write,
+    game: &Game,
+    analysis: &Analysis,
+    card: Card,
+    place: Place,
+) -> anyhow::Result<Outcome> {
+    let certain = analysis.is_consistent() && analysis.status(card, place) != Status::Maybe;
+    // Only a certain fact is explained (the search is the costly part).
+    let answer = if certain { in_file(&args.game, why(game, card, place))? } else { Why::NotCertain };
+    if certain && !matches!(answer, Why::Certain { .. }) {
+        bail!("could not explain the fact; the exact counts disagree with each other");
+    }
+    write_json(out, &wire::Why::new(game, analysis, card, place, &answer))?;
+    Ok(match (analysis.is_consistent(), certain) {
+        (false, _) => Outcome::Inconsistent,
+        (true, false) => Outcome::NoResult,
+        (true, true) => Outcome::Success,
+    })
 }
 
 /// "`pi` is in the case file" / "mu holds `sc`".

@@ -16,6 +16,7 @@ mod logic;
 mod notepad;
 mod sample;
 mod sat_engine;
+mod schema;
 mod serve;
 mod speedclue;
 mod support;

@@ -131,7 +131,7 @@ fn sigkill_in_the_middle_of_a_game_loses_no_confirmed_event() {
         }
     }
     let (_, analysis) = request(&addr, "GET", &format!("/api/games/{id}/analysis"), "").unwrap();
-    assert_eq!(analysis["case_files"][0]["cards"], serde_json::json!(["pe", "pi", "bi"]));
+    assert_eq!(analysis["case_file"][0]["cards"], serde_json::json!(["pe", "pi", "bi"]));
     child.kill().unwrap();
     child.wait().unwrap();
 }

@@ -10,6 +10,11 @@
 //! serde. With the `schema` feature, [`schema`] gives each shape's JSON
 //! Schema (checked in as docs/schema/*.json).
 //!
+//! Probabilities are the nearest `f64`, written in the shortest form that
+//! reads back as that number; reading them back bit for bit with serde_json
+//! needs its `float_roundtrip` feature (JavaScript's and Python's parsers
+//! are exact). For exact arithmetic use the counts.
+//!
 //! ```
 //! use sleuth_core::{wire, Game};
 //!
@@ -34,7 +39,9 @@ mod sample;
 #[cfg(feature = "schema")]
 pub mod schema;
 
-pub use advice::{Accusation, Advice, BehaviourHint, Opponent, Outcome, Refutation, RefutationOption, Suggestion, Tell};
+pub use advice::{
+    Accusation, Advice, BehaviourHint, Opponent, Outcome, Refutation, RefutationOption, Suggestion, Tell,
+};
 pub use sample::{Sample, SampledCaseFile};
 
 /// An exact count of deals, written as a JSON string of its decimal digits:
@@ -70,7 +77,7 @@ impl<'de> Deserialize<'de> for Count {
 /// deck order, places in seat order then `"case_file"`.
 pub type Table<T> = IndexMap<String, IndexMap<String, T>>;
 
-/// What is known about "card is at place", as in [`crate::Status`].
+/// What is known about "card is at place".
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]

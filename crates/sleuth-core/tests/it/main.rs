@@ -15,3 +15,4 @@ mod samplers;
 mod sat;
 mod seeds;
 mod support;
+mod wire;
