@@ -18,12 +18,11 @@ const values = (page, sel) => page.$$eval(`${sel} option`, (os) => os.map((o) =>
 /** The cells that became certain between two analyses, as the page words them. */
 function newlyCertain(before, after) {
   const out = [];
-  for (const [card, row] of Object.entries(after.cells)) {
-    row.forEach((cell, i) => {
-      if (before.cells[card][i].status !== 'maybe' || cell.status !== 'yes') return;
-      const place = after.places[i];
+  for (const [card, row] of Object.entries(after.status)) {
+    for (const place of after.places) {
+      if (before.status[card][place] !== 'maybe' || row[place] !== 'yes') continue;
       out.push(place === 'case_file' ? `${NAME[card]} is in the case file` : `${place} holds ${NAME[card]}`);
-    });
+    }
   }
   return out;
 }
@@ -31,11 +30,11 @@ function newlyCertain(before, after) {
 /** The cell whose probability moved most while staying open. */
 function biggestMove(before, after) {
   let best = null;
-  for (const [card, row] of Object.entries(after.cells)) {
-    row.forEach((cell, i) => {
-      const d = Math.abs(cell.p - before.cells[card][i].p);
-      if (cell.status === 'maybe' && d >= 0.005 && (!best || d > best.d)) best = { card, d };
-    });
+  for (const [card, row] of Object.entries(after.probabilities)) {
+    for (const place of after.places) {
+      const d = Math.abs(row[place] - before.probabilities[card][place]);
+      if (after.status[card][place] === 'maybe' && d >= 0.005 && (!best || d > best.d)) best = { card, d };
+    }
   }
   return best;
 }

@@ -267,7 +267,8 @@ mod tests {
             if old["conflict"].is_null() {
                 assert!(new.get("conflict").is_none(), "{name}");
             } else {
-                let events: Vec<Value> = old["conflict"]["events"].as_array().unwrap().iter().map(|e| e["index"].clone()).collect();
+                let events: Vec<Value> =
+                    old["conflict"]["events"].as_array().unwrap().iter().map(|e| e["index"].clone()).collect();
                 assert_eq!(Value::Array(events), new["conflict"], "{name}");
                 assert_eq!(old["conflict"]["hand"], new["conflict_hand"], "{name}");
                 assert_eq!(old["conflict"]["minimum"], new["conflict_minimum"], "{name}");
@@ -284,7 +285,8 @@ mod tests {
                 assert_eq!(old.get("inconsistent").is_some_and(|i| i == true), new["consistent"] == false, "{name}");
                 if old["certain"] == true {
                     assert_eq!(old["status"], new["status"], "{name}");
-                    let events: Vec<Value> = old["events"].as_array().unwrap().iter().map(|e| e["index"].clone()).collect();
+                    let events: Vec<Value> =
+                        old["events"].as_array().unwrap().iter().map(|e| e["index"].clone()).collect();
                     assert_eq!(Value::Array(events), new["reason"]["events"], "{name}");
                     assert_eq!((&old["hand"], &old["minimum"]), (&new["reason"]["hand"], &new["reason"]["minimum"]));
                 }
@@ -354,12 +356,22 @@ mod tests {
                     .map(|k| {
                         let cat = deck.category_cards(k);
                         let mine = cat & hand;
-                        let pick = if pass { cat - hand } else if mine.is_empty() { cat } else { mine };
+                        let pick = if pass {
+                            cat - hand
+                        } else if mine.is_empty() {
+                            cat
+                        } else {
+                            mine
+                        };
                         pick.iter().next().unwrap_or_else(|| cat.iter().next().unwrap())
                     })
                     .collect();
-                let (Ok(old), Ok(new)) = (refutation(&game, by, cards), crate::view::refutation(&game, by, cards)) else {
-                    assert_eq!(refutation(&game, by, cards).is_err(), crate::view::refutation(&game, by, cards).is_err());
+                let (Ok(old), Ok(new)) = (refutation(&game, by, cards), crate::view::refutation(&game, by, cards))
+                else {
+                    assert_eq!(
+                        refutation(&game, by, cards).is_err(),
+                        crate::view::refutation(&game, by, cards).is_err()
+                    );
                     continue;
                 };
                 let o = &old["show"];

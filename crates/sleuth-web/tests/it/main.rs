@@ -4,4 +4,5 @@
 mod api;
 mod e2e;
 mod safe;
+mod schema;
 mod support;
