@@ -19,8 +19,6 @@ pub mod guard;
 pub mod share;
 pub mod store;
 pub mod view;
-#[cfg(test)]
-mod view_old;
 
 use anyhow::Context;
 use axum::extract::{DefaultBodyLimit, Request};
