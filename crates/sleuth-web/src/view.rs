@@ -118,7 +118,7 @@ struct AdviceReply {
 
 /// sleuth-core's advice for the observer of `game` at `version`: whether
 /// to accuse now, the best suggestions, and every opponent's progress
-/// ([`AdviceReply`]). An inconsistent history is `consistent: false` with
+/// (`AdviceReply`). An inconsistent history is `consistent: false` with
 /// no advice.
 ///
 /// # Errors

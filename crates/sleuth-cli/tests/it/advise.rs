@@ -128,11 +128,26 @@ fn refute_says_which_card_to_show() {
     expect![[r#"
         {
           "suggester": "c",
-          "suggestion": ["gr", "kn", "ha"],
+          "suggestion": [
+            "gr",
+            "kn",
+            "ha"
+          ],
           "show": "ha",
+          "reason": "it tells c least about the case file (0.15 bits)",
           "options": [
-            {"card": "ha", "already_shown": false, "revealed": 0.15281437122032493, "entropy_after": 8.069143030910661},
-            {"card": "kn", "already_shown": false, "revealed": 0.23671745982336745, "entropy_after": 7.985239942307619}
+            {
+              "card": "ha",
+              "already_shown": false,
+              "revealed": 0.15281437122032493,
+              "entropy_after": 8.069143030910661
+            },
+            {
+              "card": "kn",
+              "already_shown": false,
+              "revealed": 0.23671745982336745,
+              "entropy_after": 7.985239942307619
+            }
           ]
         }
     "#]]

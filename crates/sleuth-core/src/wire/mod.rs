@@ -7,7 +7,7 @@
 //! per-card tables as objects in deck order ([`Table`]). They are built from
 //! the core's results by plain constructors (`Analysis::new(&game,
 //! &analysis)`), and serialised with serde; the core's own types carry no
-//! serde. With the `schema` feature, [`schema`] gives each shape's JSON
+//! serde. With the `schema` feature, `wire::schema::all()` gives each shape's JSON
 //! Schema (checked in as docs/schema/*.json).
 //!
 //! Probabilities are the nearest `f64`, written in the shortest form that
