@@ -8,7 +8,9 @@ use crate::output::group_digits;
 use crate::Outcome;
 use anyhow::{anyhow, bail, Context as _};
 use sleuth_core::{Event, Game, GameFile, Status};
-use sleuth_sim::experiment::table1::{self, CellStat, Run, Table1, ABOUT_HALF, PAPER_COLUMN, PAPER_ROW, VISIBLE};
+use sleuth_sim::experiment::table1::{
+    self, CellStat, Reading, Run, Table1, HALF_OR_LESS, PAPER_COLUMN, PAPER_ROW, SIGNIFICANT,
+};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -25,8 +27,9 @@ pub struct Args {
     /// built in).
     #[arg(long)]
     game: Option<PathBuf>,
-    /// Replace the observer's hand, e.g. 'mu,ro,li' (the paper does not print Mustard's
-    /// hand; see --candidates).
+    /// Replace the observer's hand, e.g. 'kn,ro,li' (the built-in game has Mustard's
+    /// 'pl,ro,li', the O's of the paper's Table 1(b); its text does not print the hand, see
+    /// --candidates).
     #[arg(long, value_delimiter = ',')]
     hand: Option<Vec<String>>,
     /// WalkSAT iterations per run (the paper: 100,000).
@@ -91,10 +94,7 @@ fn prob(p: f64, status: Status) -> String {
     match status {
         Status::Yes => "O".into(),
         Status::No => "X".into(),
-        Status::Maybe => {
-            let s = format!("{p:.2}");
-            s.strip_prefix('0').map(str::to_string).unwrap_or(s)
-        }
+        Status::Maybe => two(p),
     }
 }
 
@@ -166,10 +166,13 @@ fn write_table(out: &mut dyn Write, game: &Game, source: &str, t: &Table1, itera
         }
         writeln!(out, "{}", line.trim_end())?;
     }
-    for (label, name, run) in [("(c)", "Algorithm 1", &t.alg1), ("(d)", "Algorithm 2", &t.alg2)] {
+    for (label, name, run) in [("(c)", "Algorithm 1", &t.alg1[0]), ("(d)", "Algorithm 2", &t.alg2[0])] {
         write_estimates(out, game, t, label, name, run, iterations, &head(10))?;
     }
-    write_observations(out, t)?;
+    let (first, last) = (t.alg1[0].seed, t.alg1[t.alg1.len() - 1].seed);
+    let seeds = format!("seeds {first}..={last}");
+    write_side_by_side(out, t, &seeds)?;
+    write_observations(out, t, &seeds)?;
     Ok(())
 }
 
@@ -189,7 +192,7 @@ fn write_estimates(
     writeln!(
         out,
         "\n{label} {name}, {} iterations, seed {}: {} samples, worst error {:.3}\n    \
-         each cell: estimate, then its error (estimate - exact); * marks |error| >= {VISIBLE}\n",
+         each cell: estimate, then its error (estimate - exact); * marks |error| >= {SIGNIFICANT}\n",
         group_digits(u128::from(iterations)),
         run.seed,
         group_digits(u128::from(run.samples)),
@@ -203,7 +206,7 @@ fn write_estimates(
             let cell = match status {
                 Status::Maybe => {
                     let e = run.error[ci][pi];
-                    let mark = if e.abs() >= VISIBLE { "*" } else { " " };
+                    let mark = if e.abs() >= SIGNIFICANT { "*" } else { " " };
                     format!("{} {}{mark}", prob(run.estimate[ci][pi], status), signed(e))
                 }
                 _ => format!("{}     ", prob(0.0, status)),
@@ -215,70 +218,116 @@ fn write_estimates(
     Ok(())
 }
 
-fn cell(c: &CellStat) -> String {
-    format!(
-        "{}/{}: mean |error| {:.3}, mean error {:+.3}, same sign in {} of {} seeds",
-        c.card, c.place, c.mean_abs, c.mean_error, c.same_sign, c.seeds
-    )
+fn range(c: &CellStat) -> String {
+    format!("{} {}-{}", two(c.mean), two(c.min), two(c.max))
 }
 
-fn opt_cell(c: &Option<CellStat>) -> String {
-    c.as_ref().map_or("none".to_string(), cell)
+/// Two decimals without the leading zero, as in the paper.
+fn two(p: f64) -> String {
+    let s = format!("{p:.2}");
+    s.strip_prefix('0').map(str::to_string).unwrap_or(s)
 }
 
-fn write_observations(out: &mut dyn Write, t: &Table1) -> anyhow::Result<()> {
-    let o = &t.observations;
-    let (first, last) = (o.seeds[0], o.seeds[o.seeds.len() - 1]);
+/// Every open cell: the exact probability, then each algorithm's mean
+/// estimate and range over the seeds.
+fn write_side_by_side(out: &mut dyn Write, t: &Table1, seeds: &str) -> anyhow::Result<()> {
     writeln!(
         out,
-        "\nThe paper's observations, checked over seeds {first}..={last} ({} runs of each algorithm):",
-        o.seeds.len()
+        "\n(c) and (d) over {seeds}: each open cell's exact probability, then each algorithm's\n    \
+         mean estimate and smallest-largest estimate; * marks a range that misses the exact value
+    (all at two decimals)\n"
     )?;
+    writeln!(out, "    card place exact   Algorithm 1       Algorithm 2")?;
+    for (a, b) in &t.cells {
+        // As printed: two decimals.
+        let cents = |p: f64| (p * 100.0).round();
+        let miss = |c: &CellStat| {
+            if cents(c.exact) < cents(c.min) || cents(c.exact) > cents(c.max) {
+                "*"
+            } else {
+                ""
+            }
+        };
+        let place = if a.cell.place == "case_file" { "cf" } else { a.cell.place.as_str() };
+        let line = format!(
+            "    {:<4} {:<5} {:>5}   {:<15}{:<3}{:<15}{}",
+            a.cell.card,
+            place,
+            two(a.exact),
+            range(a),
+            miss(a),
+            range(b),
+            miss(b)
+        );
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    Ok(())
+}
+
+fn write_observations(out: &mut dyn Write, t: &Table1, seeds: &str) -> anyhow::Result<()> {
+    let n = t.readings.len();
+    let holds = |f: fn(&Reading) -> bool| format!("holds at {} of {n} seeds", t.holds(f));
+    let mean = |f: &dyn Fn(&Reading) -> f64| t.readings.iter().map(f).sum::<f64>() / n as f64;
     writeln!(
         out,
-        "1. Algorithm 1's errors are significant and repeat in the {PAPER_ROW} row: {} (strict), {} (weak)\n   \
-         (strict: its largest mean |error| is in the {PAPER_ROW} row, with the same sign in every seed;\n    \
-         weak: some cell of the row has an error of the same sign in every seed and mean size >= {VISIBLE})\n   \
-         worst cell          {}\n   worst in the row    {}\n   worst outside it    {}",
-        o.wh_row,
-        o.wh_row_repeatable,
-        cell(&o.alg1_worst),
-        opt_cell(&o.alg1_in_row),
-        opt_cell(&o.alg1_outside_row)
+        "\nThe paper's observations (section 4.3), read at each of {seeds} (one run of each algorithm,\n\
+         as in the paper's table; significant: |error| >= {SIGNIFICANT}; much smaller: at most {HALF_OR_LESS:.2} of)"
     )?;
-    let rep: Vec<String> =
-        o.alg1_repeatable.iter().map(|c| format!("{}/{} {:+.3}", c.card, c.place, c.mean_error)).collect();
+    let rep: Vec<String> = t
+        .repeatable_in_row()
+        .iter()
+        .map(|c| format!("{}/{} {:+.3}", c.cell.card, c.cell.place, c.mean_error()))
+        .collect();
     writeln!(
         out,
-        "   cells with a repeatable mean error of at least {VISIBLE}: {}\n   \
-         Algorithm 2's worst in the {PAPER_ROW} row: {}",
+        "1. \"Boldface estimates in the {PAPER_ROW} row of Table 1(c) have errors that are both significant\n   \
+         and repeatable across runs of Algorithm 1\"\n   \
+         significant: Algorithm 1 has one in the {PAPER_ROW} row: {}\n   \
+         repeatable: {PAPER_ROW}-row cells off by >= {SIGNIFICANT} on average, with the same sign at every seed: {}\n   \
+         \"much closer to exact values\" with Algorithm 2: its largest {PAPER_ROW}-row error much smaller: {}\n   \
+         largest {PAPER_ROW}-row error, mean over seeds: Algorithm 1 {:.3}, Algorithm 2 {:.3}",
+        holds(Reading::row_significant),
         if rep.is_empty() { "none".to_string() } else { rep.join(", ") },
-        opt_cell(&o.alg2_in_row)
+        holds(Reading::row_much_closer),
+        mean(&|r| r.row_worst[0]),
+        mean(&|r| r.row_worst[1]),
+    )?;
+    let mut worst2: Vec<(String, usize)> = Vec::new();
+    for r in &t.readings {
+        let id = format!("{}/{}", r.worst_cell[1].card, r.worst_cell[1].place);
+        match worst2.iter_mut().find(|(c, _)| *c == id) {
+            Some((_, k)) => *k += 1,
+            None => worst2.push((id, 1)),
+        }
+    }
+    worst2.sort_by(|a, b| b.1.cmp(&a.1));
+    let worst2: Vec<String> = worst2.iter().map(|(c, k)| format!("{c} ({k})")).collect();
+    writeln!(
+        out,
+        "2. \"the greatest errors in our Algorithm 2 estimates\" are in the {PAPER_COLUMN} column: {}\n   \
+         Algorithm 2's worst cell (seeds): {}",
+        holds(Reading::greatest_in_column),
+        worst2.join(", ")
+    )?;
+    let ratios: Vec<f64> = t.readings.iter().map(Reading::ratio).collect();
+    let (lo, hi) = ratios.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &x| (l.min(x), h.max(x)));
+    writeln!(
+        out,
+        "3. they \"are roughly half the magnitude of the worst errors observed with Algorithm 1\" (or less): {}\n   \
+         worst error, mean over seeds: Algorithm 1 {:.3}, Algorithm 2 {:.3}; ratio {:.2} to {:.2}",
+        holds(Reading::about_half),
+        mean(&|r| r.worst[0]),
+        mean(&|r| r.worst[1]),
+        lo,
+        hi
     )?;
     writeln!(
         out,
-        "2. Algorithm 2's greatest errors are in the {PAPER_COLUMN} column: {}\n   \
-         (criterion: its largest mean |error| is in the {PAPER_COLUMN} column)\n   \
-         worst cell          {}\n   worst in the column {}\n   worst outside it    {}",
-        o.pe_column,
-        cell(&o.alg2_worst),
-        opt_cell(&o.alg2_in_column),
-        opt_cell(&o.alg2_outside_column)
-    )?;
-    writeln!(
-        out,
-        "3. Algorithm 2's worst error is about half of Algorithm 1's: {}\n   \
-         (criterion: the ratio of the mean per-run worst |error| lies in {:.2}..{:.2})\n   \
-         mean worst |error|: Algorithm 1 {:.4}, Algorithm 2 {:.4}, ratio {:.2}\n   \
-         cells with |error| >= {VISIBLE} per run: Algorithm 1 {:.1}, Algorithm 2 {:.1}",
-        o.about_half,
-        ABOUT_HALF.0,
-        ABOUT_HALF.1,
-        o.alg1_mean_worst,
-        o.alg2_mean_worst,
-        o.ratio(),
-        o.alg1_mean_visible,
-        o.alg2_mean_visible
+        "4. \"and such errors are much less common\": {}\n   \
+         significant errors per run, mean over seeds: Algorithm 1 {:.1}, Algorithm 2 {:.1}",
+        holds(Reading::much_less_common),
+        mean(&|r| r.significant[0] as f64),
+        mean(&|r| r.significant[1] as f64)
     )?;
     Ok(())
 }

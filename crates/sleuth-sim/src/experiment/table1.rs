@@ -1,15 +1,23 @@
 //! Neller and Luo's Table 1: one game state, its exact card-place
-//! probabilities (b), and Algorithm 1's (c) and Algorithm 2's (d) estimates
-//! of them, with the paper's three observations on (c) and (d) checked over
-//! several seeds:
+//! probabilities (b), and Algorithm 1's (c) and Algorithm 2's (d)
+//! estimates of them over several seeds, with the paper's observations on
+//! (c) and (d) read at each seed as the paper words them (section 4.3):
 //!
-//! 1. Algorithm 1's significant errors are in the `wh` row and repeat
-//!    across runs;
-//! 2. Algorithm 2's greatest errors are in the `pe` column;
-//! 3. Algorithm 2's worst error is roughly half of Algorithm 1's.
+//! 1. "Boldface estimates in the `wh` row of Table 1(c) have errors that
+//!    are both significant and repeatable across runs of Algorithm 1", and
+//!    Algorithm 2's estimates there "are much closer to exact values";
+//! 2. "the greatest errors in our Algorithm 2 estimates [are] in the
+//!    Peacock (`pe`) columns";
+//! 3. they "are roughly half the magnitude of the worst errors observed
+//!    with Algorithm 1",
+//! 4. "and such errors are much less common".
 //!
-//! Each observation is computed from the runs and reported with its
-//! numbers; the criteria are stated at [`Observations`].
+//! The paper claims none of these for every run, and none more than it
+//! says: it does not say that Algorithm 1's worst error is in the `wh` row,
+//! and its own table has Algorithm 2's worst error at 0.29 of Algorithm 1's,
+//! so "roughly half" is read as "half or less" ([`HALF_OR_LESS`]). Each
+//! criterion is a method of [`Reading`]; how often each holds is counted
+//! over the seeds.
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -20,12 +28,14 @@ use sleuth_core::{Analysis, CountError, Game, Place, Status};
 pub const PAPER_ROW: &str = "wh";
 /// The player whose column the paper singles out for Algorithm 2's errors.
 pub const PAPER_COLUMN: &str = "pe";
-/// "Roughly half": the ratio of the worst errors counts as about half when
-/// it lies in this range.
-pub const ABOUT_HALF: (f64, f64) = (1.0 / 3.0, 2.0 / 3.0);
-/// An error this large or larger is one the paper's two-decimal tables
-/// show (its boldface marks errors; their threshold is not stated).
-pub const VISIBLE: f64 = 0.02;
+/// A "significant" error, one the paper would set in bold: it shows in the
+/// second decimal of a two-decimal table by more than rounding (the paper
+/// does not state its threshold).
+pub const SIGNIFICANT: f64 = 0.02;
+/// "Roughly half", "much closer", "much less common": the second quantity
+/// is at most this fraction of the first (one half, with room for
+/// "roughly").
+pub const HALF_OR_LESS: f64 = 2.0 / 3.0;
 
 /// Card-place values of a state: `[card index][place index]`, places in
 /// seat order, then the case file.
@@ -50,23 +60,106 @@ impl Run {
         self.error.iter().flatten().fold(0.0, |m: f64, e| m.max(e.abs()))
     }
 
-    /// Pairs with an absolute error of at least [`VISIBLE`].
-    pub fn visible(&self) -> usize {
-        self.error.iter().flatten().filter(|e| e.abs() >= VISIBLE).count()
+    /// Pairs with an absolute error of at least [`SIGNIFICANT`].
+    pub fn significant(&self) -> usize {
+        self.error.iter().flatten().filter(|e| e.abs() >= SIGNIFICANT).count()
+    }
+
+    /// The `(card index, place index)` of the largest absolute error (the
+    /// first in card, then place order, on a tie).
+    pub fn worst_cell(&self) -> (usize, usize) {
+        let mut best = (0, 0);
+        for (ci, row) in self.error.iter().enumerate() {
+            for (pi, e) in row.iter().enumerate() {
+                if e.abs() > self.error[best.0][best.1].abs() {
+                    best = (ci, pi);
+                }
+            }
+        }
+        best
+    }
+
+    /// The largest absolute error in card row `ci`.
+    pub fn row_worst(&self, ci: usize) -> f64 {
+        self.error[ci].iter().fold(0.0, |m: f64, e| m.max(e.abs()))
     }
 }
 
-/// One cell's errors across the seeds.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CellStat {
+/// A cell of the table, by ids.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cell {
     /// The card id.
     pub card: String,
     /// The place id (`case_file` for the case file).
     pub place: String,
-    /// Mean error over the seeds.
-    pub mean_error: f64,
-    /// Mean absolute error over the seeds.
-    pub mean_abs: f64,
+}
+
+/// One seed's pair of runs, Algorithm 1 and 2, read as the paper reads its
+/// Tables 1(c) and (d): each method is one of its observations.
+#[derive(Clone, Debug)]
+pub struct Reading {
+    /// The seed.
+    pub seed: u64,
+    /// Each algorithm's cell with the largest absolute error.
+    pub worst_cell: [Cell; 2],
+    /// Each algorithm's largest absolute error.
+    pub worst: [f64; 2],
+    /// Each algorithm's largest absolute error in the [`PAPER_ROW`] row.
+    pub row_worst: [f64; 2],
+    /// Each algorithm's cells with an absolute error of at least
+    /// [`SIGNIFICANT`].
+    pub significant: [usize; 2],
+}
+
+impl Reading {
+    /// Observation 1: Algorithm 1 has a significant error in the `wh` row.
+    pub fn row_significant(&self) -> bool {
+        self.row_worst[0] >= SIGNIFICANT
+    }
+
+    /// Observation 1, continued: Algorithm 2's `wh` row is much closer to
+    /// the exact values (its largest error there at most [`HALF_OR_LESS`]
+    /// of Algorithm 1's).
+    pub fn row_much_closer(&self) -> bool {
+        self.row_worst[0] > 0.0 && self.row_worst[1] <= HALF_OR_LESS * self.row_worst[0]
+    }
+
+    /// Observation 2: Algorithm 2's greatest error is in the `pe` column.
+    pub fn greatest_in_column(&self) -> bool {
+        self.worst_cell[1].place == PAPER_COLUMN
+    }
+
+    /// Algorithm 2's greatest error over Algorithm 1's.
+    pub fn ratio(&self) -> f64 {
+        self.worst[1] / self.worst[0]
+    }
+
+    /// Observation 3: Algorithm 2's greatest error is roughly half of
+    /// Algorithm 1's or less.
+    pub fn about_half(&self) -> bool {
+        self.worst[0] > 0.0 && self.ratio() <= HALF_OR_LESS
+    }
+
+    /// Observation 4: significant errors are much less common with
+    /// Algorithm 2.
+    pub fn much_less_common(&self) -> bool {
+        self.significant[0] > 0 && self.significant[1] as f64 <= HALF_OR_LESS * self.significant[0] as f64
+    }
+}
+
+/// One open cell's estimates and errors across the seeds, for one algorithm.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CellStat {
+    /// The cell.
+    pub cell: Cell,
+    /// The exact probability.
+    pub exact: f64,
+    /// Mean, smallest and largest estimate over the seeds.
+    pub mean: f64,
+    /// See `mean`.
+    pub min: f64,
+    /// See `mean`.
+    pub max: f64,
     /// Seeds whose error has the sign of the mean error (and is not 0).
     pub same_sign: usize,
     /// Seeds.
@@ -74,67 +167,14 @@ pub struct CellStat {
 }
 
 impl CellStat {
+    /// Mean error over the seeds.
+    pub fn mean_error(&self) -> f64 {
+        self.mean - self.exact
+    }
+
     /// Whether the error has the same sign in every seed.
     pub fn repeatable(&self) -> bool {
         self.seeds > 0 && self.same_sign == self.seeds
-    }
-}
-
-/// The paper's observations, as computed over the seeds.
-///
-/// * `wh_row`: the cell with Algorithm 1's largest mean absolute error
-///   (over the seeds) is in the `wh` row, and its error has the same sign
-///   in every seed. `wh_row_repeatable`, the weaker reading: some cell of
-///   the `wh` row has an error of the same sign in every seed and of mean
-///   size at least [`VISIBLE`].
-/// * `pe_column`: the cell with Algorithm 2's largest mean absolute error
-///   is in the `pe` column.
-/// * `about_half`: the mean over seeds of Algorithm 2's worst absolute
-///   error, divided by the same for Algorithm 1, lies in [`ABOUT_HALF`].
-#[derive(Clone, Debug)]
-pub struct Observations {
-    /// The seeds run.
-    pub seeds: Vec<u64>,
-    /// Algorithm 1's cell with the largest mean absolute error.
-    pub alg1_worst: CellStat,
-    /// Algorithm 1's worst cell in the `wh` row, and outside it.
-    pub alg1_in_row: Option<CellStat>,
-    /// See `alg1_in_row`.
-    pub alg1_outside_row: Option<CellStat>,
-    /// Algorithm 1's cells with a repeatable error of mean size at least
-    /// [`VISIBLE`].
-    pub alg1_repeatable: Vec<CellStat>,
-    /// Algorithm 2's cell with the largest mean absolute error.
-    pub alg2_worst: CellStat,
-    /// Algorithm 2's worst cell in the `pe` column, and outside it.
-    pub alg2_in_column: Option<CellStat>,
-    /// See `alg2_in_column`.
-    pub alg2_outside_column: Option<CellStat>,
-    /// Algorithm 2's worst cell in the `wh` row.
-    pub alg2_in_row: Option<CellStat>,
-    /// Mean over seeds of each run's worst absolute error.
-    pub alg1_mean_worst: f64,
-    /// See `alg1_mean_worst`.
-    pub alg2_mean_worst: f64,
-    /// Mean over seeds of the pairs with an error of at least [`VISIBLE`].
-    pub alg1_mean_visible: f64,
-    /// See `alg1_mean_visible`.
-    pub alg2_mean_visible: f64,
-    /// Observation 1, strictly: Algorithm 1's largest error is in the row.
-    pub wh_row: bool,
-    /// Observation 1, as the paper words it: the row has a repeatable error
-    /// of mean size at least [`VISIBLE`] (not necessarily the largest).
-    pub wh_row_repeatable: bool,
-    /// Observation 2.
-    pub pe_column: bool,
-    /// Observation 3.
-    pub about_half: bool,
-}
-
-impl Observations {
-    /// `alg2_mean_worst / alg1_mean_worst`.
-    pub fn ratio(&self) -> f64 {
-        self.alg2_mean_worst / self.alg1_mean_worst
     }
 }
 
@@ -145,12 +185,33 @@ pub struct Table1 {
     pub exact: Analysis,
     /// The exact probabilities as a grid.
     pub probabilities: Grid,
-    /// Algorithm 1 at the first seed (Table 1(c)).
-    pub alg1: Run,
-    /// Algorithm 2 at the first seed (Table 1(d)).
-    pub alg2: Run,
-    /// The observations over every seed.
-    pub observations: Observations,
+    /// Algorithm 1's runs (Table 1(c)), one per seed, in seed order.
+    pub alg1: Vec<Run>,
+    /// Algorithm 2's runs (Table 1(d)).
+    pub alg2: Vec<Run>,
+    /// Each seed's reading of the observations.
+    pub readings: Vec<Reading>,
+    /// The open cells (neither certain nor impossible), with each
+    /// algorithm's statistics over the seeds: `(Algorithm 1, Algorithm 2)`.
+    pub cells: Vec<(CellStat, CellStat)>,
+}
+
+impl Table1 {
+    /// Seeds at which `holds` is true of the reading.
+    pub fn holds(&self, holds: impl Fn(&Reading) -> bool) -> usize {
+        self.readings.iter().filter(|r| holds(r)).count()
+    }
+
+    /// Observation 1's "repeatable across runs": the cells of the `wh` row
+    /// whose Algorithm 1 error has the same sign at every seed and a mean
+    /// size of at least [`SIGNIFICANT`].
+    pub fn repeatable_in_row(&self) -> Vec<&CellStat> {
+        self.cells
+            .iter()
+            .map(|(a, _)| a)
+            .filter(|c| c.cell.card == PAPER_ROW && c.repeatable() && c.mean_error().abs() >= SIGNIFICANT)
+            .collect()
+    }
 }
 
 /// Why the table could not be made.
@@ -192,45 +253,42 @@ fn run(game: &Game, exact: &Analysis, formula: &Formula, config: &WalkSatConfig,
     Run { seed, estimate, error, samples: e.samples() }
 }
 
-fn cell_stats(game: &Game, runs: &[Run]) -> Vec<CellStat> {
-    let places = places(game);
-    let mut out = Vec::new();
-    for (ci, card) in game.deck().cards().enumerate() {
-        for (pi, &place) in places.iter().enumerate() {
-            let errors: Vec<f64> = runs.iter().map(|r| r.error[ci][pi]).collect();
-            let n = errors.len() as f64;
-            let mean_error = errors.iter().sum::<f64>() / n;
-            let mean_abs = errors.iter().map(|e| e.abs()).sum::<f64>() / n;
-            let same_sign = errors.iter().filter(|&&e| e != 0.0 && (e > 0.0) == (mean_error > 0.0)).count();
-            out.push(CellStat {
-                card: game.deck().id(card).to_string(),
-                place: game.place_id(place).to_string(),
-                mean_error,
-                mean_abs,
-                same_sign,
-                seeds: runs.len(),
-            });
-        }
-    }
-    out
+fn cell(game: &Game, ci: usize, pi: usize) -> Cell {
+    let card = game.deck().cards().nth(ci).expect("a card of the deck");
+    Cell { card: game.deck().id(card).to_string(), place: game.place_id(places(game)[pi]).to_string() }
 }
 
-fn worst<'a>(cells: impl Iterator<Item = &'a CellStat>) -> Option<CellStat> {
-    cells.max_by(|a, b| a.mean_abs.total_cmp(&b.mean_abs)).cloned()
-}
-
-fn mean(xs: impl Iterator<Item = f64>) -> f64 {
-    let (s, n) = xs.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
-    if n == 0 {
-        0.0
-    } else {
-        s / n as f64
+fn reading(game: &Game, row: Option<usize>, alg1: &Run, alg2: &Run) -> Reading {
+    let runs = [alg1, alg2];
+    let (w1, w2) = (alg1.worst_cell(), alg2.worst_cell());
+    Reading {
+        seed: alg1.seed,
+        worst_cell: [cell(game, w1.0, w1.1), cell(game, w2.0, w2.1)],
+        worst: runs.map(Run::worst),
+        row_worst: runs.map(|r| row.map_or(0.0, |ci| r.row_worst(ci))),
+        significant: runs.map(Run::significant),
     }
 }
 
-/// Computes Table 1 for `game`: the exact probabilities, Algorithm 1 and 2
-/// with `iterations` steps at every seed of `seeds` (the first one is the
-/// one tabulated), and the observations over all of them.
+fn cell_stat(game: &Game, runs: &[Run], exact: f64, ci: usize, pi: usize) -> CellStat {
+    let estimates: Vec<f64> = runs.iter().map(|r| r.estimate[ci][pi]).collect();
+    let n = estimates.len() as f64;
+    let mean = estimates.iter().sum::<f64>() / n;
+    let up = mean > exact;
+    CellStat {
+        cell: cell(game, ci, pi),
+        exact,
+        mean,
+        min: estimates.iter().copied().fold(f64::INFINITY, f64::min),
+        max: estimates.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        same_sign: estimates.iter().filter(|&&e| e != exact && (e > exact) == up).count(),
+        seeds: runs.len(),
+    }
+}
+
+/// Computes Table 1 for `game`: the exact probabilities, and Algorithm 1
+/// and 2 with `iterations` steps at every seed of `seeds`, read seed by
+/// seed and cell by cell.
 ///
 /// # Errors
 /// [`Table1Error`] when the game cannot be counted, has no consistent deal,
@@ -241,45 +299,24 @@ pub fn table1(game: &Game, iterations: u64, seeds: &[u64]) -> Result<Table1, Tab
     }
     let exact = Analysis::new(game)?;
     let formula = Formula::new(game, &exact).ok_or(Table1Error::Inconsistent)?;
-    let (alg1, alg2) =
+    let (config1, config2) =
         (WalkSatConfig::alg1().with_iterations(iterations), WalkSatConfig::alg2().with_iterations(iterations));
-    let runs1: Vec<Run> = seeds.iter().map(|&s| run(game, &exact, &formula, &alg1, s)).collect();
-    let runs2: Vec<Run> = seeds.iter().map(|&s| run(game, &exact, &formula, &alg2, s)).collect();
-    let (cells1, cells2) = (cell_stats(game, &runs1), cell_stats(game, &runs2));
-    let alg1_worst = worst(cells1.iter()).expect("a deck has cards");
-    let alg2_worst = worst(cells2.iter()).expect("a deck has cards");
-    let observations = Observations {
-        seeds: seeds.to_vec(),
-        alg1_in_row: worst(cells1.iter().filter(|c| c.card == PAPER_ROW)),
-        alg1_outside_row: worst(cells1.iter().filter(|c| c.card != PAPER_ROW)),
-        alg1_repeatable: {
-            let mut v: Vec<CellStat> =
-                cells1.iter().filter(|c| c.repeatable() && c.mean_error.abs() >= VISIBLE).cloned().collect();
-            v.sort_by(|a, b| b.mean_abs.total_cmp(&a.mean_abs));
-            v
-        },
-        alg2_in_column: worst(cells2.iter().filter(|c| c.place == PAPER_COLUMN)),
-        alg2_outside_column: worst(cells2.iter().filter(|c| c.place != PAPER_COLUMN)),
-        alg2_in_row: worst(cells2.iter().filter(|c| c.card == PAPER_ROW)),
-        alg1_mean_worst: mean(runs1.iter().map(Run::worst)),
-        alg2_mean_worst: mean(runs2.iter().map(Run::worst)),
-        alg1_mean_visible: mean(runs1.iter().map(|r| r.visible() as f64)),
-        alg2_mean_visible: mean(runs2.iter().map(|r| r.visible() as f64)),
-        wh_row: alg1_worst.card == PAPER_ROW && alg1_worst.repeatable(),
-        wh_row_repeatable: cells1
-            .iter()
-            .any(|c| c.card == PAPER_ROW && c.repeatable() && c.mean_error.abs() >= VISIBLE),
-        pe_column: alg2_worst.place == PAPER_COLUMN,
-        about_half: false,
-        alg1_worst,
-        alg2_worst,
-    };
-    let ratio = observations.ratio();
-    let observations = Observations { about_half: (ABOUT_HALF.0..=ABOUT_HALF.1).contains(&ratio), ..observations };
+    let alg1: Vec<Run> = seeds.iter().map(|&s| run(game, &exact, &formula, &config1, s)).collect();
+    let alg2: Vec<Run> = seeds.iter().map(|&s| run(game, &exact, &formula, &config2, s)).collect();
+    let row = game.deck().cards().position(|c| game.deck().id(c) == PAPER_ROW);
+    let readings = alg1.iter().zip(&alg2).map(|(a, b)| reading(game, row, a, b)).collect();
     let probabilities = grid(game, |c, p| exact.probability(c, p));
-    let mut runs1 = runs1;
-    let mut runs2 = runs2;
-    Ok(Table1 { exact, probabilities, alg1: runs1.swap_remove(0), alg2: runs2.swap_remove(0), observations })
+    let places = places(game);
+    let mut cells = Vec::new();
+    for (ci, c) in game.deck().cards().enumerate() {
+        for (pi, &p) in places.iter().enumerate() {
+            if exact.status(c, p) == Status::Maybe {
+                let x = probabilities[ci][pi];
+                cells.push((cell_stat(game, &alg1, x, ci, pi), cell_stat(game, &alg2, x, ci, pi)));
+            }
+        }
+    }
+    Ok(Table1 { exact, probabilities, alg1, alg2, readings, cells })
 }
 
 /// The hands of `size` cards for `game`'s observer that are consistent with

@@ -5,7 +5,7 @@
 
 use sleuth_core::brute::deal_fits;
 use sleuth_core::{Analysis, Card, CardSet, Event, Game, GameFile, Place, Player, Status};
-use sleuth_sim::experiment::table1::{candidate_hands, table1};
+use sleuth_sim::experiment::table1::{candidate_hands, table1, Cell, Reading};
 
 const TABLE1: &str = include_str!("../../../../testdata/seeds/neller-luo-table1.json");
 
@@ -94,6 +94,33 @@ fn uncertain(game: &Game, a: &Analysis) -> Vec<String> {
         .collect()
 }
 
+/// The certainties Table 1(a) states outright, read off its rows by the
+/// rules alone: Mustard's hand, the cards shown (`ba` by Scarlet, `gr` by
+/// Green, `li` by Mustard), and the players asked before the refuter, who
+/// hold none of the three cards; a card held is in no other place.
+fn stated_certainties(game: &Game) -> Vec<(Card, Place, Status)> {
+    let (me, hand) = game.observer().expect("an observer");
+    let mut held: Vec<(Card, Player)> = hand.iter().map(|c| (c, me)).collect();
+    let mut out = Vec::new();
+    for e in game.events() {
+        let Event::Suggestion(s) = e else { continue };
+        if let (Some(shown), Some(by)) = (s.shown, s.refuted_by) {
+            held.push((shown, by));
+        }
+        let mut q = game.next_player(s.by);
+        while Some(q) != s.refuted_by && q != s.by {
+            out.extend(s.cards.iter().map(|c| (c, Place::Player(q), Status::No)));
+            q = game.next_player(q);
+        }
+    }
+    for (c, p) in held {
+        for place in game.places() {
+            out.push((c, place, if place == Place::Player(p) { Status::Yes } else { Status::No }));
+        }
+    }
+    out
+}
+
 fn card(game: &Game, id: &str) -> Card {
     game.deck().card(id).unwrap()
 }
@@ -103,23 +130,44 @@ fn exact_answer_matches_an_independent_enumeration() {
     let game = game();
     let a = Analysis::new(&game).unwrap();
     let (total, marginal) = enumerate(&game);
-    assert_eq!(total, 7_902);
+    // The issue's reading of the paper's Table 1(b) (Mustard's O's: pl, ro, li).
+    assert_eq!(total, 6_798);
     assert_eq!(a.models(), total);
     let n = game.num_players();
     for c in game.deck().cards() {
         for p in game.places() {
-            assert_eq!(a.count(c, p), marginal[c.index()][p.index(n)], "{} at {}", game.deck().id(c), game.place_id(p));
+            let k = marginal[c.index()][p.index(n)];
+            assert_eq!(a.count(c, p), k, "{} at {}", game.deck().id(c), game.place_id(p));
+            // Every certainty of (b) is one the enumeration confirms.
+            let status = if k == 0 {
+                Status::No
+            } else if k == total {
+                Status::Yes
+            } else {
+                Status::Maybe
+            };
+            assert_eq!(a.status(c, p), status, "{} at {}", game.deck().id(c), game.place_id(p));
         }
     }
     // The paper: "there are still 11 cards whose locations are uncertain".
-    assert_eq!(uncertain(&game, &a), ["pl", "wh", "kn", "ca", "pi", "wr", "lo", "di", "ki", "co", "bi"]);
-    // A few cells, as fractions of the 7,902 deals.
-    let wh = game.place("wh").unwrap();
-    assert_eq!(a.fraction(card(&game, "lo"), wh), (7_074, 7_902));
-    assert_eq!(a.status(card(&game, "re"), Place::CaseFile), Status::Yes);
-    assert_eq!(a.status(card(&game, "sc"), Place::CaseFile), Status::Yes);
+    assert_eq!(uncertain(&game, &a).len(), 11);
 }
 
+#[test]
+fn certainties_stated_by_table_1a_are_certain() {
+    let game = game();
+    let a = Analysis::new(&game).unwrap();
+    let stated = stated_certainties(&game);
+    // Mustard's three cards, three shown cards (seven places each), and the
+    // players who could not refute.
+    assert!(stated.len() > 6 * 7, "{}", stated.len());
+    for (c, p, status) in stated {
+        assert_eq!(a.status(c, p), status, "{} at {}", game.deck().id(c), game.place_id(p));
+    }
+    assert_eq!(game.deck().ids(game.observer().unwrap().1), ["pl", "ro", "li"]);
+    // Mustard's row 10 shows the card the paper underlines, and it is his.
+    assert_eq!(a.status(card(&game, "li"), game.place("mu").unwrap()), Status::Yes);
+}
 #[test]
 fn row_nine_shown_card_is_what_leaves_eleven_cards_uncertain() {
     // Without the underline of row 9 (Green showed Mustard `gr`), 13 cards
@@ -145,7 +193,7 @@ fn candidate_hands_are_the_readings_with_eleven_uncertain_cards() {
     let game = game();
     let hands = candidate_hands(&game, 3, 11).unwrap();
     let names: Vec<String> = hands.iter().map(|(h, _)| h.join(",")).collect();
-    assert!(names.contains(&"mu,ro,li".to_string()), "{names:?}");
+    assert!(names.contains(&"pl,ro,li".to_string()), "{names:?}");
     assert_eq!(hands.len(), 9, "{names:?}");
     for (h, models) in &hands {
         let mut file = game.to_file();
@@ -162,14 +210,14 @@ fn table1_errors_are_estimate_minus_exact_and_seeded() {
     let game = game();
     let t = table1(&game, 3_000, &[5, 6, 7]).unwrap();
     let again = table1(&game, 3_000, &[5, 6, 7]).unwrap();
-    assert_eq!(t.alg1.estimate, again.alg1.estimate);
-    assert_eq!(t.alg2.estimate, again.alg2.estimate);
-    assert_eq!(t.alg1.seed, 5);
+    assert_eq!(t.alg1[0].estimate, again.alg1[0].estimate);
+    assert_eq!(t.alg2[2].estimate, again.alg2[2].estimate);
+    assert_eq!(t.alg1.iter().map(|r| r.seed).collect::<Vec<_>>(), [5, 6, 7]);
     let n = game.num_players();
     for c in game.deck().cards() {
         for p in game.places() {
             let (ci, pi) = (c.index(), p.index(n));
-            for run in [&t.alg1, &t.alg2] {
+            for run in t.alg1.iter().chain(&t.alg2) {
                 let e = run.error[ci][pi];
                 match t.exact.status(c, p) {
                     Status::Maybe => assert!((e - (run.estimate[ci][pi] - t.probabilities[ci][pi])).abs() < 1e-12),
@@ -179,11 +227,71 @@ fn table1_errors_are_estimate_minus_exact_and_seeded() {
             }
         }
     }
-    let o = &t.observations;
-    assert_eq!(o.seeds, [5, 6, 7]);
-    assert!(o.alg1_worst.mean_abs >= o.alg1_in_row.as_ref().unwrap().mean_abs);
-    assert_eq!(o.pe_column, o.alg2_worst.place == "pe");
-    assert!((o.ratio() - o.alg2_mean_worst / o.alg1_mean_worst).abs() < 1e-15);
-    assert_eq!(o.about_half, (1.0 / 3.0..=2.0 / 3.0).contains(&o.ratio()));
+    // One side-by-side cell per open pair, with the runs' range and mean.
+    let open = game.deck().cards().flat_map(|c| game.places().map(move |p| (c, p)));
+    assert_eq!(t.cells.len(), open.filter(|&(c, p)| t.exact.status(c, p) == Status::Maybe).count());
+    for (a, b) in &t.cells {
+        assert_eq!((&a.cell, a.exact, a.seeds), (&b.cell, b.exact, 3));
+        for c in [a, b] {
+            assert!(c.min <= c.mean && c.mean <= c.max, "{c:?}");
+        }
+    }
+    for (r, (a1, a2)) in t.readings.iter().zip(t.alg1.iter().zip(&t.alg2)) {
+        assert_eq!(r.seed, a1.seed);
+        assert_eq!(r.worst, [a1.worst(), a2.worst()]);
+        assert_eq!(r.significant, [a1.significant(), a2.significant()]);
+        let wh = card(&game, "wh").index();
+        assert_eq!(r.row_worst, [a1.row_worst(wh), a2.row_worst(wh)]);
+        let (ci, pi) = a2.worst_cell();
+        assert_eq!(a2.error[ci][pi].abs(), a2.worst());
+        assert_eq!(r.greatest_in_column(), r.worst_cell[1].place == "pe");
+    }
     assert!(table1(&game, 10, &[]).is_err());
+}
+
+/// A reading with the given worst cells and errors.
+fn reading(worst_cell: [(&str, &str); 2], worst: [f64; 2], row_worst: [f64; 2], significant: [usize; 2]) -> Reading {
+    let cell = |(card, place): (&str, &str)| Cell { card: card.into(), place: place.into() };
+    Reading { seed: 0, worst_cell: worst_cell.map(cell), worst, row_worst, significant }
+}
+
+#[test]
+fn observations_accept_what_the_papers_own_table_shows() {
+    // The paper's printed (c) and (d), as the issue reports them: Algorithm
+    // 1's worst cell is bi/pe, not in the wh row, and Algorithm 2's worst
+    // error, in the pe column, is 0.29 of it. The paper calls that "roughly
+    // half", so the criteria must accept it. (The errors are made up to
+    // that ratio; the cells and the ratio are the paper's.)
+    let paper = reading([("bi", "pe"), ("wh", "pe")], [0.10, 0.029], [0.07, 0.02], [12, 2]);
+    assert!(paper.row_significant());
+    assert!(paper.row_much_closer());
+    assert!(paper.greatest_in_column());
+    assert!(paper.about_half());
+    assert!(paper.much_less_common());
+    // And they can fail.
+    let worse = reading([("bi", "pe"), ("ca", "wh")], [0.10, 0.08], [0.01, 0.02], [3, 3]);
+    assert!(!worse.row_significant());
+    assert!(!worse.row_much_closer());
+    assert!(!worse.greatest_in_column());
+    assert!(!worse.about_half());
+    assert!(!worse.much_less_common());
+}
+
+#[test]
+fn the_papers_observations_hold_for_sleuths_samplers() {
+    // The paper's budget, 100,000 iterations, at 20 seeds: each observation
+    // at most seeds (the paper reports one run of each algorithm).
+    let game = game();
+    let seeds: Vec<u64> = (0..20).collect();
+    let t = table1(&game, 100_000, &seeds).unwrap();
+    for (name, holds) in [
+        ("a significant error in the wh row", t.holds(Reading::row_significant)),
+        ("Algorithm 2 much closer in the wh row", t.holds(Reading::row_much_closer)),
+        ("Algorithm 2's greatest error in the pe column", t.holds(Reading::greatest_in_column)),
+        ("roughly half or less", t.holds(Reading::about_half)),
+        ("significant errors much less common", t.holds(Reading::much_less_common)),
+    ] {
+        assert!(holds >= 15, "{name}: at {holds} of 20 seeds");
+    }
+    assert!(!t.repeatable_in_row().is_empty(), "no repeatable error in the wh row");
 }
