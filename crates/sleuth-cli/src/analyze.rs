@@ -1,7 +1,7 @@
 //! `sleuth analyze`: the exact analysis, as text or as the `--json` contract.
 
 use crate::input::{counted, load_game};
-use crate::notepad::describe_cards;
+use crate::notepad::{describe_cards, write_more, TOP_CASE_FILES};
 use crate::output::{deck_name, fine_percent, group_digits, viewpoint, write_conflict, write_json};
 use crate::Outcome;
 use sleuth_core::{wire, Analysis, Card, Game, Place, Status};
@@ -67,12 +67,14 @@ fn write_text(out: &mut dyn Write, game: &Game, analysis: &Analysis) -> std::io:
     }
 
     let case_files: Vec<(&[Card], u128)> = analysis.case_files().collect();
-    if !analysis.case_files_listed() {
+    if analysis.case_files_listed() {
+        writeln!(out, "\nmost likely case files ({} possible):", group_digits(case_files.len() as u128))?;
+        for (cards, k) in case_files.iter().take(TOP_CASE_FILES) {
+            writeln!(out, "  {:>6}  {}", fine_percent(*k, total), describe_cards(game, cards))?;
+        }
+        write_more(out, case_files.len(), TOP_CASE_FILES)?;
+    } else {
         writeln!(out, "\ntoo many possible case files to list; the probabilities above are exact")?;
-    }
-    writeln!(out, "\nmost likely case files ({} possible):", group_digits(case_files.len() as u128))?;
-    for (cards, k) in case_files.iter().take(5) {
-        writeln!(out, "  {:>6}  {}", fine_percent(*k, total), describe_cards(game, cards))?;
     }
     let open = deck
         .cards()

@@ -10,7 +10,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 /// How many case files the notepad lists.
-const TOP_CASE_FILES: usize = 5;
+pub const TOP_CASE_FILES: usize = 5;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -85,10 +85,17 @@ pub fn write_notepad(out: &mut dyn Write, game: &Game, analysis: &Analysis, pain
     for (cards, n) in case_files.iter().take(TOP_CASE_FILES) {
         writeln!(out, "  {:>6}  {}", fine_percent(*n, total), describe_cards(game, cards))?;
     }
-    if case_files.len() > TOP_CASE_FILES {
-        writeln!(out, "  ... and {} more", group_digits((case_files.len() - TOP_CASE_FILES) as u128))?;
-    }
+    write_more(out, case_files.len(), TOP_CASE_FILES)?;
     Ok(Outcome::Success)
+}
+
+/// The line that ends a list of `listed` items cut after `shown`:
+/// `  ... and 12 more` (nothing when the list is whole).
+pub fn write_more(out: &mut dyn Write, listed: usize, shown: usize) -> std::io::Result<()> {
+    if listed > shown {
+        writeln!(out, "  ... and {} more", group_digits((listed - shown) as u128))?;
+    }
+    Ok(())
 }
 
 /// `pe, pi, bi (Mrs. Peacock, Lead Pipe, Billiard Room)`.

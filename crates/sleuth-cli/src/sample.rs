@@ -9,7 +9,7 @@
 //! exact count).
 
 use crate::input::{display, in_file, load_game};
-use crate::notepad::describe_cards;
+use crate::notepad::{describe_cards, write_more, TOP_CASE_FILES};
 use crate::output::{places, write_conflict, write_json, write_title, Paint};
 use crate::Outcome;
 use anyhow::{anyhow, bail};
@@ -26,9 +26,6 @@ use std::path::PathBuf;
 
 /// Draws of the uniform sampler when `--samples` is not given.
 const DEFAULT_SAMPLES: u64 = 10_000;
-
-/// How many case files the text output lists.
-const TOP_CASE_FILES: usize = 5;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -336,6 +333,7 @@ fn write_text(
             let p = k as f64 / samples.max(1) as f64;
             writeln!(out, "  {:>5.1}%  {}", 100.0 * p, describe_cards(game, &cards))?;
         }
+        write_more(out, case_files.len(), TOP_CASE_FILES)?;
     }
     Ok(())
 }

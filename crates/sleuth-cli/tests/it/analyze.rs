@@ -271,3 +271,19 @@ fn reads_standard_input() {
     run.code(0);
     assert_eq!(run.json()["models"], "1");
 }
+
+#[test]
+fn text_list_of_case_files_says_how_many_it_leaves_out() {
+    // The Prolog article's example has six possible case files; five are listed.
+    let run = sleuth(&["analyze", "seed-clp-example.json"]);
+    run.code(0);
+    let out = &run.stdout;
+    let list = &out[out.find("most likely case files (6 possible):").unwrap_or_else(|| panic!("{out}"))..];
+    let rows = list.lines().skip(1).take_while(|l| l.starts_with("  ")).collect::<Vec<_>>();
+    assert_eq!(rows.len(), 6, "{list}");
+    assert_eq!(rows[5], "  ... and 1 more", "{list}");
+    // A whole list has no such line.
+    let run = sleuth(&["analyze", "seed-sat-sample.json"]);
+    run.code(0);
+    assert!(!run.stdout.contains("more"), "{}", run.stdout);
+}

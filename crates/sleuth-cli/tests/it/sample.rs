@@ -201,3 +201,15 @@ fn a_game_too_large_to_count_is_still_sampled_by_walksat() {
     assert!(run.stderr.starts_with("error: SLEUTH_MAX_STATES=\"many\": expected a number of states"), "{}", run.stderr);
     assert!(run.stdout.is_empty());
 }
+
+#[test]
+fn text_list_of_case_files_says_how_many_it_leaves_out() {
+    // Uniform draws from the Prolog article's example see all six case files; five are listed.
+    let run = sleuth(&["sample", "seed-clp-example.json", "--samples", "2000", "--seed", "1"]);
+    run.code(0);
+    let out = &run.stdout;
+    let list = &out[out.find("most likely case files (estimated; 6 seen):").unwrap_or_else(|| panic!("{out}"))..];
+    let rows = list.lines().skip(1).take_while(|l| l.starts_with("  ")).collect::<Vec<_>>();
+    assert_eq!(rows.len(), 6, "{list}");
+    assert_eq!(rows[5], "  ... and 1 more", "{list}");
+}
