@@ -416,3 +416,35 @@ fn bench_checks_every_answer_it_times() {
     let run = logic(&["bench", "--sat-only", "--clue-only"]);
     run.code(2);
 }
+
+/// The command of docs/logic.md's console block that starts with `$ sleuth
+/// logic SUBCOMMAND` (continuation lines joined), its arguments after
+/// `sleuth`, and the table that follows the block.
+fn documented_table(subcommand: &str) -> (Vec<String>, Vec<String>) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let doc = std::fs::read_to_string(root.join("docs/logic.md")).unwrap();
+    let start = doc.find(&format!("$ sleuth logic {subcommand} ")).expect("the command is in docs/logic.md");
+    let block = &doc[start..doc[start..].find("```").map(|e| start + e).unwrap()];
+    let command = block.replace("\\\n", " ");
+    let args = command.split_whitespace().skip(2).map(String::from).collect();
+    let after = &doc[start + block.len()..];
+    let table = after
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .map(String::from)
+        .collect();
+    (args, table)
+}
+
+#[test]
+fn walksat_clue_table_in_the_docs_is_the_commands_output() {
+    let (args, table) = documented_table("walksat-clue");
+    assert!(table.len() > 2, "{table:?}");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let run = sleuth_in(&root, &args, None);
+    run.code(0);
+    let printed: Vec<&str> = run.stdout.lines().filter(|l| l.starts_with('|')).collect();
+    assert_eq!(printed, table, "docs/logic.md's WalkSAT table is not what `sleuth {}` prints", args.join(" "));
+}
