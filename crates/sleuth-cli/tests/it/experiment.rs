@@ -125,36 +125,49 @@ fn table1_prints_the_papers_layout() {
     run.code(0);
     let out = &run.stdout;
     let at = |s: &str| out.find(s).unwrap_or_else(|| panic!("no {s:?} in:\n{out}"));
-    let (a, b, c, d, obs) = (
+    let (a, b, c, d, both, obs) = (
         at("(a) Game play"),
         at("(b) Exact"),
         at("(c) Algorithm 1"),
         at("(d) Algorithm 2"),
+        at("(c) and (d) over seeds 0..=2"),
         at("The paper's observations"),
     );
-    assert!(a < b && b < c && c < d && d < obs, "{out}");
+    assert!(a < b && b < c && c < d && d < both && both < obs, "{out}");
+    assert!(out[..a].contains("hand pl ro li"), "{out}");
     assert_eq!(out[a..b].lines().filter(|l| l.trim_start().starts_with(['m', 'w', 'g', 's'])).count(), 10, "{out}");
     assert!(out[a..b].contains("[ba]") && out[a..b].contains("[gr]") && out[a..b].contains("[li]"), "{out}");
-    assert!(out[b..c].contains("7,902 consistent deals, 11 cards uncertain"), "{out}");
-    for (from, to, width) in [(b, c, 7), (c, d, 7), (d, obs, 7)] {
+    // The paper: 11 cards uncertain; the reading of its (b): 6,798 deals.
+    assert!(out[b..c].contains("6,798 consistent deals, 11 cards uncertain"), "{out}");
+    let mut open = 0;
+    for (from, to, width) in [(b, c, 7), (c, d, 7), (d, both, 7)] {
         let rows = card_rows(&out[from..to]);
         assert_eq!(rows.len(), 21, "{}", &out[from..to]);
         // Every row has a cell per place: O, X, or a probability.
         for row in rows {
-            let cells = row.split_whitespace().skip(1).filter(|t| *t == "O" || *t == "X" || t.starts_with('.')).count();
-            assert_eq!(cells, width, "{row}");
+            let cells: Vec<&str> =
+                row.split_whitespace().skip(1).filter(|t| *t == "O" || *t == "X" || t.starts_with('.')).collect();
+            assert_eq!(cells.len(), width, "{row}");
+            if from == b {
+                open += cells.iter().filter(|t| t.starts_with('.')).count();
+            }
         }
         assert!(out[from..to].contains("sc") && out[from..to].contains("cf"), "{out}");
     }
-    // Table 1(b): the lounge card is White's with probability 7,074/7,902 = .90.
-    assert!(card_rows(&out[b..c]).iter().any(|r| r.starts_with("lo ") && r.contains(".90")), "{out}");
     assert!(out[c..d].contains("5,000 iterations, seed 0"), "{out}");
-    for obs_line in ["1. Algorithm 1", "2. Algorithm 2", "3. Algorithm 2", "seeds 0..=2 (3 runs"] {
-        assert!(out[obs..].contains(obs_line), "{out}");
+    // Side by side: one line per open cell of (b), exact, then each algorithm's mean and range.
+    let side: Vec<&str> = out[both..obs].lines().filter(|l| card_rows(l.trim_start()).len() == 1).collect();
+    assert_eq!(side.len(), open, "{}", &out[both..obs]);
+    for line in side {
+        assert!(line.split_whitespace().filter(|t| t.contains('-')).count() >= 2, "{line}");
     }
-    for verdict in out[obs..].lines().filter(|l| l.starts_with(['1', '2', '3'])) {
-        assert!(verdict.contains("true") || verdict.contains("false"), "{verdict}");
+    for (i, obs_line) in
+        ["1. \"Boldface", "2. \"the greatest", "3. they \"are roughly half", "4. \"and such"].iter().enumerate()
+    {
+        let line = out[obs..].lines().find(|l| l.starts_with(obs_line)).unwrap_or_else(|| panic!("{out}"));
+        assert!(i == 0 || line.contains(" of 3 seeds"), "{line}");
     }
+    assert!(out[obs..].matches("holds at ").count() >= 5, "{out}");
 }
 
 #[test]
@@ -162,10 +175,63 @@ fn table1_candidates_and_hand() {
     let scratch = Scratch::new();
     let run = scratch.sleuth(&["experiment", "table1", "--candidates"]);
     run.code(0);
-    assert!(run.stdout.contains("mu,ro,li") && run.stdout.contains("9 hands"), "{}", run.stdout);
+    assert!(run.stdout.contains("pl,ro,li") && run.stdout.contains("9 hands"), "{}", run.stdout);
     let run = scratch.sleuth(&["experiment", "table1", "--hand", "kn,ro,li", "--iterations", "1000", "--seeds", "1"]);
     run.code(0);
     assert!(run.stdout.contains("hand kn ro li"), "{}", run.stdout);
     let run = scratch.sleuth(&["experiment", "table1", "--hand", "kn,ro", "--seeds", "1"]);
     run.code(2);
+}
+
+#[test]
+fn sampling_defaults_are_the_papers_experiment() {
+    let scratch = Scratch::new();
+    let help = scratch.sleuth(&["experiment", "sampling", "--help"]);
+    help.code(0);
+    assert!(help.stdout.contains("The defaults are the paper's experiment"), "{}", help.stdout);
+    // Only the size options given: the rest is the default configuration.
+    let run = scratch.sleuth(&[
+        "experiment",
+        "sampling",
+        "--games",
+        "1",
+        "--runs",
+        "1",
+        "--iterations",
+        "10",
+        "--max-states",
+        "0",
+        "--out",
+        "out",
+    ]);
+    run.code(0);
+    let config: serde_json::Value = serde_json::from_str(&scratch.read("out/config.json")).unwrap();
+    assert_eq!(config["agents"], "random", "{config}");
+    assert_eq!(config["beyond"], 0, "{config}");
+    assert_eq!(config["players"], 6, "{config}");
+    assert_eq!(config["max_models"], 10_000_000, "{config}");
+    assert_eq!(config["methods"].as_array().unwrap().len(), METHODS.len(), "{config}");
+    // --beyond all: every state past the threshold.
+    let run = scratch.sleuth(&[
+        "experiment",
+        "sampling",
+        "--games",
+        "1",
+        "--runs",
+        "1",
+        "--iterations",
+        "10",
+        "--max-states",
+        "0",
+        "--beyond",
+        "all",
+        "--methods",
+        "alg1",
+        "--out",
+        "all",
+    ]);
+    run.code(0);
+    let config: serde_json::Value = serde_json::from_str(&scratch.read("all/config.json")).unwrap();
+    assert_eq!(config["beyond"], serde_json::Value::Null, "{config}");
+    scratch.sleuth(&["experiment", "sampling", "--beyond", "some", "--out", "x"]).code(2);
 }
