@@ -275,7 +275,7 @@ fn worst_cells(t: &Table1, alg: usize) -> String {
             None => counts.push((id, 1)),
         }
     }
-    counts.sort_by(|a, b| b.1.cmp(&a.1));
+    counts.sort_by_key(|c| std::cmp::Reverse(c.1));
     counts.iter().map(|(c, k)| format!("{c} ({k})")).collect::<Vec<_>>().join(", ")
 }
 
