@@ -4,34 +4,13 @@
 
 use crate::count::{count, count_with_case_files, CaseFileList, CountError, Counts};
 use crate::deduce::{find_deal, Deal, Found, Problem};
+pub use crate::model::Status;
 use crate::model::{Card, Game, Place};
 
 mod subsets;
 
 pub use subsets::SEARCH_BUDGET;
 use subsets::{smallest_subset, Grow, Verdict};
-
-/// What is known about "card is at place".
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Status {
-    /// True in every consistent deal.
-    Yes,
-    /// False in every consistent deal.
-    No,
-    /// True in some consistent deals and false in others.
-    Maybe,
-}
-
-impl Status {
-    /// `"yes"`, `"no"` or `"maybe"`, as in the output contract.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Yes => "yes",
-            Status::No => "no",
-            Status::Maybe => "maybe",
-        }
-    }
-}
 
 /// A set of events (and possibly the observer's hand) that explains a fact
 /// or a contradiction.

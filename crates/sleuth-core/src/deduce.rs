@@ -393,8 +393,8 @@ impl Settled {
 
     /// Yes: the card is there in every deal; no: in none; maybe: not
     /// settled by propagation (it may still be certain).
-    pub fn status(&self, card: Card, place: Place) -> crate::analysis::Status {
-        use crate::analysis::Status;
+    pub fn status(&self, card: Card, place: Place) -> crate::model::Status {
+        use crate::model::Status;
         let allowed = self.allowed[card.index()];
         let bit = 1u16 << place.index(self.np);
         if allowed & bit == 0 {

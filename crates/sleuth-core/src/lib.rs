@@ -45,9 +45,9 @@ pub mod sample;
 pub mod text;
 pub mod wire;
 
-pub use analysis::{conflict, why, Analysis, Explanation, Status, Why};
+pub use analysis::{conflict, why, Analysis, Explanation, Why};
 pub use count::{CountError, Counts};
 pub use deduce::Problem;
 pub use format::{FormatError, GameFile};
 pub use knowledge::{Constraint, Knowledge, Lit, Origin};
-pub use model::{Card, CardSet, Category, Deck, Event, Game, GameError, LoadError, Place, Player};
+pub use model::{Card, CardSet, Category, Deck, Event, Game, GameError, LoadError, Place, Player, Status};

@@ -5,8 +5,8 @@
 use super::entropy::{case_file_candidates, case_file_entropy, certain_case_file, in_case_file};
 use super::Position;
 use crate::analysis::ratio;
-use crate::analysis::Status;
 use crate::count::{count, count_marginals, CountError};
+use crate::model::Status;
 use crate::model::{Card, CardSet, Place, Player, MAX_CARDS};
 
 /// The most combinations [`Position::legal_suggestions`] lists one by one

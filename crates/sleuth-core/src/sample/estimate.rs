@@ -4,9 +4,10 @@
 use rand::Rng;
 
 use super::{Deal, UniformSampler};
-use crate::analysis::{Analysis, Status};
+use crate::analysis::Analysis;
 use crate::count::CountError;
 use crate::deduce::Problem;
+use crate::model::Status;
 use crate::model::{Card, Game, Place};
 
 /// The standard normal quantile for a two-sided 95 % interval.

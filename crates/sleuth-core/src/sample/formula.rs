@@ -1,8 +1,9 @@
 //! The sampler's view of a game: one boolean per card-place atom, every
 //! at-least constraint of [`Knowledge`], and the atoms fixed by deduction.
 
-use crate::analysis::{Analysis, Status};
+use crate::analysis::Analysis;
 use crate::knowledge::Knowledge;
+use crate::model::Status;
 use crate::model::{Card, Game, Place};
 
 use super::Deal;
