@@ -1,6 +1,6 @@
 //! Decks for simulation and the true deal of a game.
 
-use crate::sim::SimError;
+use crate::error::SimError;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use sleuth_core::format::{CardSpec, CategorySpec, CustomDeck, DeckSpec};

@@ -63,6 +63,7 @@
 mod agent;
 pub mod agents;
 mod deal;
+mod error;
 pub mod experiment;
 pub mod file;
 mod perspective;
@@ -77,7 +78,8 @@ pub use agents::{
     agent_by_name, ExactAgent, Group4Agent, NotepadAgent, RandomAgent, SatAgent, SleuthAgent, AGENT_NAMES,
 };
 pub use deal::{deck_from_choice, deck_spec, Deal};
+pub use error::{MoveKind, SimError};
 pub use perspective::{event_spec, Perspective};
 pub use record::{End, GameRecord};
-pub use sim::{agent_rng, deal_rng, play, play_deal, GameConfig, MoveKind, SimError};
+pub use sim::{agent_rng, deal_rng, play, play_deal, GameConfig};
 pub use stats::{game_seed, play_many, Stats};

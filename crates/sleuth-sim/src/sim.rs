@@ -2,13 +2,13 @@
 
 use crate::agent::{Agent, SimRng};
 use crate::deal::{deck_spec, Deal};
+use crate::error::{MoveKind, SimError};
 use crate::perspective::{event_spec, Perspective};
 use crate::record::{End, GameRecord};
 use rand::SeedableRng;
 use sleuth_core::format::GameFile;
 use sleuth_core::model::{Accusation, Suggestion};
-use sleuth_core::{CardSet, Deck, Event, GameError, Player};
-use std::fmt;
+use sleuth_core::{CardSet, Deck, Event, Player};
 
 /// What kind of game to play.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,52 +47,6 @@ impl GameConfig {
         self.face_up = (self.deck.len() - self.deck.num_categories()) % n;
         self
     }
-}
-
-/// The kind of move an agent got wrong.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum MoveKind {
-    /// A suggestion.
-    Suggestion,
-    /// An accusation.
-    Accusation,
-    /// The card shown when refuting.
-    Refutation,
-}
-
-impl fmt::Display for MoveKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            MoveKind::Suggestion => "suggestion",
-            MoveKind::Accusation => "accusation",
-            MoveKind::Refutation => "refutation",
-        })
-    }
-}
-
-/// Why a game could not be simulated.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum SimError {
-    /// The configuration or scripted deal cannot make a game.
-    #[error("invalid setup: {0}")]
-    Setup(String),
-    /// A game file built by the simulator did not validate.
-    #[error(transparent)]
-    Game(#[from] GameError),
-    /// An agent made an illegal move.
-    #[error("agent '{agent}' in seat {seat} made an illegal {kind}: {detail}")]
-    IllegalMove {
-        /// The seat (0-based).
-        seat: usize,
-        /// The agent's name.
-        agent: String,
-        /// What kind of move.
-        kind: MoveKind,
-        /// What was wrong with it.
-        detail: String,
-    },
 }
 
 /// The random stream of the deal for a game seed (ChaCha8, stream 0).

@@ -2,8 +2,9 @@
 //! come later).
 
 use crate::agent::Agent;
+use crate::error::SimError;
 use crate::record::{End, GameRecord};
-use crate::sim::{play, GameConfig, SimError};
+use crate::sim::{play, GameConfig};
 use sleuth_core::Player;
 use std::collections::BTreeMap;
 

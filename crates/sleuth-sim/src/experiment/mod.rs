@@ -53,7 +53,7 @@ pub use summary::{
     Summary, TenureRow, Wins, PAPER_THRESHOLD, SPAN,
 };
 
-use crate::sim::SimError;
+use crate::error::SimError;
 use crate::stats::game_seed;
 use rand::SeedableRng;
 use rayon::prelude::*;
