@@ -1,8 +1,10 @@
 //! `sleuth analyze`: the exact analysis, as text or as the `--json` contract.
 
 use crate::input::{counted, load_game};
-use crate::notepad::{describe_cards, write_more, TOP_CASE_FILES};
-use crate::output::{deck_name, fine_percent, group_digits, viewpoint, write_conflict, write_json};
+use crate::notepad::TOP_CASE_FILES;
+use crate::output::{
+    deck_name, describe_cards, fine_percent, group_digits, viewpoint, write_conflict, write_json, write_more,
+};
 use crate::Outcome;
 use sleuth_core::{wire, Analysis, Card, Game, Place, Status};
 use std::io::Write;

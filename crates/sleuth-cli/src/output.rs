@@ -1,7 +1,7 @@
 //! Text and JSON rendering shared by the subcommands.
 
 use sleuth_core::analysis::ratio;
-use sleuth_core::{CardSet, Explanation, Game, Place};
+use sleuth_core::{Card, CardSet, Explanation, Game, Place};
 use std::io::{self, IsTerminal as _, Write};
 
 /// ANSI colour, on only when asked for and allowed.
@@ -184,6 +184,77 @@ pub fn write_title(out: &mut dyn std::io::Write, game: &Game, paint: Paint, what
     let title =
         format!("Sleuth {what}: {}, {n} event{}, {}", viewpoint(game), if n == 1 { "" } else { "s" }, deck_name(game));
     writeln!(out, "{}", paint.bold(&title))
+}
+
+/// The line that ends a list of `listed` items cut after `shown`:
+/// `  ... and 12 more` (nothing when the list is whole).
+pub fn write_more(out: &mut dyn std::io::Write, listed: usize, shown: usize) -> std::io::Result<()> {
+    if listed > shown {
+        writeln!(out, "  ... and {} more", group_digits((listed - shown) as u128))?;
+    }
+    Ok(())
+}
+
+/// `pe, pi, bi (Mrs. Peacock, Lead Pipe, Billiard Room)`.
+pub fn describe_cards(game: &Game, cards: &[Card]) -> String {
+    let deck = game.deck();
+    let ids: Vec<&str> = cards.iter().map(|&c| deck.id(c)).collect();
+    let names: Vec<&str> = cards.iter().map(|&c| deck.name(c)).collect();
+    if ids == names {
+        ids.join(", ")
+    } else {
+        format!("{} ({})", ids.join(", "), names.join(", "))
+    }
+}
+
+/// The notepad grid: a header row of places, then cards by category, each
+/// cell drawn by `cell(card, place, width)`. Shared by both engines.
+pub fn write_grid(
+    out: &mut dyn Write,
+    game: &Game,
+    paint: Paint,
+    cell: &dyn Fn(Card, Place, usize) -> String,
+) -> std::io::Result<()> {
+    let deck = game.deck();
+    let places = places(game);
+    let headers: Vec<std::borrow::Cow<'_, str>> =
+        places.iter().map(|&(p, id)| if p == Place::CaseFile { "case file".into() } else { table_id(id) }).collect();
+    let widths: Vec<usize> = headers.iter().map(|h| h.chars().count().max(4)).collect();
+    let face_up = game.face_up();
+    let label = |c: Card| {
+        let (id, name) = (table_id(deck.id(c)), sleuth_core::text::elide(deck.name(c), TABLE_NAME_CHARS));
+        let mut s = if id == name { id.to_string() } else { format!("{id:<id_w$}  {name}", id_w = id_width(game)) };
+        if face_up.contains(c) {
+            s.push_str(" (face up)");
+        }
+        s
+    };
+    let label_w = deck.cards().map(|c| label(c).chars().count() + 2).max().unwrap_or(0);
+
+    // Header row.
+    let mut line = " ".repeat(label_w);
+    for (h, w) in headers.iter().zip(&widths) {
+        line.push_str("  ");
+        line.push_str(&paint.bold(&format!("{h:^w$}")));
+    }
+    writeln!(out, "{}", line.trim_end())?;
+
+    for cat in deck.categories() {
+        writeln!(out, "{}", paint.bold(deck.category_name(cat)))?;
+        for c in deck.category_cards(cat) {
+            let mut line = format!("  {:<w$}", label(c), w = label_w - 2);
+            for (&(place, _), &w) in places.iter().zip(&widths) {
+                line.push_str("  ");
+                line.push_str(&cell(c, place, w));
+            }
+            writeln!(out, "{}", line.trim_end())?;
+        }
+    }
+    Ok(())
+}
+
+fn id_width(game: &Game) -> usize {
+    game.deck().cards().map(|c| table_id(game.deck().id(c)).chars().count()).max().unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -9,8 +9,8 @@
 //! exact count).
 
 use crate::input::{display, in_file, load_game};
-use crate::notepad::{describe_cards, write_more, TOP_CASE_FILES};
-use crate::output::{places, write_conflict, write_json, write_title, Paint};
+use crate::notepad::TOP_CASE_FILES;
+use crate::output::{describe_cards, places, write_conflict, write_json, write_more, write_title, Paint};
 use crate::Outcome;
 use anyhow::{anyhow, bail};
 use rand::SeedableRng;

@@ -3,8 +3,7 @@
 //! the exact notepad with `O`, `X` and `-` cells and no probabilities.
 
 use crate::input::in_file;
-use crate::notepad::{describe_cards, write_grid};
-use crate::output::{write_conflict, write_title, Paint};
+use crate::output::{describe_cards, write_conflict, write_grid, write_title, Paint};
 use crate::sat_engine::{Method, Reasoner, SatNotepad};
 use crate::Outcome;
 use sleuth_core::{Card, Game, Place};
