@@ -8,7 +8,7 @@ use sleuth_core::advice::{
     advise, Advice, AdviceError, AdviceOptions, BehaviourHint, OpponentProgress, Position, RefutationAdvice,
     SuggestionEval, THREAT_BASIS,
 };
-use sleuth_core::{wire, CardSet, Game, Player};
+use sleuth_core::{wire, CardSet, CountOptions, Game, Player};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -59,7 +59,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     };
     if let Some(list) = &args.refute {
         let (suggester, cards) = parse_refute(&game, list, args.by.as_deref())?;
-        let advice = match Position::new(&game).and_then(|p| p.refutation(suggester, cards)) {
+        let limit = CountOptions::new().max_states(crate::limits::max_states()?);
+        let advice = match Position::with_options(&game, &limit).and_then(|p| p.refutation(suggester, cards)) {
             Ok(a) => a,
             Err(e) => return fail(e),
         };
@@ -76,6 +77,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         samples: args.samples,
         seed: args.seed,
         tell_samples: args.tell_samples,
+        max_states: crate::limits::max_states()?,
         ..AdviceOptions::default()
     };
     let advice = match advise(&game, &options) {

@@ -1,5 +1,6 @@
 //! `sleuth analyze`: the exact analysis, as text or as the `--json` contract.
 
+use crate::count_progress::Counting;
 use crate::input::{counted, load_game};
 use crate::notepad::TOP_CASE_FILES;
 use crate::output::{
@@ -20,9 +21,10 @@ pub struct Args {
 }
 
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
-    crate::count_progress::install();
     let game = load_game(&args.game)?;
-    let analysis = counted(&args.game, Analysis::new(&game))?;
+    let counting = Counting::new()?;
+    let analysis = counted(&args.game, Analysis::with_options(&game, &counting.options()))?;
+    drop(counting);
     if args.json {
         write_json(out, &wire::Analysis::new(&game, &analysis))?;
     } else {

@@ -16,7 +16,7 @@ use anyhow::{anyhow, Context as _};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sleuth_core::count::count_marginals;
 use sleuth_core::generate::{DeckChoice, GenConfig};
-use sleuth_core::{Analysis, CountError, Game, Problem};
+use sleuth_core::{Analysis, CountError, CountOptions, Game, Problem};
 use std::io::{IsTerminal as _, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -103,14 +103,16 @@ impl Timing {
     }
 }
 
-/// Times the count and then the whole analysis of the game, once each.
-fn time_once(game: &Game) -> Result<Timing, CountError> {
+/// Times the count and then the whole analysis of the game, once each,
+/// within `max_states` states.
+fn time_once(game: &Game, max_states: usize) -> Result<Timing, CountError> {
+    let options = CountOptions::new().max_states(max_states);
     let start = Instant::now();
-    let counts = count_marginals(&Problem::new(game))?;
+    let counts = count_marginals(&Problem::new(game), &options)?;
     let count = start.elapsed();
     let models = std::hint::black_box(counts).total;
     let start = Instant::now();
-    let analysis = Analysis::new(game)?;
+    let analysis = Analysis::with_options(game, &options)?;
     let whole = start.elapsed();
     std::hint::black_box(analysis);
     Ok(Timing { count, whole, models })
@@ -158,13 +160,14 @@ fn run_files(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let mut rows = Vec::new();
     let mut points = Vec::new();
     let mut failed = 0usize;
+    let max_states = crate::limits::max_states()?;
     let bar = progress(args.files.len() as u64);
     for path in &args.files {
         let name = path.display().to_string();
         bar.set_message(name.clone());
         // A file that cannot be read or counted is reported and skipped, so
         // the other files still get their row; the exit code says so.
-        match time_file(path, min_time, min_runs, MAX_RUNS) {
+        match time_file(path, (min_time, min_runs, MAX_RUNS), max_states) {
             Ok((models, runs, count, whole)) => {
                 points.push(Point { group: "game files".into(), x: count.median, y: whole.median });
                 rows.push(vec![
@@ -203,20 +206,20 @@ fn run_files(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     Ok(if failed == 0 { Outcome::Success } else { Outcome::NoResult })
 }
 
-/// Times one file: its model count, the number of runs, and the
-/// statistics of the count and of the whole analysis.
+/// Times one file (at least `min_time` and `min_runs` runs, at most
+/// `max_runs`): its model count, the number of runs, and the statistics
+/// of the count and of the whole analysis.
 fn time_file(
     path: &std::path::Path,
-    min_time: Duration,
-    min_runs: usize,
-    max_runs: usize,
+    (min_time, min_runs, max_runs): (Duration, usize, usize),
+    max_states: usize,
 ) -> anyhow::Result<(u128, usize, Stats, Stats)> {
     let game = load_game(path)?;
-    let models = time_once(&game)?.models;
+    let models = time_once(&game, max_states)?.models;
     let (mut count, mut whole) = (Vec::new(), Vec::new());
     let started = Instant::now();
     while count.len() < max_runs && (count.len() < min_runs || started.elapsed() < min_time) {
-        let t = time_once(&game)?;
+        let t = time_once(&game, max_states)?;
         count.push(t.count);
         whole.push(t.whole);
     }
@@ -228,6 +231,7 @@ fn time_file(
 
 fn run_generated(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let games = if args.quick { 10 } else { args.games };
+    let max_states = crate::limits::max_states()?;
     let kinds = kinds();
     write_header(out, args.markdown)?;
     let line = format!(
@@ -287,7 +291,7 @@ fn run_generated(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
                     if failed[i] {
                         continue;
                     }
-                    match time_once(game) {
+                    match time_once(game, max_states) {
                         Ok(t) => best[i] = Some(best[i].map_or(t, |b| b.min(t))),
                         Err(e) => {
                             failures.push(format!(

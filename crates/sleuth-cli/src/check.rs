@@ -1,10 +1,11 @@
 //! `sleuth check`: validate a game file.
 
+use crate::count_progress::Counting;
 use crate::input::{counted, display, in_file, load_game};
 use crate::output::{deck_name, explanation_lines, group_digits, write_json};
 use crate::Outcome;
 use sleuth_core::count::count;
-use sleuth_core::{conflict, wire, Problem};
+use sleuth_core::{conflict, wire, CountOptions, Problem};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -19,11 +20,11 @@ pub struct Args {
 }
 
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
-    crate::count_progress::install();
     // Every validation problem is an error (exit code 2) listing each one.
     let game = load_game(&args.game)?;
+    let counting = Counting::new()?;
     if args.json {
-        return json(args, out, &game);
+        return json(args, out, &game, &counting.options());
     }
     let players: Vec<&str> = game.players().map(|p| game.player_id(p)).collect();
     let observer = match game.observer() {
@@ -39,7 +40,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         players.join(" "),
         if n == 1 { "" } else { "s" },
     );
-    let models = match count(&Problem::new(&game)) {
+    let models = match count(&Problem::new(&game), &counting.options()) {
         Ok(m) => m,
         Err(e) => {
             writeln!(out, "{summary}; history not checked")?;
@@ -52,7 +53,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Success);
     }
     writeln!(out, "{summary}; history inconsistent: no deal fits every event")?;
-    if let Some(c) = in_file(&args.game, conflict(&game))? {
+    if let Some(c) = in_file(&args.game, conflict(&game, &counting.options()))? {
         for line in explanation_lines(&game, &c) {
             writeln!(out, "  {line}")?;
         }
@@ -62,15 +63,20 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
 
 /// `check --json`: the wire form, with the same exit codes as the text (a
 /// game too large to count prints `consistent: null`, then the error).
-fn json(args: &Args, out: &mut dyn Write, game: &sleuth_core::Game) -> anyhow::Result<Outcome> {
-    let models = match count(&Problem::new(game)) {
+fn json(
+    args: &Args,
+    out: &mut dyn Write,
+    game: &sleuth_core::Game,
+    options: &CountOptions<'_>,
+) -> anyhow::Result<Outcome> {
+    let models = match count(&Problem::new(game), options) {
         Ok(m) => m,
         Err(e) => {
             write_json(out, &wire::Check::new(game, None, None))?;
             return counted(&args.game, Err(e));
         }
     };
-    let conflict = if models == 0 { in_file(&args.game, conflict(game))? } else { None };
+    let conflict = if models == 0 { in_file(&args.game, conflict(game, options))? } else { None };
     write_json(out, &wire::Check::new(game, Some(models), conflict.as_ref()))?;
     Ok(if models > 0 { Outcome::Success } else { Outcome::Inconsistent })
 }

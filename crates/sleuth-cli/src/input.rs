@@ -99,8 +99,16 @@ pub fn in_file<T, E: std::fmt::Display>(path: &Path, result: Result<T, E>) -> an
 pub fn counted<T>(path: &Path, result: Result<T, sleuth_core::CountError>) -> anyhow::Result<T> {
     result.map_err(|e| {
         if e.too_large_to_count() {
+            // The limit in states is the one the user can move.
+            let raise = match e {
+                sleuth_core::CountError::TooManyStates(_) => {
+                    let bytes = sleuth_core::count::BYTES_PER_STATE;
+                    format!("; {} raises the limit, at up to {bytes} bytes a state", crate::limits::STATE_LIMIT_ENV)
+                }
+                _ => String::new(),
+            };
             anyhow!(
-                "{}: {e}; WalkSAT can still estimate it: sleuth sample --method alg2 {}",
+                "{}: {e}{raise}; WalkSAT can still estimate it: sleuth sample --method alg2 {}",
                 display(path),
                 display(path)
             )

@@ -14,6 +14,7 @@ mod count_progress;
 mod experiment;
 mod generate;
 mod input;
+mod limits;
 mod logic;
 mod notepad;
 mod output;
@@ -193,15 +194,9 @@ fn run_command_line() -> u8 {
     };
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    // A bad state limit is said before any work, not ignored by the counter.
-    let result = sleuth_core::count::state_limit_from_env()
-        .map_err(anyhow::Error::msg)
-        .and_then(|_| {
-            let outcome = run(&cli.command, &mut out);
-            count_progress::clear();
-            outcome
-        })
-        .and_then(|outcome| {
+    // A bad state limit is said before any work, whatever the command.
+    let result =
+        limits::from_env().map_err(anyhow::Error::msg).and_then(|_| run(&cli.command, &mut out)).and_then(|outcome| {
             out.flush()?;
             Ok(outcome)
         });

@@ -1,5 +1,6 @@
 //! `sleuth notepad`: the detective notepad.
 
+use crate::count_progress::Counting;
 use crate::input::{counted, load_game};
 use crate::output::{
     cell_percent, describe_cards, fine_percent, group_digits, write_conflict, write_grid, write_more, write_title,
@@ -36,7 +37,6 @@ pub struct Args {
 }
 
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
-    crate::count_progress::install();
     let game = load_game(&args.game)?;
     if args.engine == crate::sat_notepad::Engine::Sat {
         let options = crate::sat_notepad::Options { reasoner: args.reasoner, every_event: args.every_event };
@@ -45,7 +45,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     if args.reasoner != crate::sat_engine::Reasoner::Counting || args.every_event {
         anyhow::bail!("--reasoner and --every-event need --engine sat");
     }
-    let analysis = counted(&args.game, Analysis::new(&game))?;
+    let counting = Counting::new()?;
+    let analysis = counted(&args.game, Analysis::with_options(&game, &counting.options()))?;
+    drop(counting);
     let paint = Paint::for_stdout(args.no_color);
     write_notepad(out, &game, &analysis, paint)
 }

@@ -19,7 +19,7 @@ use sleuth_core::deduce::Settled;
 use sleuth_core::sample::{
     estimate_from_deals, search_and_sample_traced, Deal, Estimate, Formula, Trace, UniformSampler, WalkSatConfig,
 };
-use sleuth_core::{wire, Analysis, Card, CardSet, Game, Place, Problem, Status};
+use sleuth_core::{wire, Analysis, Card, CardSet, CountOptions, Game, Place, Problem, Status};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -129,9 +129,10 @@ fn case_file(game: &Game, deal: &Deal) -> CardSet {
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let sampler = sampler(args)?;
     let game = load_game(&args.game)?;
+    let limit = CountOptions::new().max_states(crate::limits::max_states()?);
     // A game too large for the exact counter is still sampled by WalkSAT,
     // with only what propagation settles fixed (and no exact count).
-    let analysis = match Analysis::new(&game) {
+    let analysis = match Analysis::with_options(&game, &limit) {
         Err(e) if e.too_large_to_count() => {
             if matches!(sampler, Sampler::Uniform(_)) {
                 bail!(
@@ -142,7 +143,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
             }
             let Some(settled) = Settled::new(&game) else { bail!("{}: no deal fits the history", display(&args.game)) };
             eprintln!("note: {e}; estimating with WalkSAT alone: no exact count, and O and X only where propagation settles them");
-            return sample_with(args, &game, &sampler, Known::Settled(&settled), out);
+            return sample_with(args, &game, &sampler, &limit, Known::Settled(&settled), out);
         }
         other => in_file(&args.game, other)?,
     };
@@ -155,7 +156,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         }
         return Ok(Outcome::Inconsistent);
     }
-    sample_with(args, &game, &sampler, Known::Exact(&analysis), out)
+    sample_with(args, &game, &sampler, &limit, Known::Exact(&analysis), out)
 }
 
 /// What the output gives as certain, and the count: the exact analysis,
@@ -181,6 +182,7 @@ fn sample_with(
     args: &Args,
     game: &Game,
     sampler: &Sampler,
+    limit: &CountOptions<'_>,
     known: Known<'_>,
     out: &mut dyn Write,
 ) -> anyhow::Result<Outcome> {
@@ -200,7 +202,7 @@ fn sample_with(
     };
     let estimate = match &sampler {
         Sampler::Uniform(draws) => {
-            let uniform = in_file(&args.game, UniformSampler::new(&Problem::new(game)))?
+            let uniform = in_file(&args.game, UniformSampler::new(&Problem::new(game), limit))?
                 .ok_or_else(|| anyhow!("no deal fits the history"))?;
             let deals = (0..*draws).map(|_| {
                 let deal = uniform.sample(&mut rng);

@@ -77,7 +77,8 @@ fn write_one(
     if !notepad.is_consistent() {
         // The clauses are unsatisfiable; the conflicting events come from the
         // exact engine's conflict search.
-        let conflict = in_file(path, sleuth_core::conflict(game))?;
+        let counting = crate::count_progress::Counting::new()?;
+        let conflict = in_file(path, sleuth_core::conflict(game, &counting.options()))?;
         write_conflict(out, game, conflict.as_ref())?;
         return Ok(Outcome::Inconsistent);
     }

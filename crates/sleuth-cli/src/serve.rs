@@ -27,7 +27,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         Some(addr) => (addr, Some(sleuth_web::guard::new_token())),
         None => (SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), args.port), None),
     };
-    let config = sleuth_web::Config { data: args.data.clone(), addr, token };
+    let config = sleuth_web::Config { data: args.data.clone(), addr, token, max_states: crate::limits::max_states()? };
     let open = args.open;
     let data = args.data.display().to_string();
     let listening = args.listen.is_some();

@@ -1,10 +1,11 @@
 //! `sleuth why`: which events force a certain fact.
 
+use crate::count_progress::Counting;
 use crate::input::{in_file, load_game};
 use crate::output::{cell_percent, explanation_lines, group_digits, write_conflict, write_json};
 use crate::Outcome;
 use anyhow::bail;
-use sleuth_core::{why, wire, Analysis, Card, Game, Place, Status, Why};
+use sleuth_core::{why, wire, Analysis, Card, CountOptions, Game, Place, Status, Why};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -23,13 +24,13 @@ pub struct Args {
 }
 
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
-    crate::count_progress::install();
     let game = load_game(&args.game)?;
     let card = find_card(&game, &args.card)?;
     let place = find_place(&game, &args.place)?;
-    let analysis = crate::input::counted(&args.game, Analysis::new(&game))?;
+    let counting = Counting::new()?;
+    let analysis = crate::input::counted(&args.game, Analysis::with_options(&game, &counting.options()))?;
     if args.json {
-        return json(args, out, &game, &analysis, card, place);
+        return json(args, out, &game, &analysis, card, place, &counting.options());
     }
     if !analysis.is_consistent() {
         write_conflict(out, &game, analysis.conflict())?;
@@ -50,7 +51,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         writeln!(out, "{card_id} is face up: every player has seen it, and it is in no hand and not in the case file")?;
         return Ok(Outcome::Success);
     }
-    let explanation = match in_file(&args.game, why(&game, card, place))? {
+    let explanation = match in_file(&args.game, why(&game, card, place, &counting.options()))? {
         Why::Certain { explanation, .. } => explanation,
         // The analysis says the fact is certain, so this should not happen.
         _ => bail!("could not explain the fact; the exact counts disagree with each other"),
@@ -83,10 +84,11 @@ fn json(
     analysis: &Analysis,
     card: Card,
     place: Place,
+    options: &CountOptions<'_>,
 ) -> anyhow::Result<Outcome> {
     let certain = analysis.is_consistent() && analysis.status(card, place) != Status::Maybe;
     // Only a certain fact is explained (the search is the costly part).
-    let answer = if certain { in_file(&args.game, why(game, card, place))? } else { Why::NotCertain };
+    let answer = if certain { in_file(&args.game, why(game, card, place, options))? } else { Why::NotCertain };
     if certain && !matches!(answer, Why::Certain { .. }) {
         bail!("could not explain the fact; the exact counts disagree with each other");
     }

@@ -8,6 +8,7 @@
 mod states;
 
 use sleuth_core::count::{count_marginals, count_with_case_files};
+use sleuth_core::CountOptions;
 use std::time::Instant;
 
 /// The fastest of `n` runs of `f`, in ms.
@@ -30,16 +31,16 @@ fn main() {
     let min_ratio: f64 = rest.first().map_or(0.0, |s| s.parse().expect("min ratio"));
     let repeat: usize = std::env::var("REPEAT").map_or(5, |s| s.parse().expect("REPEAT: a number"));
     for (seed, p) in states {
-        let c = count_marginals(&p).expect("counts");
+        let c = count_marginals(&p, &CountOptions::default()).expect("counts");
         let count_ms = fastest(repeat, || {
-            count_marginals(&p).expect("counts");
+            count_marginals(&p, &CountOptions::default()).expect("counts");
         });
         let whole_ms = fastest(repeat, || {
-            count_with_case_files(&p).expect("counts");
+            count_with_case_files(&p, &CountOptions::default()).expect("counts");
         });
         let ratio = whole_ms / count_ms;
         if ratio >= min_ratio {
-            let files = count_with_case_files(&p).expect("counts").1.map(|f| f.len());
+            let files = count_with_case_files(&p, &CountOptions::default()).expect("counts").1.map(|f| f.len());
             println!(
                 "seed {seed}: count {count_ms:.3} ms ({} states), whole {whole_ms:.3} ms, ratio {ratio:.2}, case files {files:?}",
                 c.states

@@ -9,7 +9,10 @@
 
 mod states;
 
-use sleuth_core::count::{count_marginals_by, count_with_case_files_by, order_estimates, players_outer_cost, Counter};
+use sleuth_core::count::profile::{
+    count_marginals_by, count_with_case_files_by, order_estimates, players_outer_cost, Counter,
+};
+use sleuth_core::CountOptions;
 use std::time::Instant;
 
 fn main() {
@@ -31,9 +34,9 @@ fn main() {
         for counter in [Counter::CardOuter, Counter::PlayersOuter, Counter::Auto] {
             let t = Instant::now();
             let c = if whole {
-                count_with_case_files_by(&p, counter).expect("counts").map(|(c, _)| c)
+                count_with_case_files_by(&p, counter, &CountOptions::default()).expect("counts").map(|(c, _)| c)
             } else {
-                count_marginals_by(&p, counter).expect("counts")
+                count_marginals_by(&p, counter, &CountOptions::default()).expect("counts")
             };
             let ms = t.elapsed().as_secs_f64() * 1e3;
             match c {

@@ -13,6 +13,7 @@
 mod states;
 
 use sleuth_core::count::{count_marginals, count_with_case_files};
+use sleuth_core::CountOptions;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -24,10 +25,10 @@ fn main() {
     let mut sum = 0u128;
     for (_, p) in states {
         if mode == "count" || mode == "both" {
-            sum = sum.wrapping_add(count_marginals(&p).expect("counts").total);
+            sum = sum.wrapping_add(count_marginals(&p, &CountOptions::default()).expect("counts").total);
         }
         if mode == "whole" || mode == "both" {
-            sum = sum.wrapping_add(count_with_case_files(&p).expect("counts").0.total);
+            sum = sum.wrapping_add(count_with_case_files(&p, &CountOptions::default()).expect("counts").0.total);
         }
     }
     println!("{sum}");

@@ -9,7 +9,8 @@
 
 mod states;
 
-use sleuth_core::count::{count_marginals_by, order_estimates, Counter};
+use sleuth_core::count::profile::{count_marginals_by, order_estimates, Counter};
+use sleuth_core::CountOptions;
 use std::time::Instant;
 
 fn main() {
@@ -25,7 +26,9 @@ fn main() {
     });
     for (seed, p) in states {
         if let Some(counter) = only {
-            let c = count_marginals_by(&p, counter).expect("counts").expect("card-outer always counts");
+            let c = count_marginals_by(&p, counter, &CountOptions::default())
+                .expect("counts")
+                .expect("card-outer always counts");
             println!("seed {seed} {counter:?} {} states", c.states);
             continue;
         }
@@ -37,7 +40,9 @@ fn main() {
         let mut totals = Vec::new();
         for counter in [Counter::CardOuterUsual, Counter::CardOuterFreeing, Counter::CardOuter] {
             let t = Instant::now();
-            let c = count_marginals_by(&p, counter).expect("counts").expect("card-outer always counts");
+            let c = count_marginals_by(&p, counter, &CountOptions::default())
+                .expect("counts")
+                .expect("card-outer always counts");
             let ms = t.elapsed().as_secs_f64() * 1e3;
             line += &format!(" | {counter:?} {} {ms:.3}", c.states);
             totals.push((c.total, c.marginal));

@@ -7,6 +7,7 @@
 mod states;
 
 use sleuth_core::count::count_marginals;
+use sleuth_core::CountOptions;
 use std::time::Instant;
 
 fn main() {
@@ -25,7 +26,7 @@ fn main() {
         let mut c = None;
         for _ in 0..repeat {
             let t = Instant::now();
-            c = Some(count_marginals(&p).expect("counts"));
+            c = Some(count_marginals(&p, &CountOptions::default()).expect("counts"));
             ms = ms.min(t.elapsed().as_secs_f64() * 1e3);
         }
         let c = c.expect("at least one run");

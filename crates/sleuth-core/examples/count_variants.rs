@@ -6,7 +6,7 @@
 
 mod states;
 
-use sleuth_core::count::order_variant_states;
+use sleuth_core::count::profile::order_variant_states;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

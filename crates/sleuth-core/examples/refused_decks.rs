@@ -1,12 +1,13 @@
 //! Random custom decks the exact counter refuses: draws `N` games as
 //! `plain_dp_side_by_side --random-decks` does (`random_deck/mod.rs`), from
-//! seed `SEED`, counts each, prints a line per game
-//! (name, `ok` or `refused`, seconds, states or the error) and writes the
-//! refused games to `DIR`, to run other counters on them.
+//! seed `SEED`, counts each within `MAX_STATES` (default: the counter's
+//! default), prints a line per game (name, `ok` or `refused`, seconds,
+//! states or the error) and writes the refused games to `DIR`, to run
+//! other counters on them.
 //!
 //! ```sh
 //! cargo build --release -p sleuth-core --example refused_decks --example plain_dp
-//! SLEUTH_MAX_STATES=20000000 target/release/examples/refused_decks 77 150 /tmp/refused
+//! target/release/examples/refused_decks 77 150 /tmp/refused 20000000
 //! for f in /tmp/refused/*.json; do timeout 60 target/release/examples/plain_dp $f >/dev/null && echo $f; done
 //! ```
 //!
@@ -19,6 +20,7 @@ use rand::SeedableRng;
 use random_deck::RandomDeck;
 use sleuth_core::count::count_marginals;
 use sleuth_core::generate::{try_generate, DeckChoice, GenConfig};
+use sleuth_core::CountOptions;
 use sleuth_core::{Game, Problem};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -28,9 +30,13 @@ fn main() -> ExitCode {
     let (Some(seed), Some(n), Some(dir)) =
         (args.get(1).and_then(|s| s.parse().ok()), args.get(2).and_then(|s| s.parse().ok()), args.get(3))
     else {
-        eprintln!("usage: refused_decks SEED N DIR");
+        eprintln!("usage: refused_decks SEED N DIR [MAX_STATES]");
         return ExitCode::from(2);
     };
+    let mut options = CountOptions::new();
+    if let Some(limit) = args.get(4).and_then(|s| s.parse().ok()) {
+        options = options.max_states(limit);
+    }
     if let Err(e) = std::fs::create_dir_all(dir) {
         eprintln!("{dir}: {e}");
         return ExitCode::FAILURE;
@@ -49,7 +55,7 @@ fn main() -> ExitCode {
         let name = format!("{}_{}_{view}_{}_{}", d.deck().replace(',', "-"), d.players, d.suggestions, d.seed);
         let game = Game::new(&generated.file).expect("generated games are valid");
         let start = Instant::now();
-        let counted = count_marginals(&Problem::new(&game));
+        let counted = count_marginals(&Problem::new(&game), &options);
         let secs = start.elapsed().as_secs_f64();
         match counted {
             Ok(c) => println!("{name}\tok\t{secs:.1}\t{} states", c.states),

@@ -2,7 +2,7 @@
 //! possible case files, and explanations (why a fact holds, which events
 //! conflict).
 
-use crate::count::{count, count_with_case_files, CaseFileList, CountError, Counts};
+use crate::count::{count, count_with_case_files, CaseFileList, CountError, CountOptions, Counts};
 use crate::deduce::{find_deal, Deal, Found, Problem};
 pub use crate::model::Status;
 use crate::model::{Card, Game, Place};
@@ -55,17 +55,28 @@ impl Analysis {
     ///
     /// # Cost
     /// One exact count, whose passes also give the case files (see
-    /// ARCHITECTURE.md). For an inconsistent game it also finds the
+    /// [`crate::count`]). For an inconsistent game it also finds the
     /// conflicting events with [`conflict`], which runs many more.
     ///
     /// # Errors
-    /// [`CountError`] when the count does not fit in `u128`.
+    /// [`CountError`] when the count does not fit in `u128`, or the game is
+    /// too large for the counter's default limits.
     pub fn new(game: &Game) -> Result<Analysis, CountError> {
+        Analysis::with_options(game, &CountOptions::default())
+    }
+
+    /// Analyses a game exactly, every count within the limits of `options`
+    /// and reporting its progress there.
+    ///
+    /// # Errors
+    /// [`CountError`] when the count does not fit in `u128`, or the game is
+    /// too large for the limits.
+    pub fn with_options(game: &Game, options: &CountOptions<'_>) -> Result<Analysis, CountError> {
         let problem = Problem::new(game);
         // The counts and the case files from the same passes (one code path
         // for analyze, notepad, the web and `sleuth bench`).
-        let (counts, case_files) = count_with_case_files(&problem)?;
-        let conflict = if counts.total == 0 { Some(conflict_in(game)?) } else { None };
+        let (counts, case_files) = count_with_case_files(&problem, options)?;
+        let conflict = if counts.total == 0 { Some(conflict_in(game, options)?) } else { None };
         Ok(Analysis { counts, case_files, conflict, num_places: game.num_places() })
     }
 
@@ -311,7 +322,7 @@ const GROW_SEARCHES: usize = 24;
 /// subset one of them meets has deals without a search (of the small
 /// subsets the search for a smallest explanation tests, most are met by
 /// one of a few deals).
-struct Witnesses<F> {
+struct Witnesses<'o, F> {
     /// The deals kept, each with the items it breaks (a deal meets a
     /// subset exactly when it breaks none of its items: each subset's
     /// problem is the rules and its items' constraints, and every deal
@@ -321,11 +332,13 @@ struct Witnesses<F> {
     singles: Vec<Problem>,
     /// The problem of a subset of the items.
     problem_of: F,
+    /// The limits of the counts.
+    options: CountOptions<'o>,
 }
 
-impl<F: Fn(&[usize]) -> Problem> Witnesses<F> {
-    fn new(singles: Vec<Problem>, problem_of: F) -> Witnesses<F> {
-        Witnesses { kept: Vec::new(), singles, problem_of }
+impl<'o, F: Fn(&[usize]) -> Problem> Witnesses<'o, F> {
+    fn new(singles: Vec<Problem>, problem_of: F, options: &CountOptions<'o>) -> Witnesses<'o, F> {
+        Witnesses { kept: Vec::new(), singles, problem_of, options: *options }
     }
 
     /// Whether the subset `set` has no deal: a deal kept, else a search for
@@ -348,7 +361,7 @@ impl<F: Fn(&[usize]) -> Problem> Witnesses<F> {
                     Found::Deal(deal) => *deal,
                     Found::NoDeal => return Ok(Verdict::Holds),
                     Found::GaveUp => {
-                        return match count(&p) {
+                        return match count(&p, &self.options) {
                             Ok(0) => Ok(Verdict::Holds),
                             Ok(_) | Err(CountError::Overflow) => Ok(Verdict::Fails { broken: None }),
                             Err(e) => Err(e),
@@ -431,19 +444,20 @@ impl<F: Fn(&[usize]) -> Problem> Witnesses<F> {
 /// out (the set is then minimal, not necessarily smallest).
 ///
 /// # Errors
-/// [`CountError`] from the underlying counts.
-pub fn conflict(game: &Game) -> Result<Option<Explanation>, CountError> {
-    if count(&Problem::new(game))? > 0 {
+/// [`CountError`] from the underlying counts, each within the limits of
+/// `options`.
+pub fn conflict(game: &Game, options: &CountOptions<'_>) -> Result<Option<Explanation>, CountError> {
+    if count(&Problem::new(game), options)? > 0 {
         return Ok(None);
     }
-    conflict_in(game).map(Some)
+    conflict_in(game, options).map(Some)
 }
 
 /// [`conflict`] of a game known to be inconsistent ([`Analysis::new`] has
 /// just counted it).
-fn conflict_in(game: &Game) -> Result<Explanation, CountError> {
+fn conflict_in(game: &Game, options: &CountOptions<'_>) -> Result<Explanation, CountError> {
     let items = Items::of(game);
-    let mut witnesses = Witnesses::new(items.singles(game), |s: &[usize]| items.problem(game, s));
+    let mut witnesses = Witnesses::new(items.singles(game), |s: &[usize]| items.problem(game, s), options);
     let (set, minimum) = smallest_subset(items.len(), |s, grow| witnesses.verdict(s, grow))?;
     Ok(items.explain(set, minimum))
 }
@@ -474,13 +488,13 @@ pub enum Why {
 ///
 /// # Examples
 /// ```
-/// use sleuth_core::{why, Game, Place, Status, Why};
+/// use sleuth_core::{why, CountOptions, Game, Place, Status, Why};
 /// let game = Game::from_json(r#"{"version": 1, "deck": "classic", "players": ["a", "b", "c"],
 ///     "events": [{"suggestion": {"by": "a", "cards": ["mu", "kn", "ha"], "refuted_by": "c"}},
 ///                {"suggestion": {"by": "b", "cards": ["pl", "kn", "lo"], "refuted_by": null}}]}"#)?;
 /// let (knife, rope) = (game.deck().card("kn").unwrap(), game.deck().card("ro").unwrap());
 /// // Nobody refuted b's suggestion, so a does not hold the knife.
-/// match why(&game, knife, game.place("a").unwrap())? {
+/// match why(&game, knife, game.place("a").unwrap(), &CountOptions::default())? {
 ///     Why::Certain { status, explanation } => {
 ///         assert_eq!(status, Status::No);
 ///         assert_eq!(explanation.events, vec![1]);
@@ -488,11 +502,12 @@ pub enum Why {
 ///     other => panic!("{other:?}"),
 /// }
 /// // And b passed a's suggestion: the knife is in the case file.
-/// let Why::Certain { status: Status::Yes, explanation } = why(&game, knife, Place::CaseFile)? else {
+/// let options = CountOptions::default();
+/// let Why::Certain { status: Status::Yes, explanation } = why(&game, knife, Place::CaseFile, &options)? else {
 ///     panic!("certain")
 /// };
 /// assert_eq!(explanation.events, vec![0, 1]);
-/// assert_eq!(why(&game, rope, game.place("c").unwrap())?, Why::NotCertain);
+/// assert_eq!(why(&game, rope, game.place("c").unwrap(), &options)?, Why::NotCertain);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
@@ -506,16 +521,16 @@ pub enum Why {
 ///
 /// # Errors
 /// [`CountError`] from the underlying counts.
-pub fn why(game: &Game, card: Card, place: Place) -> Result<Why, CountError> {
+pub fn why(game: &Game, card: Card, place: Place, options: &CountOptions<'_>) -> Result<Why, CountError> {
     let problem = Problem::new(game);
-    let total = count(&problem)?;
+    let total = count(&problem, options)?;
     if total == 0 {
         return Ok(Why::Inconsistent);
     }
     let with = {
         let mut p = problem.clone();
         p.add_fact(card, place, true);
-        count(&p)?
+        count(&p, options)?
     };
     let status = if with == total {
         Status::Yes
@@ -527,11 +542,12 @@ pub fn why(game: &Game, card: Card, place: Place) -> Result<Why, CountError> {
     let items = Items::of(game);
     // The fact is forced by a subset when the subset plus its negation has
     // no deal.
-    let mut witnesses = Witnesses::new(items.singles(game), |s: &[usize]| {
+    let problem_of = |s: &[usize]| {
         let mut p = items.problem(game, s);
         p.add_fact(card, place, status == Status::No);
         p
-    });
+    };
+    let mut witnesses = Witnesses::new(items.singles(game), problem_of, options);
     let (set, minimum) = smallest_subset(items.len(), |s, grow| witnesses.verdict(s, grow))?;
     Ok(Why::Certain { status, explanation: items.explain(set, minimum) })
 }
@@ -575,7 +591,7 @@ mod tests {
                     let events: Vec<usize> = subset.iter().filter_map(|&i| items.events.get(i).copied()).collect();
                     let hand = items.hand && subset.contains(&items.events.len());
                     assert_eq!(p, Problem::new(&game.restricted(&events, hand)), "seed {seed}: the subset's problem");
-                    let has = count(&p).expect("these games count") > 0;
+                    let has = count(&p, &CountOptions::default()).expect("these games count") > 0;
                     let decide = |nodes| match find_deal(&p, nodes) {
                         Found::Deal(deal) => {
                             assert!(p.admits(&deal), "{deck:?} seed {seed}: the deal found breaks a constraint");
@@ -652,12 +668,13 @@ mod tests {
         let place = |id| game.place(id).unwrap();
         // a holds every suspect but White, so White is in the case file and
         // c showed ca or ha: the hand alone forces it.
-        let Why::Certain { status, explanation } = why(&game, card("wh"), Place::CaseFile).unwrap() else {
+        let o = CountOptions::default();
+        let Why::Certain { status, explanation } = why(&game, card("wh"), Place::CaseFile, &o).unwrap() else {
             panic!("certain")
         };
         assert_eq!(status, Status::Yes);
         assert_eq!(explanation, Explanation { events: vec![], hand: true, minimum: true });
-        assert_eq!(why(&game, card("ca"), place("c")).unwrap(), Why::NotCertain);
+        assert_eq!(why(&game, card("ca"), place("c"), &o).unwrap(), Why::NotCertain);
 
         // A correct accusation naming a card that a holds contradicts the hand.
         let bad = game
@@ -667,8 +684,8 @@ mod tests {
                 correct: true,
             }))
             .unwrap();
-        assert_eq!(why(&bad, card("wh"), Place::CaseFile).unwrap(), Why::Inconsistent);
-        assert_eq!(conflict(&bad).unwrap().unwrap().events, vec![1]);
+        assert_eq!(why(&bad, card("wh"), Place::CaseFile, &o).unwrap(), Why::Inconsistent);
+        assert_eq!(conflict(&bad, &o).unwrap().unwrap().events, vec![1]);
     }
 
     #[test]

@@ -29,6 +29,11 @@
 //! deal found so far fits), so they can take many times longer;
 //! [`Explanation::minimum`] says whether that budget ran out. Input limits (ids, events, deck) and how text is made safe
 //! to print are in [`format`] and [`text`].
+//!
+//! The crate does no IO and holds no global state: a count's limit and its
+//! progress reports come in through [`CountOptions`] (the default needs
+//! nothing from the machine), randomness as a seeded RNG. It builds for
+//! `wasm32-unknown-unknown`.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -46,7 +51,7 @@ pub mod text;
 pub mod wire;
 
 pub use analysis::{conflict, why, Analysis, Explanation, Why};
-pub use count::{CountError, Counts};
+pub use count::{CountError, CountOptions, Counts};
 pub use deduce::Problem;
 pub use format::{FormatError, GameFile};
 pub use knowledge::{Constraint, Knowledge, Lit, Origin};

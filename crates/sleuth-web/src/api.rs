@@ -43,7 +43,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
 use sleuth_core::format::EventSpec;
-use sleuth_core::{CardSet, GameFile};
+use sleuth_core::{CardSet, CountOptions, GameFile};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -56,6 +56,8 @@ pub struct App {
     pub listening: std::net::SocketAddr,
     /// The access token, for the URLs of `GET /api/share`.
     pub token: Option<String>,
+    /// The most states each exact count may visit.
+    pub max_states: usize,
 }
 
 /// An API error: a status and a message, sent as `{"error": message}`;
@@ -334,7 +336,7 @@ async fn change(app: Arc<App>, id: String, based_on: u64, op: impl FnOnce(usize)
         let changed = start.elapsed();
         // The change is made whatever happens here: an analysis that fails
         // (a count too large) is `null`, and `GET .../analysis` says why.
-        let analysis = analyse(&entry, &game, version).map_or(Value::Null, |a| (*a).clone());
+        let analysis = analyse(&entry, &game, version, app.max_states).map_or(Value::Null, |a| (*a).clone());
         if let Some(o) = state.as_object_mut() {
             o.insert("analysis".into(), analysis);
         }
@@ -353,9 +355,16 @@ async fn change(app: Arc<App>, id: String, based_on: u64, op: impl FnOnce(usize)
 
 /// The analysis of `game` at `version`, computed without holding the
 /// game's lock and cached on the entry while the game stays at `version`.
-fn analyse(entry: &Mutex<Entry>, game: &sleuth_core::Game, version: u64) -> Result<Arc<Value>, ApiError> {
+fn analyse(
+    entry: &Mutex<Entry>,
+    game: &sleuth_core::Game,
+    version: u64,
+    max_states: usize,
+) -> Result<Arc<Value>, ApiError> {
+    let options = CountOptions::new().max_states(max_states);
     let value =
-        Arc::new(view::analysis(game, version).map_err(|m| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, m))?);
+        view::analysis(game, version, &options).map_err(|m| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, m))?;
+    let value = Arc::new(value);
     let mut e = lock(entry);
     if e.version() == version {
         e.cache = Some((version, value.clone()));
@@ -427,7 +436,7 @@ pub async fn analysis(State(app): State<Arc<App>>, Path(id): Path<String>) -> Re
             }
             (e.game().clone(), e.version())
         };
-        analyse(&entry, &game, version)
+        analyse(&entry, &game, version, app.max_states)
     })
     .await?;
     Ok(axum::Json(&*v).into_response())
@@ -451,7 +460,8 @@ pub async fn why(
         let game = snapshot(&app, &id)?;
         let c = game.deck().card(&card).ok_or_else(|| bad(format!("unknown card '{card}'")))?;
         let p = game.place(&place).ok_or_else(|| bad(format!("unknown place '{place}'")))?;
-        view::explain(&game, c, p).map_err(|m| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, m))
+        let options = CountOptions::new().max_states(app.max_states);
+        view::explain(&game, c, p, &options).map_err(|m| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, m))
     })
     .await?)
 }
@@ -481,7 +491,7 @@ pub async fn advice(
                     return Ok((*cached).clone());
                 }
                 // Advise without holding the game's lock; cache it for this version.
-                let value = view::advice(&game, version).map_err(failed)?;
+                let value = view::advice(&game, version, app.max_states).map_err(failed)?;
                 let mut e = lock(&entry);
                 if e.version() == version {
                     e.advice = Some((version, Arc::new(value.clone())));

@@ -43,16 +43,24 @@ pub struct Config {
     pub addr: SocketAddr,
     /// The access token every request must carry; `None` for loopback only.
     pub token: Option<String>,
+    /// The most states each exact count may visit (the program measures
+    /// what its memory allows; see `sleuth_core::CountOptions`).
+    pub max_states: usize,
 }
 
 /// The whole application: the page, the API and the guard, for a server
-/// listening on `listening`.
+/// listening on `listening` whose counts visit at most `max_states` states.
 ///
 /// # Errors
 /// When the data directory cannot be created.
-pub fn router(data: &std::path::Path, token: Option<String>, listening: SocketAddr) -> anyhow::Result<Router> {
+pub fn router(
+    data: &std::path::Path,
+    token: Option<String>,
+    listening: SocketAddr,
+    max_states: usize,
+) -> anyhow::Result<Router> {
     let store = store::Store::open(data).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let app = Arc::new(api::App { store, listening, token: token.clone() });
+    let app = Arc::new(api::App { store, listening, token: token.clone(), max_states });
     let guard = Arc::new(guard::Guard { token });
     let games = Router::new()
         .route("/", get(api::list).post(api::create))
@@ -135,7 +143,7 @@ pub fn serve(config: Config, ready: impl FnOnce(&share::Share)) -> anyhow::Resul
             .await
             .with_context(|| format!("cannot listen on {}", config.addr))?;
         let addr = listener.local_addr()?;
-        let app = router(&config.data, config.token.clone(), addr)?;
+        let app = router(&config.data, config.token.clone(), addr, config.max_states)?;
         ready(&share::Share::find(addr, config.token.as_deref()));
         axum::serve(listener, app).await.context("the server failed")
     })

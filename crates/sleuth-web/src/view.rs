@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 use sleuth_core::advice::{advise, advise_refutation, AdviceError, AdviceOptions};
-use sleuth_core::{why, wire, Analysis, Card, CardSet, Game, Place, Player};
+use sleuth_core::{why, wire, Analysis, Card, CardSet, CountOptions, Game, Place, Player};
 use std::time::Instant;
 
 /// How many possible case files the analysis lists at most.
@@ -77,9 +77,9 @@ struct AnalysisReply {
 ///
 /// # Errors
 /// The count error's message when the count does not fit.
-pub fn analysis(game: &Game, version: u64) -> Result<Value, String> {
+pub fn analysis(game: &Game, version: u64, options: &CountOptions<'_>) -> Result<Value, String> {
     let start = Instant::now();
-    let a = Analysis::new(game).map_err(|e| e.to_string())?;
+    let a = Analysis::with_options(game, options).map_err(|e| e.to_string())?;
     let millis = start.elapsed().as_secs_f64() * 1000.0;
     let analysis = wire::Analysis::with_case_file_limit(game, &a, CASE_FILES_SHOWN);
     to_value(&AnalysisReply { version, analysis, millis })
@@ -90,9 +90,9 @@ pub fn analysis(game: &Game, version: u64) -> Result<Value, String> {
 ///
 /// # Errors
 /// The count error's message when the count does not fit.
-pub fn explain(game: &Game, card: Card, place: Place) -> Result<Value, String> {
-    let analysis = Analysis::new(game).map_err(|e| e.to_string())?;
-    let answer = why(game, card, place).map_err(|e| e.to_string())?;
+pub fn explain(game: &Game, card: Card, place: Place, options: &CountOptions<'_>) -> Result<Value, String> {
+    let analysis = Analysis::with_options(game, options).map_err(|e| e.to_string())?;
+    let answer = why(game, card, place, options).map_err(|e| e.to_string())?;
     to_value(&wire::Why::new(game, &analysis, card, place, &answer))
 }
 
@@ -123,9 +123,9 @@ struct AdviceReply {
 ///
 /// # Errors
 /// The advisor's message for a bystander's game or a failed count.
-pub fn advice(game: &Game, version: u64) -> Result<Value, String> {
+pub fn advice(game: &Game, version: u64, max_states: usize) -> Result<Value, String> {
     let start = Instant::now();
-    let reply = match advise(game, &advice_options()) {
+    let reply = match advise(game, &AdviceOptions { max_states, ..advice_options() }) {
         Ok(a) => AdviceReply {
             version,
             consistent: true,

@@ -40,7 +40,7 @@ pub fn sleuth_in(dir: &Path, args: &[&str], stdin: Option<&str>) -> Run {
 /// [`sleuth_in`] with environment variables set.
 pub fn sleuth_in_env(dir: &Path, args: &[&str], stdin: Option<&str>, vars: &[(&str, &str)]) -> Run {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sleuth"));
-    cmd.args(args).current_dir(dir).env_remove("NO_COLOR").env_remove(sleuth_core::count::STATE_LIMIT_ENV);
+    cmd.args(args).current_dir(dir).env_remove("NO_COLOR").env_remove("SLEUTH_MAX_STATES");
     cmd.envs(vars.iter().copied());
     cmd.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());

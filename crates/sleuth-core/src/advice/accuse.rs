@@ -152,7 +152,7 @@ impl Position<'_> {
         if let Some(cards) = certain_case_file(self.game, &self.counts) {
             return Ok((cards, self.counts.total));
         }
-        match case_files(&self.problem, &self.counts) {
+        match case_files(&self.problem, &self.counts, &self.count) {
             Ok(files) => {
                 if let Some((cards, n)) = files.first() {
                     return Ok((cards.iter().copied().collect(), n));
@@ -300,7 +300,7 @@ impl Position<'_> {
         for c in cards {
             q.add_fact(c, Place::CaseFile, true);
         }
-        count(&q)
+        count(&q, &self.count)
     }
 
     /// An upper bound on the probability of any case file now: the smallest,

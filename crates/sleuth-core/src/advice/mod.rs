@@ -57,7 +57,7 @@ pub use tells::{
 };
 
 use crate::analysis::ratio;
-use crate::count::{count_marginals, CountError, Counts};
+use crate::count::{count_marginals, CountError, CountOptions, Counts, MAX_STATES};
 use crate::deduce::Problem;
 use crate::model::{CardSet, Event, Game, Place, Player, MAX_CARDS, MAX_PLACES};
 use rand::SeedableRng;
@@ -99,6 +99,9 @@ pub struct AdviceOptions {
     /// How many deals are sampled to weigh the behaviour hint
     /// ([`Position::behaviour_hint`]); 0 for no hint.
     pub tell_samples: usize,
+    /// The most states each exact count may visit
+    /// ([`CountOptions::max_states`]).
+    pub max_states: usize,
 }
 
 impl Default for AdviceOptions {
@@ -110,6 +113,7 @@ impl Default for AdviceOptions {
             opponent_shortlist: 4,
             seed: 0,
             tell_samples: TELL_SAMPLES,
+            max_states: MAX_STATES,
         }
     }
 }
@@ -156,6 +160,8 @@ pub struct Position<'g> {
     /// Per card, how much its category's entropy drops when it is ruled out
     /// of the case file.
     gain: Vec<f64>,
+    /// The limits of every count.
+    count: CountOptions<'g>,
 }
 
 impl<'g> Position<'g> {
@@ -166,9 +172,18 @@ impl<'g> Position<'g> {
     /// [`AdviceError::Inconsistent`] when no deal fits, and
     /// [`AdviceError::Count`] when counting fails.
     pub fn new(game: &'g Game) -> Result<Position<'g>, AdviceError> {
+        Position::with_options(game, &CountOptions::default())
+    }
+
+    /// [`Position::new`], every count of the position and of the advice
+    /// on it within the limits of `options`.
+    ///
+    /// # Errors
+    /// As [`Position::new`].
+    pub fn with_options(game: &'g Game, options: &CountOptions<'g>) -> Result<Position<'g>, AdviceError> {
         let problem = Problem::new(game);
-        let counts = count_marginals(&problem)?;
-        Position::with_counts(game, problem, counts)
+        let counts = count_marginals(&problem, options)?;
+        Position::from_counts(game, problem, counts, options)
     }
 
     /// The position from counts already computed for `problem`, which must
@@ -177,6 +192,16 @@ impl<'g> Position<'g> {
     /// # Errors
     /// As [`Position::new`].
     pub fn with_counts(game: &'g Game, problem: Problem, counts: Counts) -> Result<Position<'g>, AdviceError> {
+        Position::from_counts(game, problem, counts, &CountOptions::default())
+    }
+
+    /// [`Position::with_counts`] with the limits of later counts.
+    fn from_counts(
+        game: &'g Game,
+        problem: Problem,
+        counts: Counts,
+        options: &CountOptions<'g>,
+    ) -> Result<Position<'g>, AdviceError> {
         let (me, hand) = game.observer().ok_or(AdviceError::NoObserver)?;
         if counts.total == 0 {
             return Err(AdviceError::Inconsistent);
@@ -209,7 +234,7 @@ impl<'g> Position<'g> {
             }
         }
         let entropy = case_file_entropy(game, &counts);
-        Ok(Position { game, me, hand, problem, counts, entropy, prob, category_entropy, gain })
+        Ok(Position { game, me, hand, problem, counts, entropy, prob, category_entropy, gain, count: *options })
     }
 
     /// The game.
@@ -257,7 +282,7 @@ impl<'g> Position<'g> {
 /// [`AdviceError`] for a bystander's game, an inconsistent history, or a
 /// failed count.
 pub fn advise(game: &Game, options: &AdviceOptions) -> Result<Advice, AdviceError> {
-    let pos = Position::new(game)?;
+    let pos = Position::with_options(game, &CountOptions::new().max_states(options.max_states))?;
     let mut suggestions = pos.rank_suggestions(options.shortlist)?;
     suggestions.truncate(options.suggestions);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(options.seed);

@@ -26,7 +26,7 @@
 
 use super::entropy::{case_file_candidates, case_file_entropy, certain_case_file};
 use super::Position;
-use crate::count::{count_marginals, CountError};
+use crate::count::{count_marginals, CountError, CountOptions};
 use crate::deduce::Problem;
 use crate::model::{Card, CardSet, Event, Game, Place, Player};
 use crate::sample::{Deal, UniformSampler};
@@ -109,14 +109,14 @@ impl Position<'_> {
     /// [`CountError`] from the counts.
     pub fn opponents<R: Rng + ?Sized>(&self, samples: usize, rng: &mut R) -> Result<Vec<OpponentProgress>, CountError> {
         let samples = samples.max(1);
-        let Some(sampler) = UniformSampler::new(&self.problem)? else { return Ok(Vec::new()) };
+        let Some(sampler) = UniformSampler::new(&self.problem, &self.count)? else { return Ok(Vec::new()) };
         let deals: Vec<_> = (0..samples).map(|_| sampler.sample(rng)).collect();
         let public = Problem::new(&self.game.bystander());
         let mut out = Vec::new();
         for j in self.game.players().filter(|&j| j != self.me) {
             let is_out =
                 self.game.events().iter().any(|e| matches!(e, Event::Accusation(a) if a.by == j && !a.correct));
-            let public_entropy = case_file_entropy(self.game, &count_marginals(&self.public_model(j))?);
+            let public_entropy = case_file_entropy(self.game, &count_marginals(&self.public_model(j), &self.count)?);
             let (mut solved, mut threat, mut entropy) = (0.0, 0.0, 0.0);
             for deal in &deals {
                 let hand = |p: Player| -> CardSet {
@@ -137,7 +137,7 @@ impl Position<'_> {
                         q.add_fact(c, Place::Player(r), true);
                     }
                 }
-                let counts = count_marginals(&q)?;
+                let counts = count_marginals(&q, &self.count)?;
                 if counts.total == 0 {
                     continue; // cannot happen for a deal drawn from a consistent view
                 }
@@ -182,13 +182,13 @@ impl Position<'_> {
         rng: &mut R,
     ) -> Result<Vec<OpponentProgress>, CountError> {
         let samples = samples.max(1);
-        let Some(sampler) = UniformSampler::new(&self.problem)? else { return Ok(Vec::new()) };
+        let Some(sampler) = UniformSampler::new(&self.problem, &self.count)? else { return Ok(Vec::new()) };
         let deals: Vec<Deal> = (0..samples).map(|_| sampler.sample(rng)).collect();
         let mut out = Vec::new();
         for j in self.game.players().filter(|&j| j != self.me) {
             let is_out =
                 self.game.events().iter().any(|e| matches!(e, Event::Accusation(a) if a.by == j && !a.correct));
-            let public_entropy = case_file_entropy(self.game, &count_marginals(&self.public_model(j))?);
+            let public_entropy = case_file_entropy(self.game, &count_marginals(&self.public_model(j), &self.count)?);
             // Many deals give the opponent the same view: analyse each view once.
             let mut seen: HashMap<OpponentView, (bool, f64, f64)> = HashMap::new();
             let (mut solved, mut threat, mut entropy) = (0.0, 0.0, 0.0);
@@ -199,7 +199,11 @@ impl Position<'_> {
                     Some(&v) => v,
                     None => {
                         let game = self.game.seen_by(j, key.0, |i| key.1[i]);
-                        let v = if is_out { view_progress(&game, 0)? } else { view_progress(&game, shortlist)? };
+                        let v = if is_out {
+                            view_progress(&game, 0, &self.count)?
+                        } else {
+                            view_progress(&game, shortlist, &self.count)?
+                        };
                         seen.insert(key, v);
                         v
                     }
@@ -253,9 +257,9 @@ type OpponentView = (CardSet, Vec<Option<Card>>);
 /// One rebuilt view's progress: whether it is certain, the chance it is
 /// certain after its best next question among `shortlist` (1 when certain,
 /// 0 with an empty shortlist), and its case-file entropy.
-fn view_progress(game: &Game, shortlist: usize) -> Result<(bool, f64, f64), CountError> {
+fn view_progress(game: &Game, shortlist: usize, options: &CountOptions<'_>) -> Result<(bool, f64, f64), CountError> {
     let problem = Problem::new(game);
-    let counts = count_marginals(&problem)?;
+    let counts = count_marginals(&problem, options)?;
     if counts.total == 0 {
         return Ok((false, 0.0, 0.0)); // cannot happen for a deal drawn from a consistent view
     }
@@ -266,7 +270,7 @@ fn view_progress(game: &Game, shortlist: usize) -> Result<(bool, f64, f64), Coun
     if shortlist == 0 {
         return Ok((false, 0.0, entropy));
     }
-    let Ok(pos) = Position::with_counts(game, problem, counts) else { return Ok((false, 0.0, entropy)) };
+    let Ok(pos) = Position::from_counts(game, problem, counts, options) else { return Ok((false, 0.0, entropy)) };
     let best = pos.rank_suggestions(shortlist)?.iter().map(|e| e.end_probability).fold(0.0, f64::max);
     Ok((false, best, entropy))
 }

@@ -84,13 +84,13 @@ impl Position<'_> {
         }
         // The reference point, the same for every option: what the suggester
         // knows before seeing the card, with the passed players' answers.
-        let before = case_file_entropy(game, &count_marginals(&model)?);
+        let before = case_file_entropy(game, &count_marginals(&model, &self.count)?);
         let mut options = Vec::new();
         for c in candidates {
             let already_shown = shown_before.contains(c);
             let mut q = model.clone();
             q.add_fact(c, Place::Player(self.me), true);
-            let counts = count_marginals(&q)?;
+            let counts = count_marginals(&q, &self.count)?;
             let entropy_after = if counts.total == 0 { before } else { case_file_entropy(game, &counts) };
             let revealed = if already_shown { 0.0 } else { (before - entropy_after).max(0.0) };
             options.push(RefutationOption { card: c, already_shown, entropy_after, revealed });

@@ -111,11 +111,11 @@ impl Position<'_> {
                 }
                 let mut q = prefix.clone();
                 q.add_fact(c, rp, true);
-                let cc = count_marginals(&q)?;
+                let cc = count_marginals(&q, &self.count)?;
                 if cc.total == 0 {
                     continue;
                 }
-                let weight = refuter_weight(&q, &cc, c, open, rp, l)?;
+                let weight = refuter_weight(&q, &cc, c, open, rp, l, &self.count)?;
                 covered = covered.checked_add(weight).ok_or(CountError::Overflow)?;
                 outcomes.push(self.outcome(Some(r), Some(c), ratio(weight, l_n), &cc));
             }
@@ -125,7 +125,7 @@ impl Position<'_> {
             r = game.next_player(r);
         }
         if covered < l_n {
-            let cc = count_marginals(&prefix)?;
+            let cc = count_marginals(&prefix, &self.count)?;
             if cc.total > 0 {
                 covered = cc.total.checked_mul(l).and_then(|w| covered.checked_add(w)).ok_or(CountError::Overflow)?;
                 outcomes.push(self.outcome(None, None, ratio(cc.total, total), &cc));
@@ -376,6 +376,7 @@ fn refuter_weight(
     open: CardSet,
     rp: Place,
     l: u128,
+    options: &crate::count::CountOptions<'_>,
 ) -> Result<u128, CountError> {
     let np = q.num_players();
     let others: Vec<Card> =
@@ -393,7 +394,7 @@ fn refuter_weight(
                         b.add_fact(x, rp, true);
                     }
                 }
-                count(&b)?
+                count(&b, options)?
             }
         };
         let term = g.checked_mul(l / (size as u128 + 1)).ok_or(CountError::Overflow)?;

@@ -136,7 +136,7 @@ impl Position<'_> {
         samples: usize,
         rng: &mut R,
     ) -> Result<Vec<(CardSet, f64)>, CountError> {
-        let Some(sampler) = UniformSampler::new(&self.problem)? else { return Ok(Vec::new()) };
+        let Some(sampler) = UniformSampler::new(&self.problem, &self.count)? else { return Ok(Vec::new()) };
         let asked: Vec<(Player, f64, Vec<CardSet>)> =
             tells.iter().map(|t| (t.player, t.rate, self.suggestions_by(t.player))).collect();
         let mut mass: HashMap<CardSet, f64> = HashMap::new();

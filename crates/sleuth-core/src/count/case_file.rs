@@ -15,8 +15,10 @@
 //!   the method before issue 20, five to twenty-five times the count.
 
 use super::arith::{add, mul};
+use super::card_outer::card_outer_files;
+use super::choice::{choose_order, plan};
 use super::plan::{CardClasses, Plan};
-use super::{card_outer_files, choose_order, count_marginals, dp, plan, CaseFiles, CountError, Counts, MAX_CASE_FILES};
+use super::{count_marginals, dp, CaseFiles, CountError, CountOptions, Counts, MAX_CASE_FILES};
 use crate::deduce::{propagate, Problem, Reduced, NONE};
 use crate::model::{Card, CardSet, MAX_PLACES};
 use rustc_hash::FxHashMap;
@@ -27,12 +29,12 @@ use rustc_hash::FxHashMap;
 /// # Errors
 /// [`CountError::TooManyCaseFiles`] when more than [`MAX_CASE_FILES`] case
 /// files are possible; otherwise [`CountError`] from the underlying count.
-pub fn case_files(p: &Problem, counts: &Counts) -> Result<CaseFileList, CountError> {
+pub fn case_files(p: &Problem, counts: &Counts, options: &CountOptions<'_>) -> Result<CaseFileList, CountError> {
     if counts.total == 0 {
         return Ok(CaseFileList::default());
     }
     let Some(r) = propagate(p) else { return Ok(CaseFileList::default()) };
-    match after_count(p, &r, counts)? {
+    match after_count(p, &r, counts, options)? {
         Some(mut files) => {
             files.sort();
             Ok(files)
@@ -168,7 +170,7 @@ pub(super) fn listed(p: &Problem, counts: &Counts) -> u128 {
 
 /// The case files of a counted problem (unsorted), by a card-outer count
 /// with the case-file sweep; `None` when there are too many.
-pub(super) fn after_count(p: &Problem, r: &Reduced, counts: &Counts) -> Result<CaseFiles, CountError> {
+fn after_count(p: &Problem, r: &Reduced, counts: &Counts, options: &CountOptions<'_>) -> Result<CaseFiles, CountError> {
     if counts.total == 0 {
         return Ok(Some(CaseFileList::default()));
     }
@@ -176,10 +178,10 @@ pub(super) fn after_count(p: &Problem, r: &Reduced, counts: &Counts) -> Result<C
         return Ok(None);
     }
     let plan = plan(p, r)?;
-    let files = match card_outer_files(p, r, &plan, true) {
+    let files = match card_outer_files(p, r, &plan, true, options) {
         Err(CountError::Overflow) if plan.scale > 1 => {
             let order = plan.steps.iter().map(|s| s.card).collect();
-            card_outer_files(p, r, &Plan::new(p, r, &CardClasses::new(p, r), order)?, true)?.1
+            card_outer_files(p, r, &Plan::new(p, r, &CardClasses::new(p, r), order)?, true, options)?.1
         }
         other => other?.1,
     };
@@ -205,9 +207,14 @@ pub(super) fn from_masks(p: &Problem, r: &Reduced, files: &[(u64, u128)]) -> Cas
 /// The case files where the sweeps do not apply (see the module's
 /// comment): the identifying DP, or one count per combination where that
 /// is too large.
-pub(super) fn without_sweep(p: &Problem, r: &Reduced, counts: &Counts) -> Result<CaseFileList, CountError> {
-    match identified(p, r) {
-        Err(CountError::TooManyStates(_) | CountError::TooComplex(_)) => by_fixing(p, counts),
+pub(super) fn without_sweep(
+    p: &Problem,
+    r: &Reduced,
+    counts: &Counts,
+    options: &CountOptions<'_>,
+) -> Result<CaseFileList, CountError> {
+    match identified(p, r, options) {
+        Err(CountError::TooManyStates(_) | CountError::TooComplex(_)) => by_fixing(p, counts, options),
         other => other,
     }
 }
@@ -215,13 +222,15 @@ pub(super) fn without_sweep(p: &Problem, r: &Reduced, counts: &Counts) -> Result
 /// The case files (unsorted) from one forward pass of the identifying DP,
 /// in the order [`super::plan`] would pick (pooled counts that overflow
 /// are recounted without the pool).
-pub(super) fn identified(p: &Problem, r: &Reduced) -> Result<CaseFileList, CountError> {
+pub(super) fn identified(p: &Problem, r: &Reduced, options: &CountOptions<'_>) -> Result<CaseFileList, CountError> {
     let cards = CardClasses::new(p, r);
     let (order, symmetric) = choose_order(p, r, &cards);
     let pooled =
         if symmetric { Plan::new_identifying(p, r, &cards, order.clone(), true) } else { Err(CountError::Overflow) };
-    match pooled.and_then(|plan| from_plan(p, r, &cards, &plan)) {
-        Err(CountError::Overflow) => from_plan(p, r, &cards, &Plan::new_identifying(p, r, &cards, order, false)?),
+    match pooled.and_then(|plan| from_plan(p, r, &cards, &plan, options)) {
+        Err(CountError::Overflow) => {
+            from_plan(p, r, &cards, &Plan::new_identifying(p, r, &cards, order, false)?, options)
+        }
         other => other,
     }
 }
@@ -231,8 +240,9 @@ pub(super) fn from_plan(
     r: &Reduced,
     cards: &CardClasses,
     plan: &Plan,
+    options: &CountOptions<'_>,
 ) -> Result<CaseFileList, CountError> {
-    let fwd = dp::forward(plan, false)?;
+    let fwd = dp::forward(plan, false, options)?;
     let last = fwd.layers.last().expect("a forward pass has a final layer");
     // Per recorded case (the key's case fields): forward count × the ways
     // to deal the tail's player cards, which do not depend on which tail
@@ -318,7 +328,7 @@ fn expand(per: &[Vec<u8>], n: u128, out: &mut CaseFileList) {
 /// # Errors
 /// [`CountError::TooManyCaseFiles`] when more than [`MAX_CASE_FILES`] case
 /// files are possible; otherwise [`CountError`] from the underlying counts.
-pub(super) fn by_fixing(p: &Problem, counts: &Counts) -> Result<CaseFileList, CountError> {
+pub(super) fn by_fixing(p: &Problem, counts: &Counts, options: &CountOptions<'_>) -> Result<CaseFileList, CountError> {
     if counts.total == 0 {
         return Ok(CaseFileList::default());
     }
@@ -361,7 +371,7 @@ pub(super) fn by_fixing(p: &Problem, counts: &Counts) -> Result<CaseFileList, Co
                 q.allowed[groups[k][g][0].index()] &= 1 << cf;
             }
         }
-        let fixed = count_marginals(&q)?;
+        let fixed = count_marginals(&q, options)?;
         for g in 0..groups[free].len() {
             let n = fixed.marginal[groups[free][g][0].index()][cf];
             if n > 0 {

@@ -1,6 +1,5 @@
 //! The case-file distribution from the count's own passes (up to three
-//! open categories here; more in [`many`]; see ARCHITECTURE.md, "Case
-//! files").
+//! open categories here; more in [`many`]).
 //!
 //! A deal's case cards are placed by the DP one category at a time (or
 //! come from the tail at the end), so along a path the number of
@@ -30,7 +29,7 @@
 mod many;
 
 use super::arith::Word;
-use super::dp::{Edges, Forward};
+use super::dp::{zeroed, Edges, Forward};
 use super::plan::{CardClasses, Plan};
 use super::{CaseFileList, CaseFiles, CountError};
 use crate::deduce::{Problem, Reduced};
@@ -40,7 +39,10 @@ use crate::model::{Card, MAX_CARDS};
 /// has more than [`MAX_OPEN`] open categories, too many combinations, or
 /// (four or more open) vectors too large at every split (the caller then
 /// uses another method). Up to three open categories take this module's
-/// sweeps, more [`many`]'s.
+/// sweeps, more [`many`]'s; `general` takes [`many`]'s whatever the
+/// categories, for the tests that compare the two: `Some(a)` splits the
+/// paths after `a` case cards where `a` is below the open categories,
+/// elsewhere where [`many`] chooses.
 pub(super) fn case_files<B: Word>(
     p: &Problem,
     r: &Reduced,
@@ -48,12 +50,13 @@ pub(super) fn case_files<B: Word>(
     fwd: &Forward,
     back: &[Vec<B>],
     total: u128,
+    general: Option<usize>,
 ) -> Result<CaseFiles, CountError> {
     let Some(s) = Setup::new(p, r, plan, fwd) else { return Ok(None) };
     let table: Option<Vec<u128>> = if total <= u128::from(u64::MAX) {
-        either_sweep::<u64, B>(&s, plan, fwd, back)?.map(|t| t.into_iter().map(u128::from).collect())
+        either_sweep::<u64, B>(&s, plan, fwd, back, general)?.map(|t| t.into_iter().map(u128::from).collect())
     } else {
-        either_sweep::<u128, B>(&s, plan, fwd, back)?
+        either_sweep::<u128, B>(&s, plan, fwd, back, general)?
     };
     let Some(table) = table else { return Ok(None) };
     // The table, with the categories decided by propagation.
@@ -156,11 +159,12 @@ fn either_sweep<T: Word, B: Word>(
     plan: &Plan,
     fwd: &Forward,
     back: &[Vec<B>],
+    general: Option<usize>,
 ) -> Result<Option<Vec<T>>, CountError> {
-    if s.cands.len() <= 3 && general().is_none() {
+    if s.cands.len() <= 3 && general.is_none() {
         sweep::<T, B>(s, plan, fwd, back).map(Some)
     } else {
-        many::sweep::<T, B>(s, plan, fwd, back)
+        many::sweep::<T, B>(s, plan, fwd, back, general)
     }
 }
 
@@ -258,9 +262,9 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
 
     // Forward: F on states with one category placed. With one open
     // category, the first placement ends it; with two, the second.
-    let mut f_vals: Vec<Vec<T>> = vec![vec![T::ZERO; layout[0].f]];
+    let mut f_vals: Vec<Vec<T>> = vec![zeroed(layout[0].f)?];
     for t in 0..n {
-        let mut next = vec![T::ZERO; if k > 1 { layout[t + 1].f } else { 0 }];
+        let mut next = zeroed(if k > 1 { layout[t + 1].f } else { 0 })?;
         let step = &plan.steps[t];
         let here = s.pos[step.card as usize];
         let (pre_t, pre_n) = (pre[t], pre[t + 1]);
@@ -333,7 +337,7 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
     // Backward (three open categories): B on states with two placed, and
     // the middle edges.
     if k == 3 {
-        let mut b_next = vec![T::ZERO; layout[n].b];
+        let mut b_next = zeroed::<T>(layout[n].b)?;
         for &i in &alive[n][2] {
             let (i, pl) = (i as usize, placed[n][i as usize]);
             // One open category left: its tail candidates share the
@@ -345,7 +349,7 @@ fn sweep<T: Word, B: Word>(s: &Setup, plan: &Plan, fwd: &Forward, back: &[Vec<B>
             }
         }
         for t in (0..n).rev() {
-            let mut b_cur = vec![T::ZERO; layout[t].b];
+            let mut b_cur = zeroed::<T>(layout[t].b)?;
             let step = &plan.steps[t];
             let here = s.pos[step.card as usize];
             let (pre_t, pre_n) = (pre[t], pre[t + 1]);
@@ -595,21 +599,3 @@ const MAX_TABLE: usize = 1 << 20;
 /// state's placed categories in one or two bytes, and [`many`]'s tables
 /// run over every set of categories per layer (4,096 at twelve).
 const MAX_OPEN: usize = 12;
-
-#[cfg(test)]
-thread_local! {
-    /// Tests set this to run [`many`]'s sweeps on up to three open
-    /// categories too, against the sweeps tuned for them: `Some(a)` splits
-    /// the paths after `a` case cards where `a` is below the open
-    /// categories, elsewhere where [`many`] chooses.
-    pub(super) static GENERAL: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
-}
-
-/// Whether a test asked for [`many`]'s sweeps whatever the categories,
-/// and where to split.
-fn general() -> Option<usize> {
-    #[cfg(test)]
-    return GENERAL.with(std::cell::Cell::get);
-    #[cfg(not(test))]
-    None
-}

@@ -2,7 +2,7 @@
 
 use super::arith::{add, mul, Column, Word};
 use super::plan::{Allowed, Key, Plan, Step, POOL};
-use super::CountError;
+use super::{CountError, CountOptions};
 use crate::model::MAX_PLACES;
 use rustc_hash::FxHashMap;
 
@@ -101,29 +101,39 @@ pub(super) struct Forward {
 
 /// Runs the forward pass. With `keep`, every layer and its edges are
 /// kept for the backward pass; without, only the final layer.
-pub(super) fn forward(plan: &Plan, keep: bool) -> Result<Forward, CountError> {
-    finished(forward_from(plan, keep, None, None, usize::MAX)?)
+pub(super) fn forward(plan: &Plan, keep: bool, options: &CountOptions<'_>) -> Result<Forward, CountError> {
+    finished(forward_from(plan, keep, None, None, usize::MAX, options)?)
 }
 
 /// [`forward`] keeping everything and every layer's placed categories
 /// (the case-file sweep reads them), where the plan's keys hold them side
 /// by side. Kept keys cost 8 bytes per state, the placed categories one
 /// (38 fewer page faults per process on master 4 bystander 20 seed 0).
-pub(super) fn forward_with_placed(plan: &Plan) -> Result<Forward, CountError> {
-    finished(forward_from(plan, true, plan.placed_field(), None, usize::MAX)?)
+pub(super) fn forward_with_placed(plan: &Plan, options: &CountOptions<'_>) -> Result<Forward, CountError> {
+    finished(forward_from(plan, true, plan.placed_field(), None, usize::MAX, options)?)
 }
 
 /// A forward pass keeping everything (and with `placed` the placed
 /// categories, as [`forward_with_placed`]) that pauses at the end of the
 /// first step past `budget` states: a trial of the card-outer DP that
 /// [`resume`] finishes.
-pub(super) fn forward_within(plan: &Plan, placed: bool, budget: usize) -> Result<Budgeted, CountError> {
-    forward_from(plan, true, placed_if(plan, placed), None, budget)
+pub(super) fn forward_within(
+    plan: &Plan,
+    placed: bool,
+    budget: usize,
+    options: &CountOptions<'_>,
+) -> Result<Budgeted, CountError> {
+    forward_from(plan, true, placed_if(plan, placed), None, budget, options)
 }
 
 /// Finishes a paused pass of [`forward_within`] (`placed` as there).
-pub(super) fn resume(plan: &Plan, placed: bool, paused: Paused) -> Result<Forward, CountError> {
-    finished(forward_from(plan, true, placed_if(plan, placed), Some(paused), usize::MAX)?)
+pub(super) fn resume(
+    plan: &Plan,
+    placed: bool,
+    paused: Paused,
+    options: &CountOptions<'_>,
+) -> Result<Forward, CountError> {
+    finished(forward_from(plan, true, placed_if(plan, placed), Some(paused), usize::MAX, options)?)
 }
 
 /// The plan's placed-categories field where `placed` asks for it.
@@ -172,12 +182,13 @@ fn forward_from(
     placed: Option<(u32, u128)>,
     from: Option<Paused>,
     budget: usize,
+    options: &CountOptions<'_>,
 ) -> Result<Budgeted, CountError> {
     // Hashing and bit operations on a u64 are cheaper than on a u128; most
     // keys fit.
     match plan.key_bits <= 64 {
-        true => forward_counted::<u64>(plan, keep, placed, from, budget),
-        false => forward_counted::<u128>(plan, keep, placed, from, budget),
+        true => forward_counted::<u64>(plan, keep, placed, from, budget, options),
+        false => forward_counted::<u128>(plan, keep, placed, from, budget, options),
     }
 }
 
@@ -196,12 +207,13 @@ fn forward_counted<K: Key>(
     placed: Option<(u32, u128)>,
     from: Option<Paused>,
     budget: usize,
+    options: &CountOptions<'_>,
 ) -> Result<Budgeted, CountError> {
     let Paused { mut fwd, mut done } =
         from.unwrap_or_else(|| Paused { fwd: Box::new(start::<K, u64>(plan, placed)), done: 0 });
     let wide = matches!(fwd.layers.last().expect("layers start non-empty").counts, Column::Wide(_));
     if !wide {
-        match forward_keyed::<K, u64>(plan, keep, placed, *fwd, done, budget) {
+        match forward_keyed::<K, u64>(plan, keep, placed, *fwd, done, budget, options) {
             Err(Stopped { why: Halt::Error(CountError::Overflow), mut partial, done: at }) => {
                 let last = partial.layers.last_mut().expect("layers start non-empty");
                 last.counts = Column::Wide(last.counts.iter().collect());
@@ -210,7 +222,7 @@ fn forward_counted<K: Key>(
             other => return budgeted(other),
         }
     }
-    budgeted(forward_keyed::<K, u128>(plan, keep, placed, *fwd, done, budget))
+    budgeted(forward_keyed::<K, u128>(plan, keep, placed, *fwd, done, budget, options))
 }
 
 /// A pass that ended or stopped at its budget; an error otherwise.
@@ -250,10 +262,10 @@ fn high_field((off, mask): (u32, u128)) -> Option<(u32, u128)> {
 /// reference of the test of the widening.
 #[cfg(test)]
 pub(super) fn forward_wide(plan: &Plan) -> Result<Forward, CountError> {
-    let placed = plan.placed_field();
+    let (placed, o) = (plan.placed_field(), &CountOptions::default());
     let wide = match plan.key_bits <= 64 {
-        true => forward_keyed::<u64, u128>(plan, true, placed, start::<u64, u128>(plan, placed), 0, usize::MAX),
-        false => forward_keyed::<u128, u128>(plan, true, placed, start::<u128, u128>(plan, placed), 0, usize::MAX),
+        true => forward_keyed::<u64, u128>(plan, true, placed, start::<u64, u128>(plan, placed), 0, usize::MAX, o),
+        false => forward_keyed::<u128, u128>(plan, true, placed, start::<u128, u128>(plan, placed), 0, usize::MAX, o),
     };
     wide.map_err(|stopped| match stopped.why {
         Halt::Error(error) => error,
@@ -279,7 +291,8 @@ enum Halt {
 /// The forward pass with keys on `K` and counts summed and stored on `C`
 /// (the other passes read them widened, [`Column::get`]), from `fwd`, the
 /// pass after the first `done` steps, whose last layer holds its counts on
-/// `C`; it stops after the first step past `budget` states visited.
+/// `C`; it stops after the first step past `budget` states visited, and
+/// with an error within the layer that would take it past the state limit.
 fn forward_keyed<K: Key, C: Word>(
     plan: &Plan,
     keep: bool,
@@ -287,6 +300,7 @@ fn forward_keyed<K: Key, C: Word>(
     fwd: Forward,
     done: usize,
     budget: usize,
+    options: &CountOptions<'_>,
 ) -> Result<Forward, Stopped> {
     // A kept layer keeps its keys only where a later pass reads them: the
     // weights and the free players' marginals of a symmetric plan.
@@ -296,9 +310,9 @@ fn forward_keyed<K: Key, C: Word>(
     for (t, step) in plan.steps.iter().enumerate().skip(done) {
         let cur = layers.last().expect("layers start non-empty");
         // The layer stops as soon as it would take the pass past the limit.
-        let growth = (cur.counts.len() + ROOM_CHECK_EVERY) * MAX_PLACES;
-        let room = super::room_for(states, growth);
-        let next = next_layer::<K, C>(plan, step, cur, keep, std::mem::take(&mut index), room);
+        let limit = options.get_max_states();
+        let room = limit.saturating_sub(states);
+        let next = next_layer::<K, C>(plan, step, cur, keep, std::mem::take(&mut index), room, limit);
         let (mut next_keys, mut next_counts, table) = match next {
             Ok(built) => {
                 index = built.index;
@@ -310,7 +324,7 @@ fn forward_keyed<K: Key, C: Word>(
             }
         };
         states += next_keys.len();
-        super::report_progress(states);
+        options.report(states);
         if let Some(field) = placed {
             placed_layers.push(placed_of(&next_keys, field));
             if let Some(high) = high_field(field) {
@@ -360,8 +374,9 @@ const ROOM_CHECK_EVERY: usize = 4096;
 /// One step of the forward pass: the next layer's keys and counts, with
 /// `keep` the step's edges, and the index, taken and given back by value
 /// (its memory serves every layer); an error past `room` states (the
-/// limit less the states before). Inlined, and the index a local: a
-/// reference to the caller's, or a call, cost 2-3 % more instructions.
+/// limit, `limit`, less the states before), or where memory runs out.
+/// Inlined, and the index a local: a reference to the caller's, or a
+/// call, cost 2-3 % more instructions.
 #[inline(always)]
 fn next_layer<K: Key, C: Word>(
     plan: &Plan,
@@ -370,6 +385,7 @@ fn next_layer<K: Key, C: Word>(
     keep: bool,
     mut index: FxHashMap<K, u32>,
     room: usize,
+    limit: usize,
 ) -> Result<Built<K, C>, CountError> {
     let (cur_keys, cur_counts) = (K::stored(&cur.keys), C::stored(&cur.counts));
     let (mut next_keys, mut next_counts): (Vec<K>, Vec<C>) = (Vec::new(), Vec::new());
@@ -377,12 +393,12 @@ fn next_layer<K: Key, C: Word>(
     let mut table = Edges::default();
     // Room for about three edges per state, as on 20-suggestion states.
     if keep {
-        table.start.reserve(cur.keys.len() + 1);
-        table.edge.reserve(cur.keys.len() * 3);
+        reserve(&mut table.start, cur.keys.len() + 1)?;
+        reserve(&mut table.edge, cur.keys.len() * 3)?;
     }
     index.clear();
-    next_keys.reserve(cur_keys.len() * 2);
-    next_counts.reserve(cur_keys.len() * 2);
+    reserve(&mut next_keys, cur_keys.len() * 2)?;
+    reserve(&mut next_counts, cur_keys.len() * 2)?;
     // Demand checks a move cannot change are run once per state: a
     // move is tried only if the state passes the checks it leaves alone.
     let deps = Plan::demand_deps(step);
@@ -396,10 +412,20 @@ fn next_layer<K: Key, C: Word>(
     // per state or per edge was 1-2 % more instructions in every count.
     for (chunk, chunk_counts) in cur_keys.chunks(ROOM_CHECK_EVERY).zip(cur_counts.chunks(ROOM_CHECK_EVERY)) {
         if next_keys.len() > room {
-            return Err(too_many_states());
+            return Err(too_many_states(limit));
         }
         for (&key, &f) in chunk.iter().zip(chunk_counts) {
-            // At most MAX_STATES × moves edges per layer: the offsets fit.
+            // Every table grows here, fallibly, by what the state's moves
+            // can add, so that no push or insertion below allocates: a
+            // failed allocation is a refusal, not an abort.
+            if spare(&next_keys) < width
+                || spare(&next_counts) < width
+                || index.capacity() - index.len() < width
+                || (keep && spare(&table.edge) < width)
+            {
+                grow(&mut next_keys, &mut next_counts, &mut index, &mut table.edge, width)?;
+            }
+            // At most MAX_STATE_LIMIT × moves edges per layer: the offsets fit.
             if keep {
                 table.start.push(table.edge.len() as u32);
             }
@@ -438,7 +464,7 @@ fn next_layer<K: Key, C: Word>(
         }
     }
     if next_keys.len() > room {
-        return Err(too_many_states());
+        return Err(too_many_states(limit));
     }
     if keep {
         table.start.push(table.edge.len() as u32);
@@ -446,13 +472,48 @@ fn next_layer<K: Key, C: Word>(
     Ok(Built { keys: next_keys, counts: next_counts, edges: table, index })
 }
 
-/// The error of a pass past the state limit, out of line: inlined into
-/// [`next_layer`]'s loop, the limit's lookup (which may read
-/// `/proc/meminfo`) cost the loop 3 % more instructions.
+/// The error of a pass past the state limit, out of line, off the loop's
+/// path.
 #[cold]
 #[inline(never)]
-fn too_many_states() -> CountError {
-    CountError::TooManyStates(super::state_limit())
+fn too_many_states(limit: usize) -> CountError {
+    CountError::TooManyStates(limit)
+}
+
+/// The free room of a vector.
+#[inline(always)]
+fn spare<T>(v: &Vec<T>) -> usize {
+    v.capacity() - v.len()
+}
+
+/// Makes room for `more` elements, or [`CountError::OutOfMemory`].
+pub(super) fn reserve<T>(v: &mut Vec<T>, more: usize) -> Result<(), CountError> {
+    v.try_reserve(more).map_err(|_| CountError::OutOfMemory)
+}
+
+/// `n` zeros, or [`CountError::OutOfMemory`].
+pub(super) fn zeroed<T: Clone + Default>(n: usize) -> Result<Vec<T>, CountError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| CountError::OutOfMemory)?;
+    v.resize(n, T::default());
+    Ok(v)
+}
+
+/// Makes room in a step's tables for the `width` successors of one more
+/// state (each grows as a push would grow it, doubling), out of line.
+#[cold]
+#[inline(never)]
+fn grow<K: Key, C>(
+    keys: &mut Vec<K>,
+    counts: &mut Vec<C>,
+    index: &mut FxHashMap<K, u32>,
+    edges: &mut Vec<u32>,
+    width: usize,
+) -> Result<(), CountError> {
+    reserve(keys, width)?;
+    reserve(counts, width)?;
+    reserve(edges, width)?;
+    index.try_reserve(width).map_err(|_| CountError::OutOfMemory)
 }
 
 /// The total count from a forward pass: each final state times the ways to
@@ -474,7 +535,7 @@ fn final_layer(
     marginal: &mut [[u128; MAX_PLACES]],
 ) -> Result<(u128, Vec<u128>), CountError> {
     let last = fwd.layers.last().expect("a forward pass has a final layer");
-    let mut back = vec![0u128; last.keys.len()];
+    let mut back = zeroed::<u128>(last.keys.len())?;
     let mut total = 0u128;
     // Forward-weighted tail shares, grouped by which categories are open.
     let mut sums: Vec<(u32, [u128; MAX_PLACES])> = Vec::new();
@@ -524,8 +585,7 @@ pub(super) fn backward(
     // exceeds the total. When the total fits in 64 bits the pass runs on
     // u64 (still checked; the u128 pass is the fallback).
     if !keep && total >> 64 == 0 {
-        let back64: Vec<u64> = back.iter().map(|&b| b as u64).collect();
-        if let Some((rows, _)) = backward_u64(plan, fwd, back64, false) {
+        if let Some((rows, _)) = backward_u64(plan, fwd, narrowed(&back)?, false)? {
             for (step, row) in plan.steps.iter().zip(rows) {
                 marginal[step.card as usize] = row.map(u128::from);
             }
@@ -535,7 +595,7 @@ pub(super) fn backward(
     let mut kept = KeptLayers::new(keep);
     for (k, step) in plan.steps.iter().enumerate().rev() {
         let layer = &fwd.layers[k];
-        let mut prev = vec![0u128; layer.counts.len()];
+        let mut prev = zeroed::<u128>(layer.counts.len())?;
         let row = &mut marginal[step.card as usize];
         for (i, f) in layer.counts.iter().enumerate() {
             for (m, j) in fwd.succ[k].of(i) {
@@ -577,12 +637,19 @@ pub(super) fn backward_kept_u64(
     if total >> 64 != 0 {
         return Ok(None);
     }
-    let back64: Vec<u64> = last.iter().map(|&b| b as u64).collect();
-    let Some((rows, kept)) = backward_u64(plan, fwd, back64, true) else { return Ok(None) };
+    let Some((rows, kept)) = backward_u64(plan, fwd, narrowed(&last)?, true)? else { return Ok(None) };
     for (step, row) in plan.steps.iter().zip(rows) {
         marginal[step.card as usize] = row.map(u128::from);
     }
     Ok(Some((total, kept)))
+}
+
+/// Backward counts that fit in 64 bits (the total does), on `u64`.
+fn narrowed(back: &[u128]) -> Result<Vec<u64>, CountError> {
+    let mut narrow = Vec::new();
+    reserve(&mut narrow, back.len())?;
+    narrow.extend(back.iter().map(|&b| b as u64));
+    Ok(narrow)
 }
 
 /// The layers of [`backward`] on u64: each step's
@@ -593,25 +660,28 @@ fn backward_u64(
     fwd: &Forward,
     mut back: Vec<u64>,
     keep: bool,
-) -> Option<(Vec<[u64; MAX_PLACES]>, Layers64)> {
+) -> Result<Option<(Vec<[u64; MAX_PLACES]>, Layers64)>, CountError> {
     let mut rows = vec![[0u64; MAX_PLACES]; plan.steps.len()];
     let mut kept = KeptLayers::new(keep);
     for (k, step) in plan.steps.iter().enumerate().rev() {
         let layer = &fwd.layers[k];
-        let mut prev = vec![0u64; layer.counts.len()];
+        let mut prev = zeroed::<u64>(layer.counts.len())?;
         // The layer's counts read at the width they were stored at (a
         // conversion per state otherwise).
-        match &layer.counts {
+        let fits = match &layer.counts {
             Column::Narrow(counts) => {
-                backward_layer_u64(plan, step, layer, &fwd.succ[k], counts, &back, &mut prev, &mut rows[k])?
+                backward_layer_u64(plan, step, layer, &fwd.succ[k], counts, &back, &mut prev, &mut rows[k])
             }
             Column::Wide(counts) => {
-                backward_layer_u64(plan, step, layer, &fwd.succ[k], counts, &back, &mut prev, &mut rows[k])?
+                backward_layer_u64(plan, step, layer, &fwd.succ[k], counts, &back, &mut prev, &mut rows[k])
             }
+        };
+        if fits.is_none() {
+            return Ok(None);
         }
         kept.push(std::mem::replace(&mut back, prev));
     }
-    Some((rows, kept.finish(back)))
+    Ok(Some((rows, kept.finish(back))))
 }
 
 /// One layer of [`backward_u64`]: each state's backward count into `prev`

@@ -12,7 +12,7 @@
 //! that case file fixed: a count each, tiny as the case file is known.
 //! The case-file list is the base's without those files.
 
-use super::Counts;
+use super::{count, count_marginals, count_with_case_files, CaseFileList, CaseFiles, CountOptions, Counts};
 use crate::deduce::{CLit, Problem};
 use crate::model::{Card, Place};
 
@@ -36,6 +36,47 @@ impl Split {
             p.add_fact(c, Place::CaseFile, true);
         }
         p
+    }
+
+    /// The state's total: the base's less each excluded case file's;
+    /// `None` on an error (the state is then counted directly).
+    pub fn total(&self, options: &CountOptions<'_>) -> Option<u128> {
+        let mut total = count(&self.base, options).ok()?;
+        for i in 0..self.files.len() {
+            total = total.checked_sub(count(&self.fixed(i), options).ok()?)?;
+        }
+        Some(total)
+    }
+
+    /// The state's counts by subtraction; `None` on an error.
+    pub fn marginals(&self, options: &CountOptions<'_>) -> Option<Counts> {
+        subtract(count_marginals(&self.base, options).ok()?, &self.excluded_counts(options)?)
+    }
+
+    /// The state's counts and case files: the base's, less the excluded
+    /// case files. `None` where the split cannot answer (an error, or too
+    /// many case files to list in the base).
+    pub fn with_case_files(&self, options: &CountOptions<'_>) -> Option<(Counts, CaseFiles)> {
+        let (base, files) = count_with_case_files(&self.base, options).ok()?;
+        let files = files?;
+        let minus = self.excluded_counts(options)?;
+        let counts = subtract(base, &minus)?;
+        // The list stays sorted with the excluded files left out.
+        let mut kept = CaseFileList::new(self.base.categories.len());
+        kept.reserve(files.len());
+        for (cards, n) in files.iter() {
+            match self.files.binary_search_by(|f| f.as_slice().cmp(cards)) {
+                Ok(i) => debug_assert_eq!(n, minus[i].total, "an excluded case file's count"),
+                Err(_) => kept.push(cards.iter().copied(), n),
+            }
+        }
+        Some((counts, Some(kept)))
+    }
+
+    /// The base's counts with each excluded case file fixed, in order;
+    /// `None` on an error.
+    fn excluded_counts(&self, options: &CountOptions<'_>) -> Option<Vec<Counts>> {
+        (0..self.files.len()).map(|i| count_marginals(&self.fixed(i), options).ok()).collect()
     }
 }
 

@@ -221,7 +221,9 @@ pub(super) fn frontier_order(r: &Reduced, cards: &CardClasses, np: usize) -> Vec
     order.into_iter().map(|c| c.index() as u8).collect()
 }
 
-/// The orders [`super::plan`] chooses from, by name (for profiling).
+/// The orders the plan chooses from, by name (for the tests and
+/// [`super::profile`]).
+#[cfg(any(test, feature = "profiling"))]
 pub(super) fn named(name: &str, r: &Reduced, cards: &CardClasses, np: usize) -> Option<Vec<u8>> {
     Some(match name {
         "usual" => dp_order(r, cards),

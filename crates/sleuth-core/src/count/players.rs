@@ -357,7 +357,8 @@ fn moves<'a>(
 }
 
 /// The forward pass without arithmetic: the states and moves it visits,
-/// or `None` past `max_moves` moves.
+/// or `None` past `max_moves` moves (for [`super::profile`]).
+#[cfg(any(test, feature = "profiling"))]
 pub(super) fn dry_run(pp: &Prepared, max_moves: usize) -> Option<(usize, usize)> {
     let pool0 = pp.all & !pp.special0;
     let mut cur: Vec<Key> = pp
@@ -391,20 +392,20 @@ pub(super) fn dry_run(pp: &Prepared, max_moves: usize) -> Option<(usize, usize)>
 
 /// The total, every marginal of the cards still open (`marginal[card][place]`)
 /// and the states visited; `None` if the forward pass would take more than
-/// `max_moves` moves.
-pub(super) fn marginals(pp: &Prepared, max_moves: usize) -> Result<Option<Marginals>, CountError> {
+/// `max_moves` moves or visit more than `max_states` states.
+pub(super) fn marginals(pp: &Prepared, max_moves: usize, max_states: usize) -> Result<Option<Marginals>, CountError> {
     // The forward counts on `u64`, checked; where one does not fit (rare
     // after a few suggestions), all over again on `u128`. On `u128` the
     // checked products and sums cost about 7 % more instructions (master
     // 10 bystander 20 seed 141).
-    match marginals_in::<u64>(pp, max_moves) {
-        Err(CountError::Overflow) => marginals_in::<u128>(pp, max_moves),
+    match marginals_in::<u64>(pp, max_moves, max_states) {
+        Err(CountError::Overflow) => marginals_in::<u128>(pp, max_moves, max_states),
         done => done,
     }
 }
 
 /// [`marginals`] with the forward counts on `C`.
-fn marginals_in<C: Word>(pp: &Prepared, max_moves: usize) -> Result<Option<Marginals>, CountError> {
+fn marginals_in<C: Word>(pp: &Prepared, max_moves: usize, max_states: usize) -> Result<Option<Marginals>, CountError> {
     let np = pp.np;
     let n_layers = pp.stages.len() + 1;
     // Forward.
@@ -483,7 +484,7 @@ fn marginals_in<C: Word>(pp: &Prepared, max_moves: usize) -> Result<Option<Margi
         out.starts.push(out.to.len() as u32);
         links.push(out);
         states += next.keys.len();
-        if edges > max_moves || (states > super::MIN_STATES && states > super::state_limit()) {
+        if edges > max_moves || states > max_states {
             return Ok(None);
         }
         layers.push(next);

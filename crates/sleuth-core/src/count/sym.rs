@@ -39,7 +39,7 @@
 //! times the largest pool room, and fits in the word chosen for that.
 
 use super::arith::{add, mul, Word};
-use super::dp::Forward;
+use super::dp::{zeroed, Forward};
 use super::plan::{Plan, POOL};
 use super::CountError;
 use crate::model::MAX_PLACES;
@@ -114,7 +114,7 @@ fn sweep_step<T: Word, B: Word>(
         next.iter().enumerate().filter(|&(_, &b)| free >> b & 1 == 0).map(|(x, &b)| (x, b)).collect();
     // Nobody joins: a state's rows are its successor's, in the same order.
     let same = joining.is_empty();
-    let mut out = vec![T::default(); fwd.layers[t + 1].counts.len() * kn];
+    let mut out = zeroed::<T>(fwd.layers[t + 1].counts.len() * kn)?;
     // This card's marginal at each player free now, and at all of them.
     let mut acc = vec![T::default(); k];
     let mut mass = T::default();

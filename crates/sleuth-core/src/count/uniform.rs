@@ -10,7 +10,7 @@
 
 use super::dp::{self, Forward};
 use super::plan::{CardClasses, Plan};
-use super::{order, CountError};
+use super::{order, CountError, CountOptions};
 use crate::deduce::{propagate, Problem, Reduced, NONE};
 use crate::model::{Place, MAX_CARDS, MAX_PLACES};
 use rand::seq::SliceRandom;
@@ -31,15 +31,16 @@ pub struct UniformSampler {
 pub type Deal = Vec<Option<Place>>;
 
 impl UniformSampler {
-    /// Prepares a sampler; `Ok(None)` when no deal is consistent.
+    /// Prepares a sampler, within the limits of `options`; `Ok(None)` when
+    /// no deal is consistent.
     ///
     /// # Errors
     /// [`CountError`] when the count does not fit or the state is too large.
-    pub fn new(p: &Problem) -> Result<Option<UniformSampler>, CountError> {
+    pub fn new(p: &Problem, options: &CountOptions<'_>) -> Result<Option<UniformSampler>, CountError> {
         let Some(r) = propagate(p) else { return Ok(None) };
         let cards = CardClasses::new(p, &r);
         let plan = Plan::new(p, &r, &cards, order::dp_order(&r, &cards))?;
-        let fwd = dp::forward(&plan, true)?;
+        let fwd = dp::forward(&plan, true, options)?;
         let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
         let (total, back) = dp::backward(&plan, &fwd, &mut marginal, true)?;
         if total == 0 {
@@ -146,7 +147,7 @@ mod tests {
             if !(2..=60).contains(&brute.total) {
                 continue;
             }
-            let sampler = UniformSampler::new(&Problem::new(&game)).unwrap().unwrap();
+            let sampler = UniformSampler::new(&Problem::new(&game), &CountOptions::default()).unwrap().unwrap();
             assert_eq!(sampler.total(), brute.total);
             let draws = 100 * brute.total as usize;
             let mut freq: HashMap<Deal, usize> = HashMap::new();

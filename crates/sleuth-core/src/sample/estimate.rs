@@ -339,7 +339,8 @@ pub fn rmsd(estimate: &Estimate, analysis: &Analysis) -> Option<f64> {
 /// # Errors
 /// [`CountError`] when the game is too large for the exact counter.
 pub fn estimate_uniform<R: Rng + ?Sized>(game: &Game, draws: u64, rng: &mut R) -> Result<Option<Estimate>, CountError> {
-    Ok(UniformSampler::new(&Problem::new(game))?.map(|s| estimate_with_sampler(&s, game, draws, rng)))
+    let sampler = UniformSampler::new(&Problem::new(game), &crate::CountOptions::default())?;
+    Ok(sampler.map(|s| estimate_with_sampler(&s, game, draws, rng)))
 }
 
 /// Like [`estimate_uniform`], with a prepared sampler (which must be the

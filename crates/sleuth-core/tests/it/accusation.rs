@@ -19,6 +19,7 @@ use rand::Rng;
 use serde_json::{json, Value};
 use sleuth_core::advice::{advise, AccuseReason, AdviceOptions, Position, EVEN_ODDS};
 use sleuth_core::count::{case_files, count_marginals};
+use sleuth_core::CountOptions;
 use sleuth_core::{Card, CardSet, Game, Problem};
 
 /// Options light enough for hundreds of positions (the rule is the same).
@@ -30,8 +31,8 @@ fn options() -> AdviceOptions {
 /// every case file with its count.
 fn mode_probability(game: &Game) -> f64 {
     let problem = Problem::new(game);
-    let counts = count_marginals(&problem).expect("counts fit");
-    let files = case_files(&problem, &counts).expect("case files fit");
+    let counts = count_marginals(&problem, &CountOptions::default()).expect("counts fit");
+    let files = case_files(&problem, &counts, &CountOptions::default()).expect("case files fit");
     let best = files.iter().map(|(_, n)| n).max().expect("a consistent game has a case file");
     best as f64 / counts.total as f64
 }

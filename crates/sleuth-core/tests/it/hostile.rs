@@ -2,6 +2,7 @@
 //! of long histories stay cheap (counted in exact counts, not seconds).
 
 use sleuth_core::count::count;
+use sleuth_core::CountOptions;
 use sleuth_core::{conflict, Analysis, Game, Knowledge, Problem};
 
 fn game(events: &[String]) -> Game {
@@ -53,7 +54,7 @@ fn r19_clauses_equal_after_propagation_are_merged() {
         .collect();
     let g = game(&events);
     assert!(Analysis::new(&g).is_ok());
-    assert!(count(&Problem::new(&g)).expect("counts") > 0);
+    assert!(count(&Problem::new(&g), &CountOptions::default()).expect("counts") > 0);
 }
 
 /// 20,000 events, one of them contradicting another: the conflict is those
@@ -72,7 +73,7 @@ fn r19_conflict_in_a_long_history() {
     events.push(r#"{"accusation": {"by": "c", "cards": ["wh", "re", "lo"], "correct": true}}"#.into());
     let g = game(&events);
     assert_eq!(g.events().len(), 20_000);
-    let found = conflict(&g).expect("counts").expect("inconsistent");
+    let found = conflict(&g, &CountOptions::default()).expect("counts").expect("inconsistent");
     // The first suggestion of wh, re, lo refuted by c (index 1, since
     // i = 1 gives re and ha... the earliest equal one) and the accusation.
     let first = events.iter().position(|e| e.contains(r#"["wh", "re", "lo"], "refuted_by": "c""#)).unwrap();

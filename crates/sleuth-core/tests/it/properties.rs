@@ -8,6 +8,7 @@ use rand::Rng;
 use sleuth_core::count::count;
 use sleuth_core::format::{CardSpec, DeckSpec, EventSpec, GameFile};
 use sleuth_core::generate::Generated;
+use sleuth_core::CountOptions;
 use sleuth_core::{conflict, why, Analysis, Card, Explanation, Game, Place, Problem, Status, Why};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -180,7 +181,7 @@ fn the_true_deal_is_consistent_with_every_certain_fact() {
 /// observer's private view compared with a bystander's.
 #[test]
 fn evidence_never_raises_the_count() {
-    let count_of = |g: &Game| count(&Problem::new(g)).expect("counts fit");
+    let count_of = |g: &Game| count(&Problem::new(g), &CountOptions::default()).expect("counts fit");
     for (label, generated) in games("monotone", Sample { small: 800, classic: 80, master: 10 }) {
         let game = game_of(&generated);
         let label = label_of(&label, &generated.file);
@@ -403,7 +404,7 @@ fn why_sets_force_their_fact_and_are_minimal() {
         let a = analyse(&game);
         if !a.is_consistent() {
             assert_eq!(
-                why(&game, Card::new(0), Place::CaseFile).unwrap(),
+                why(&game, Card::new(0), Place::CaseFile, &CountOptions::default()).unwrap(),
                 Why::Inconsistent,
                 "{label}: nothing to explain"
             );
@@ -424,14 +425,15 @@ fn why_sets_force_their_fact_and_are_minimal() {
         let n_items = game.events().len() + usize::from(game.has_hand());
         for (card, place) in facts {
             let what = format!("{label}\nwhy {} at {}", game.deck().id(card), game.place_id(place));
-            let Why::Certain { status, explanation: e } = why(&game, card, place).unwrap() else {
+            let Why::Certain { status, explanation: e } = why(&game, card, place, &CountOptions::default()).unwrap()
+            else {
                 panic!("{what}: certain fact")
             };
             assert_eq!(status, a.status(card, place), "{what}: status");
             let forces = |set: &[usize]| {
                 let mut p = Problem::new(&restrict(&game, set));
                 p.add_fact(card, place, status == Status::No);
-                count(&p).unwrap() == 0
+                count(&p, &CountOptions::default()).unwrap() == 0
             };
             let checked = check_minimal(n_items, &items(&game, &e), e.minimum, &forces, &what);
             smallest_past_twelve += usize::from(checked && n_items > 12);
@@ -444,7 +446,11 @@ fn why_sets_force_their_fact_and_are_minimal() {
             .flat_map(|c| game.places().map(move |p| (c, p)))
             .find(|&(c, p)| a.status(c, p) == Status::Maybe);
         if let Some((c, p)) = open {
-            assert_eq!(why(&game, c, p).unwrap(), Why::NotCertain, "{label}: open facts have no explanation");
+            assert_eq!(
+                why(&game, c, p, &CountOptions::default()).unwrap(),
+                Why::NotCertain,
+                "{label}: open facts have no explanation"
+            );
         }
     }
     assert!(explained > 2000, "only {explained} facts explained");
@@ -467,7 +473,7 @@ fn conflict_sets_conflict_and_are_minimal() {
         let game = game_of(&generated);
         let label = label_of(&label, &generated.file);
         let a = analyse(&game);
-        let c = conflict(&game).unwrap();
+        let c = conflict(&game, &CountOptions::default()).unwrap();
         assert_eq!(c.as_ref(), a.conflict(), "{label}: the analysis reports the same conflict");
         let Some(e) = c else {
             assert!(a.is_consistent(), "{label}: an inconsistent game names a conflict");
@@ -475,7 +481,8 @@ fn conflict_sets_conflict_and_are_minimal() {
         };
         assert!(!a.is_consistent(), "{label}: a consistent game has no conflict");
         let n_items = game.events().len() + usize::from(game.has_hand());
-        let conflicting = |set: &[usize]| count(&Problem::new(&restrict(&game, set))).unwrap() == 0;
+        let conflicting =
+            |set: &[usize]| count(&Problem::new(&restrict(&game, set)), &CountOptions::default()).unwrap() == 0;
         let checked = check_minimal(n_items, &items(&game, &e), e.minimum, &conflicting, &label);
         smallest_past_twelve += usize::from(checked && n_items > 12);
         conflicts += 1;
@@ -506,11 +513,12 @@ fn conflicts_of_master_histories_are_proven_smallest() {
         let cfg = GenConfig { corrupt: true, ..GenConfig::new(DeckChoice::Master, 10, false, 20) };
         let generated = generate(&cfg, &mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
         let game = game_of(&generated);
-        let found = conflict(&game).unwrap().expect("inconsistent");
+        let found = conflict(&game, &CountOptions::default()).unwrap().expect("inconsistent");
         let label = format!("master 10 bystander 20 --corrupt seed {seed}");
         assert_eq!((found.events.as_slice(), found.hand, found.minimum), (events, false, true), "{label}");
         let n_items = game.events().len();
-        let conflicting = |set: &[usize]| count(&Problem::new(&restrict(&game, set))).unwrap() == 0;
+        let conflicting =
+            |set: &[usize]| count(&Problem::new(&restrict(&game, set)), &CountOptions::default()).unwrap() == 0;
         check_minimal(n_items, &items(&game, &found), found.minimum, &conflicting, &label);
     }
 }

@@ -13,6 +13,7 @@ use sleuth_core::sample::{
     estimate_from_deals, estimate_uniform, estimate_with_sampler, rmsd, search_and_sample, search_and_sample_traced,
     Deal, FlipKind, Formula, Trace, UniformSampler, WalkSatConfig,
 };
+use sleuth_core::CountOptions;
 use sleuth_core::{Analysis, Game, Knowledge, Place, Problem, Status};
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -366,7 +367,7 @@ fn uniform_intervals_cover_the_exact_values() {
     let mut games = small_games("coverage", 150);
     games.extend(classic_games("coverage", 12));
     for (i, (game, analysis)) in games.iter().enumerate() {
-        let sampler = UniformSampler::new(&Problem::new(game)).unwrap().unwrap();
+        let sampler = UniformSampler::new(&Problem::new(game), &CountOptions::default()).unwrap().unwrap();
         let est = estimate_with_sampler(&sampler, game, 1000, &mut rng("coverage", i as u64));
         assert!(est.independent());
         for card in game.deck().cards() {
@@ -407,12 +408,12 @@ fn uniform_sampler_splits_two_deals_evenly() {
     }
     let game = corpus("classic-observer-6p-mid.json");
     let mut r = rng("barbarik classic", 0);
-    let sampler = UniformSampler::new(&Problem::new(&game)).unwrap().unwrap();
+    let sampler = UniformSampler::new(&Problem::new(&game), &CountOptions::default()).unwrap().unwrap();
     let first = normal(&game, sampler.sample(&mut r));
     cases.push(("classic-observer-6p-mid (2153 deals)".into(), game, first));
 
     for (k, (label, game, sigma1)) in cases.iter().enumerate() {
-        let sampler = UniformSampler::new(&Problem::new(game)).unwrap().unwrap();
+        let sampler = UniformSampler::new(&Problem::new(game), &CountOptions::default()).unwrap().unwrap();
         let mut r = rng("barbarik", 1000 + k as u64);
         assert!(deal_fits(game, sigma1));
         let sigma2 = loop {

@@ -2,6 +2,7 @@
 
 use crate::support::{analyse, assert_matches, enumerate_pruned};
 use sleuth_core::count::count;
+use sleuth_core::CountOptions;
 use sleuth_core::{Game, Place, Problem, Status};
 
 /// `cr.suggest(suggester, card1, card2, card3, refuter, cardShown)`.
@@ -195,7 +196,12 @@ fn clp_example_case_files_agree_with_enumeration() {
         for &c in cards {
             problem.add_fact(c, Place::CaseFile, true);
         }
-        assert_eq!(count(&problem).unwrap(), n, "case file {:?}", deck.ids(cards.iter().copied().collect()));
+        assert_eq!(
+            count(&problem, &CountOptions::default()).unwrap(),
+            n,
+            "case file {:?}",
+            deck.ids(cards.iter().copied().collect())
+        );
     }
 
     let case: Vec<(String, u128)> = analysis

@@ -8,6 +8,7 @@ use sleuth_core::advice::{
     HINT_PRIOR_WEIGHT, PRIOR_RATE, PRIOR_WEIGHT,
 };
 use sleuth_core::count::count_marginals;
+use sleuth_core::CountOptions;
 use sleuth_core::{Card, CardSet, Counts, Event, Player, Problem};
 
 /// Plays by the exact advice of [`sleuth_core::advice`].
@@ -163,7 +164,7 @@ impl SleuthAgent {
         if self.cache.as_ref().is_none_or(|(n, _, _)| *n != events) {
             self.cache = None;
             let problem = Problem::new(view.game());
-            let counts = count_marginals(&problem)?;
+            let counts = count_marginals(&problem, &CountOptions::default())?;
             self.cache = Some((events, problem, counts));
         }
         let (_, problem, counts) = self.cache.as_ref().expect("just filled");

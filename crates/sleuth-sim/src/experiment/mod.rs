@@ -59,6 +59,7 @@ use rand::SeedableRng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use sleuth_core::sample::{estimate_from_deals, search_and_sample, Estimate, Formula, UniformSampler, WalkSatConfig};
+use sleuth_core::CountOptions;
 use sleuth_core::{Analysis, CountError, Game, Status};
 use std::fmt;
 use std::path::PathBuf;
@@ -655,7 +656,7 @@ fn run_inner(cfg: &SamplingConfig, progress: &dyn Progress) -> Result<Results, E
         .par_iter()
         .map(|sel| {
             let start = Instant::now();
-            let sampler = UniformSampler::new(&sleuth_core::Problem::new(&sel.state.game))?
+            let sampler = UniformSampler::new(&sleuth_core::Problem::new(&sel.state.game), &CountOptions::default())?
                 .expect("sampled states are consistent");
             Ok((sampler, start.elapsed().as_secs_f64()))
         })

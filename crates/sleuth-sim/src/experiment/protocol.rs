@@ -10,6 +10,7 @@ use crate::stats::game_seed;
 use crate::Agent;
 use sleuth_core::count::count_marginals;
 use sleuth_core::format::EventSpec;
+use sleuth_core::CountOptions;
 use sleuth_core::{Analysis, CountError, Deck, Game, Problem, Status};
 use std::time::Instant;
 
@@ -19,7 +20,7 @@ use std::time::Instant;
 /// # Errors
 /// [`CountError`] when the game is too large for the exact counter.
 pub fn case_file_determined(game: &Game) -> Result<bool, CountError> {
-    let counts = count_marginals(&Problem::new(game))?;
+    let counts = count_marginals(&Problem::new(game), &CountOptions::default())?;
     Ok(certain_case_file(game, &counts).is_some())
 }
 

@@ -69,6 +69,7 @@ use crate::stats::game_seed;
 use sleuth_core::count::count_marginals;
 use sleuth_core::format::GameFile;
 use sleuth_core::model::{Accusation, Suggestion};
+use sleuth_core::CountOptions;
 use sleuth_core::{Card, CardSet, Deck, Event, Player, Problem};
 use std::collections::HashSet;
 use std::fmt;
@@ -596,7 +597,9 @@ impl<'a> Referee<'a> {
 /// Whether a player's view leaves exactly one possible case file.
 fn determined(view: &mut Perspective) -> bool {
     let Ok(game) = view.game() else { return false };
-    count_marginals(&Problem::new(game)).ok().is_some_and(|c| certain_case_file(game, &c).is_some())
+    count_marginals(&Problem::new(game), &CountOptions::default())
+        .ok()
+        .is_some_and(|c| certain_case_file(game, &c).is_some())
 }
 
 /// The identifier of an `ID alive` greeting read in one read, exactly

@@ -339,11 +339,12 @@ pub fn gambles(record: &crate::GameRecord) -> Result<Vec<Gamble>, String> {
         let sleuth_core::Event::Accusation(a) = e else { continue };
         let game = sleuth_core::Game::new(&record.game_file_prefix(Some(a.by), k)).map_err(|e| e.to_string())?;
         let mut problem = sleuth_core::Problem::new(&game);
-        let total = sleuth_core::count::count(&problem).map_err(|e| e.to_string())?;
+        let options = sleuth_core::CountOptions::default();
+        let total = sleuth_core::count::count(&problem, &options).map_err(|e| e.to_string())?;
         for c in a.cards {
             problem.add_fact(c, sleuth_core::Place::CaseFile, true);
         }
-        let deals = sleuth_core::count::count(&problem).map_err(|e| e.to_string())?;
+        let deals = sleuth_core::count::count(&problem, &options).map_err(|e| e.to_string())?;
         if deals < total {
             let probability = if total == 0 { 0.0 } else { deals as f64 / total as f64 };
             out.push(Gamble { event: k, seat: a.by.index(), probability, correct: a.correct });

@@ -8,6 +8,7 @@
 
 use sleuth_core::advice::{advise, AdviceOptions, EVEN_ODDS};
 use sleuth_core::count::{case_files, count_marginals};
+use sleuth_core::CountOptions;
 use sleuth_core::{Deck, Event, Game, Player, Problem};
 use sleuth_sim::{agent_by_name, game_seed, play, Agent, GameConfig};
 
@@ -32,8 +33,12 @@ fn the_advice_never_urges_a_long_shot_in_games_of_the_contest_opponents() {
                     let label = format!("{names:?} seed {}, seat {seat}, {k} events", record.seed);
                     let a = advise(&game, &options()).expect("advice").accusation;
                     let problem = Problem::new(&game);
-                    let counts = count_marginals(&problem).expect("counts");
-                    let mode = case_files(&problem, &counts).expect("case files").iter().map(|(_, n)| n).max();
+                    let counts = count_marginals(&problem, &CountOptions::default()).expect("counts");
+                    let mode = case_files(&problem, &counts, &CountOptions::default())
+                        .expect("case files")
+                        .iter()
+                        .map(|(_, n)| n)
+                        .max();
                     let mode = mode.expect("a case file") as f64 / counts.total as f64;
                     assert!((a.probability - mode).abs() < 1e-12, "{label}: {} vs the mode {mode}", a.probability);
                     assert!(!a.accuse || a.probability > EVEN_ODDS, "{label}: accuse now at {}", a.probability);

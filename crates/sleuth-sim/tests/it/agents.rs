@@ -8,6 +8,7 @@
 
 use sleuth_core::count::count_marginals;
 use sleuth_core::format::GameFile;
+use sleuth_core::CountOptions;
 use sleuth_core::{CardSet, Deck, Event, Game, Place, Player, Problem, Status};
 use sleuth_sim::agents::group4::notes::Group4Notes;
 use sleuth_sim::agents::group4::triangulation::Triangulation;
@@ -58,7 +59,10 @@ fn certain_for(agent: &str, prefix: &Prefix) -> Option<CardSet> {
     match agent {
         "notepad" => NotepadAgent::grid(&prefix.view()).certain_case_file(),
         "group4" => Group4Notes::from_view(&prefix.view()).grid().certain_case_file(),
-        "sat" => certain_case_file(&prefix.game, &count_marginals(&Problem::new(&prefix.game)).unwrap()),
+        "sat" => certain_case_file(
+            &prefix.game,
+            &count_marginals(&Problem::new(&prefix.game), &CountOptions::default()).unwrap(),
+        ),
         other => panic!("no certainty check for {other}"),
     }
 }
@@ -205,7 +209,7 @@ fn sat_plays_sound_legal_games() {
 
 /// The exact engine's status of every cell of `game`.
 fn exact_status(game: &Game) -> Vec<Vec<Status>> {
-    let counts = count_marginals(&Problem::new(game)).unwrap();
+    let counts = count_marginals(&Problem::new(game), &CountOptions::default()).unwrap();
     counts.marginal[..game.deck().len()]
         .iter()
         .map(|row| {

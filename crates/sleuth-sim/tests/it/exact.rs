@@ -3,6 +3,7 @@
 use crate::support::exact_agents;
 use sleuth_core::count::count_marginals;
 use sleuth_core::generate::DeckChoice;
+use sleuth_core::CountOptions;
 use sleuth_core::{Analysis, CardSet, Deck, Event, Game, Place, Player, Problem};
 use sleuth_sim::agents::certain_case_file;
 use sleuth_sim::{deck_from_choice, play, End, GameConfig, GameRecord};
@@ -77,7 +78,7 @@ fn certainty_from_counts_agrees_with_the_analysis() {
         for seat in 0..players {
             for k in 0..=record.events.len() {
                 let game = Game::new(&record.game_file_prefix(Some(Player::new(seat)), k)).unwrap();
-                let counts = count_marginals(&Problem::new(&game)).unwrap();
+                let counts = count_marginals(&Problem::new(&game), &CountOptions::default()).unwrap();
                 let analysis = Analysis::new(&game).unwrap();
                 let files: Vec<_> = analysis.case_files().collect();
                 let expect = match files.as_slice() {

@@ -25,7 +25,7 @@ pub fn start_in(data: &Path, token: Option<&str>) -> SocketAddr {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     let addr = listener.local_addr().unwrap();
-    let app = sleuth_web::router(data, token.map(str::to_string), addr).unwrap();
+    let app = sleuth_web::router(data, token.map(str::to_string), addr, sleuth_core::count::MAX_STATES).unwrap();
     std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
         rt.block_on(async move {

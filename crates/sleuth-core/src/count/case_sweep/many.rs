@@ -26,9 +26,9 @@
 //! into another as blocks ([`scatter`]). Every number counts (scaled)
 //! deals, none above the scaled total.
 
-use super::{add_tails, axpy, general, move_weight, Setup, MAX_TABLE, NO_VECTOR};
+use super::{add_tails, axpy, move_weight, Setup, MAX_TABLE, NO_VECTOR};
 use crate::count::arith::Word;
-use crate::count::dp::{Edges, Forward};
+use crate::count::dp::{zeroed, Edges, Forward};
 use crate::count::plan::Plan;
 use crate::count::CountError;
 
@@ -38,8 +38,7 @@ use crate::count::CountError;
 /// [`BYTES_PER_STATE`] per state of the count where that is more, up to
 /// [`MAX_BUDGET`]. Past it the split with the least memory is taken, up to
 /// [`OVER_BUDGET`] times as much; past that the caller falls back to
-/// another method, whose states are bounded (an allocation that fails
-/// would end the process).
+/// another method, whose states are bounded.
 const MAX_BYTES: usize = 128 << 20;
 
 /// The largest budget: 1 GiB, so at most 4 GiB of vectors beside the
@@ -55,19 +54,21 @@ const BYTES_PER_STATE: usize = 64;
 
 /// The (scaled) count of every combination of candidates, open category
 /// `c`'s index with stride `Π_{d < c} |cands[d]|`; `None` where every split
-/// needs more than [`OVER_BUDGET`] times the memory allowed.
+/// needs more than [`OVER_BUDGET`] times the memory allowed. `general`:
+/// see [`super::case_files`].
 pub(super) fn sweep<T: Word, B: Word>(
     s: &Setup,
     plan: &Plan,
     fwd: &Forward,
     back: &[Vec<B>],
+    general: Option<usize>,
 ) -> Result<Option<Vec<T>>, CountError> {
     let g = Geometry::new(s, plan);
     let (k, n) = (g.k, g.n);
     debug_assert!(g.len.iter().product::<usize>() <= MAX_TABLE);
     let placed = placed_sets(fwd);
     let alive = |t: usize, i: usize| back[t][i] != B::ZERO;
-    let forced = general().filter(|&a| a < k.max(1));
+    let forced = general.filter(|&a| a < k.max(1));
     let budget =
         MAX_BYTES.max(placed.iter().map(Vec::len).sum::<usize>().saturating_mul(BYTES_PER_STATE).min(MAX_BUDGET));
     let Some(a) = forced.or_else(|| split(&g, &placed, alive, budget / std::mem::size_of::<T>())) else {
@@ -81,9 +82,9 @@ pub(super) fn sweep<T: Word, B: Word>(
     let f_layers: Vec<FLayer> = (0..=n).map(|t| c.f_layer(t)).collect();
 
     // Forward: F on states with 1..=a placed.
-    let mut f_vals: Vec<Vec<T>> = vec![vec![T::ZERO; f_layers[0].size]];
+    let mut f_vals: Vec<Vec<T>> = vec![zeroed(f_layers[0].size)?];
     for t in 0..n {
-        let mut next = vec![T::ZERO; f_layers[t + 1].size];
+        let mut next = zeroed(f_layers[t + 1].size)?;
         c.forward_layer(t, (&f_layers[t], &f_layers[t + 1]), &f_vals[t], &mut next);
         f_vals.push(next);
     }
@@ -92,7 +93,7 @@ pub(super) fn sweep<T: Word, B: Word>(
     // Backward: B on states with more than `a` placed (all `k`: the
     // backward count itself), and the joining edges.
     let mut b_layer_next = c.b_layer(n);
-    let mut b_next = vec![T::ZERO; b_layer_next.size];
+    let mut b_next = zeroed::<T>(b_layer_next.size)?;
     for &i in &b_layer_next.late {
         let (i, pl) = (i as usize, c.placed[n][i as usize]);
         let len = c.g.b_len(n, pl);
@@ -104,7 +105,7 @@ pub(super) fn sweep<T: Word, B: Word>(
     }
     for t in (0..n).rev() {
         let b_layer_cur = c.b_layer(t);
-        let mut b_cur = vec![T::ZERO; b_layer_cur.size];
+        let mut b_cur = zeroed::<T>(b_layer_cur.size)?;
         let f = (&f_layers[t].at[..], &f_vals[t][..]);
         c.backward_layer(t, f, (&b_layer_next.at, &b_next), (&b_layer_cur, &mut b_cur), &mut table);
         (b_layer_next, b_next) = (b_layer_cur, b_cur);
