@@ -13,6 +13,7 @@ mod experiment;
 mod fuzz;
 mod generate;
 mod logic;
+mod memory;
 mod notepad;
 mod sample;
 mod sat_engine;
