@@ -652,6 +652,9 @@ fn narrowed(back: &[u128]) -> Result<Vec<u64>, CountError> {
     Ok(narrow)
 }
 
+/// Each step's marginal row on u64, in step order.
+type Rows64 = Vec<[u64; MAX_PLACES]>;
+
 /// The layers of [`backward`] on u64: each step's
 /// marginal row, in step order, and with `keep` every layer's backward
 /// counts (layer order); `None` if some count does not fit.
@@ -660,7 +663,7 @@ fn backward_u64(
     fwd: &Forward,
     mut back: Vec<u64>,
     keep: bool,
-) -> Result<Option<(Vec<[u64; MAX_PLACES]>, Layers64)>, CountError> {
+) -> Result<Option<(Rows64, Layers64)>, CountError> {
     let mut rows = vec![[0u64; MAX_PLACES]; plan.steps.len()];
     let mut kept = KeptLayers::new(keep);
     for (k, step) in plan.steps.iter().enumerate().rev() {
