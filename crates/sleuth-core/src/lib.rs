@@ -28,7 +28,7 @@
 //! smaller one with up to [`analysis::SEARCH_BUDGET`] more (only sets that no
 //! deal found so far fits), so they can take many times longer;
 //! [`Explanation::minimum`] says whether that budget ran out. Input limits (ids, events, deck) and how text is made safe
-//! to print are in [`format`] and [`text`].
+//! to print are in [`format`](mod@format) and [`text`].
 //!
 //! The crate does no IO and holds no global state: a count's limit and its
 //! progress reports come in through [`CountOptions`] (the default needs
