@@ -363,6 +363,52 @@ mod tests {
     }
 
     #[test]
+    fn ids_are_read_in_nfc_and_invisible_characters_refused() {
+        let file = |players: &str, rest: &str| {
+            GameFile::from_json(&format!(r#"{{"version": 1, "deck": "classic", "players": {players}{rest}}}"#))
+        };
+        // Composed and decomposed, one id: the game sees it listed twice.
+        let f = file(r#"["caf\u00e9", "cafe\u0301", "b"]"#, "").unwrap();
+        assert_eq!(f.players, ["caf\u{e9}", "caf\u{e9}", "b"]);
+        let e = crate::Game::new(&f).unwrap_err().to_string();
+        assert!(e.contains("listed twice"), "{e}");
+        // Events, hands and hand sizes name the same id in either spelling.
+        let f = file(
+            r#"["caf\u00e9", "b", "c"]"#,
+            r#", "me": "cafe\u0301", "hand": ["mu"], "hand_sizes": {"cafe\u0301": 6, "b": 6, "c": 6},
+               "events": [{"suggestion": {"by": "cafe\u0301", "cards": ["mu", "kn", "ha"], "refuted_by": null}}]"#,
+        )
+        .unwrap();
+        assert_eq!(f.me.as_deref(), Some("caf\u{e9}"));
+        let sizes = f.hand_sizes.as_ref().unwrap();
+        assert_eq!(sizes.get("caf\u{e9}"), Some(&6));
+        assert!(matches!(&f.events[0], EventSpec::Suggestion(s) if s.by == "caf\u{e9}"));
+        let e = file(r#"["a", "b"]"#, r#", "hand_sizes": {"caf\u00e9": 9, "cafe\u0301": 9}"#).unwrap_err();
+        assert!(e.message.contains("two hand sizes"), "{}", e.message);
+        // A zero-width space, anywhere an id or name is read, is refused
+        // with the character shown escaped.
+        for (players, rest, at) in [
+            (r#"["a", "a\u200b", "b"]"#, "", "players: entry 1"),
+            (r#"["a", "b"]"#, r#", "me": "a\u2060""#, "me"),
+            (r#"["a", "b"]"#, r#", "face_up": ["mu\u00ad"]"#, "face_up: entry 0"),
+            (
+                r#"["a", "b"]"#,
+                r#", "events": [{"accusation": {"by": "a", "cards": ["mu", "kn\ufeff", "ha"], "correct": false}}]"#,
+                "event 0: 'cards': entry 1",
+            ),
+        ] {
+            let e = file(players, rest).unwrap_err().message;
+            assert!(e.contains(at) && e.contains("invisible or control character \\u{"), "{e}");
+        }
+        let e = GameFile::from_json(
+            r#"{"version": 1, "players": ["a", "b"], "deck": {"categories": [{"name": "who", "cards": ["x\u200b", "y"]}]}}"#,
+        )
+        .unwrap_err()
+        .message;
+        assert!(e.contains("'x\\u{200b}' holds the invisible or control character \\u{200b} at character 1"), "{e}");
+    }
+
+    #[test]
     fn misspelt_keys_are_errors() {
         let text = r#"{"version": 1, "deck": "classic", "players": ["a","b","c"],
           "events": [{"suggestion": {"by": "a", "cards": ["mu","kn","ha"], "refuted": null}}]}"#;

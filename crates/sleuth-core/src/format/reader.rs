@@ -5,12 +5,17 @@
 //! JSON is first read into a [`Node`] tree that keeps object keys in order
 //! and refuses a repeated key (serde_json's own `Value` keeps the last one,
 //! which would silently drop evidence).
+//!
+//! Every string of a game file is an id or a name: each is read in Unicode
+//! NFC ([`nfc`]), so that ids are compared in one spelling, and one holding
+//! an invisible or control character ([`id_problem`]) is refused here,
+//! with the character shown escaped.
 
 use super::{
     looks_like, AccusationSpec, CardSpec, CategorySpec, CustomDeck, DeckSpec, EventSpec, GameFile, SuggestionSpec,
     ACCUSATION_KEYS, CATEGORY_KEYS, DECK_KEYS, MAX_EVENTS, SUGGESTION_KEYS, TOP_KEYS,
 };
-use crate::text::quote;
+use crate::text::{id_problem, nfc, quote};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
@@ -161,11 +166,23 @@ impl Reader {
         }
     }
 
+    /// An id or name as the game holds it: in NFC, without invisible or
+    /// control characters (reported at `at`).
+    fn text(&mut self, s: &str, at: impl fmt::Display) -> Option<String> {
+        match id_problem(s) {
+            Some(problem) => {
+                self.report(format!("{at}: '{}' {problem}", quote(s)));
+                None
+            }
+            None => Some(nfc(s).into_owned()),
+        }
+    }
+
     // `at` and `what` are formatted only for a message: building them for
     // every value read cost more than the rest of reading an event.
     fn string(&mut self, node: &Node, at: impl fmt::Display, what: impl fmt::Display) -> Option<String> {
         match node {
-            Node::String(s) => Some(s.clone()),
+            Node::String(s) => self.text(s, at),
             other => {
                 self.report(format!("{at}: expected {what} (a string), found {}", other.kind()));
                 None
@@ -295,7 +312,7 @@ const DECK_SHAPE: &str =
 
 fn read_deck(r: &mut Reader, node: &Node) -> Option<DeckSpec> {
     match node {
-        Node::String(s) => Some(DeckSpec::Named(s.clone())),
+        Node::String(s) => r.text(s, "deck").map(DeckSpec::Named),
         Node::Object(_) => {
             r.check_keys(node, DECK_KEYS, "the deck");
             let cats = r.required(node, "categories", "deck", &format!("a deck is {DECK_SHAPE}"))?;
@@ -343,7 +360,7 @@ fn read_category(r: &mut Reader, node: &Node, i: usize) -> Option<CategorySpec> 
 fn read_card(r: &mut Reader, node: &Node, at: &str, j: usize) -> Option<CardSpec> {
     let at = format!("{at}: card {j}");
     match node {
-        Node::String(s) => Some(CardSpec::Id(s.clone())),
+        Node::String(s) => r.text(s, &at).map(CardSpec::Id),
         Node::Object(_) => {
             r.check_keys(node, CARD_KEYS, &at);
             let id = r.required(node, "id", &at, "give the card's id").and_then(|v| r.string(v, &at, "an id"));
@@ -370,14 +387,22 @@ fn read_hand_sizes(r: &mut Reader, node: &Node) -> Option<BTreeMap<String, i64>>
     let mut out = BTreeMap::new();
     let mut ok = true;
     for (id, value) in entries {
+        let Some(id) = r.text(id, "hand_sizes") else {
+            ok = false;
+            continue;
+        };
         match value {
             Node::Number(n) if n.as_i64().is_some() => {
-                out.insert(id.clone(), n.as_i64().unwrap_or_default());
+                // Two spellings of one id are one id named twice.
+                if out.insert(id.clone(), n.as_i64().unwrap_or_default()).is_some() {
+                    r.report(format!("hand_sizes: player '{}' has two hand sizes", quote(&id)));
+                    ok = false;
+                }
             }
             other => {
                 r.report(format!(
                     "hand_sizes: '{}': expected a whole number of cards, found {}",
-                    quote(id),
+                    quote(&id),
                     other.kind()
                 ));
                 ok = false;
