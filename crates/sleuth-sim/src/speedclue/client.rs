@@ -7,23 +7,36 @@
 //! - **no repeated suggestion**: a suggestion made before (or an illegal
 //!   one) is replaced by the unrepeated combination most likely to be the
 //!   case file under the exact engine's marginals (highest product of the
-//!   three case-file probabilities; lowest card indices on ties);
-//! - **never a card of its own hand in an accusation**: such an accusation
+//!   three case-file probabilities; lowest card indices on ties); "made
+//!   before" counts both what it said and what the server reported it said;
+//! - **never a card it has seen in an accusation** (its hand, or a card
+//!   shown to it: the server's `SuicidalAccusation`): such an accusation
 //!   becomes a pass;
 //! - **accuse at once when certain**: when the exact engine finds a single
 //!   possible case file, that is the accusation, whatever the agent wants.
 //!
 //! The card shown on `disprove` is the agent's choice, or the lowest
 //! matching card if the agent names one it cannot show.
+//!
+//! The client also checks what it is told: a message that contradicts its
+//! own hand or what it has seen is an error naming the message
+//! ([`ClientError::Contradiction`]), and the session stops. Besides the
+//! direct checks (a card shown by another player that it holds, a disprove
+//! it cannot answer), every reported suggestion and accusation is added to
+//! its view and the exact engine must still find a deal that fits: holding
+//! `Mu`, `suggestion 1 Mu Re Di -` (nobody could disprove, so nobody holds
+//! `Mu`) or `accusation 1 Mu Re Di +` (so `Mu` is in the case file) leave
+//! no deal and are refused.
 
-use super::message::{Message, ParseError, Reply, Triple};
+use super::message::{Message, ParseError, Reply};
+use super::Triple;
 use crate::agent::{Agent, SimRng};
 use crate::agents::certain_case_file;
 use crate::deal::deck_spec;
 use crate::perspective::{event_spec, Perspective};
 use crate::sim::agent_rng;
 use crate::stats::game_seed;
-use sleuth_core::count::count_marginals;
+use sleuth_core::count::{count, count_marginals};
 use sleuth_core::format::GameFile;
 use sleuth_core::model::{Accusation, Suggestion};
 use sleuth_core::CountOptions;
@@ -50,9 +63,21 @@ pub enum ClientError {
     /// the wrong size).
     #[error("the game described by the server is invalid: {0}")]
     Game(#[from] GameError),
+    /// A well-formed message that contradicts this player's hand or what it
+    /// has seen: no deal of the cards fits the game with it.
+    #[error("'{line}' contradicts the game so far: {reason}")]
+    Contradiction {
+        /// The line.
+        line: String,
+        /// What it contradicts.
+        reason: String,
+    },
     /// Every combination has been suggested already.
     #[error("every combination has been suggested already")]
     Exhausted,
+    /// The exact engine could not count the player's view.
+    #[error(transparent)]
+    Count(#[from] sleuth_core::CountError),
 }
 
 /// One game in progress, from this player's seat.
@@ -61,6 +86,9 @@ struct Table {
     players: Vec<String>,
     me: usize,
     hand: CardSet,
+    /// Its hand and the cards shown to it.
+    seen: CardSet,
+    /// What it suggested, as it said and as the server reported.
     suggested: HashSet<CardSet>,
     rng: SimRng,
 }
@@ -118,6 +146,7 @@ impl Client {
     /// As [`Client::answer_line`].
     pub fn answer(&mut self, message: &Message, line: &str) -> Result<Reply, ClientError> {
         let protocol = |reason: String| ClientError::Protocol { line: line.to_string(), reason };
+        let contradiction = |reason: &str| ClientError::Contradiction { line: line.to_string(), reason: reason.into() };
         match message {
             Message::Reset { players, me, hand } => {
                 self.reset(*players, *me, hand)?;
@@ -184,10 +213,10 @@ impl Client {
                         if let Some(c) = shown {
                             let mine = *disprover == Some(table.me);
                             if table.hand.contains(*c) != mine {
-                                return Err(protocol(if mine {
-                                    "we were said to show a card we do not hold".into()
+                                return Err(contradiction(if mine {
+                                    "we were said to show a card we do not hold"
                                 } else {
-                                    "another player was said to show a card we hold".into()
+                                    "another player was said to show a card we hold"
                                 }));
                             }
                         }
@@ -197,7 +226,11 @@ impl Client {
                             refuted_by: disprover.map(Player::new),
                             shown: *shown,
                         });
-                        push(&self.deck, table, &event)?;
+                        push(&self.deck, table, &event, line)?;
+                        if *by == table.me {
+                            table.suggested.insert(cards.set());
+                            table.seen |= shown.map_or(CardSet::EMPTY, CardSet::single);
+                        }
                         Ok(Reply::Ok)
                     }
                     Message::Accusation { by, cards, correct } => {
@@ -207,7 +240,7 @@ impl Client {
                             cards: cards.set(),
                             correct: *correct,
                         });
-                        push(&self.deck, table, &event)?;
+                        push(&self.deck, table, &event, line)?;
                         Ok(Reply::Ok)
                     }
                     Message::Reset { .. } | Message::Done => unreachable!("handled above"),
@@ -236,16 +269,30 @@ impl Client {
         let view = perspective.view()?.expect("a player's view");
         self.agent.new_game(&view, &mut rng);
         self.games += 1;
-        self.table = Some(Table { perspective, players: ids, me, hand: hand_set, suggested: HashSet::new(), rng });
+        self.table = Some(Table {
+            perspective,
+            players: ids,
+            me,
+            hand: hand_set,
+            seen: hand_set,
+            suggested: HashSet::new(),
+            rng,
+        });
         Ok(())
     }
 }
 
-/// Appends an event to the player's file and checks the file still makes a
-/// valid game.
-fn push(deck: &Deck, table: &mut Table, event: &Event) -> Result<(), ClientError> {
+/// Appends an event (told in `line`) to the player's file, and checks that
+/// the file still makes a valid game and that some deal of the cards fits
+/// it: the exact engine's test of the message against the player's hand and
+/// everything it has been told.
+fn push(deck: &Deck, table: &mut Table, event: &Event, line: &str) -> Result<(), ClientError> {
     table.perspective.push(event_spec(&table.players, deck, event, Some(Player::new(table.me))));
-    table.perspective.game()?;
+    let game = table.perspective.game()?;
+    if count(&Problem::new(game))? == 0 {
+        let reason = "no deal of the cards fits it with this player's hand and the game's events".into();
+        return Err(ClientError::Contradiction { line: line.to_string(), reason });
+    }
     Ok(())
 }
 
@@ -301,5 +348,5 @@ fn accuse(deck: &Deck, agent: &mut dyn Agent, table: &mut Table) -> Result<Optio
         let view = table.perspective.view()?.expect("a player's view");
         agent.accuse(&view, &mut table.rng)
     };
-    Ok(wanted.filter(|w| (*w & table.hand).is_empty()).and_then(|w| Triple::from_set(deck, w)))
+    Ok(wanted.filter(|w| (*w & table.seen).is_empty()).and_then(|w| Triple::from_set(deck, w)))
 }

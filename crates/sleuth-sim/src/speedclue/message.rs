@@ -1,13 +1,21 @@
-//! The lines of the Speed Clue protocol: card codes, the server's messages
-//! and the players' replies, each parsed and printed (printing then parsing
-//! gives back the same value).
+//! The client's side of the protocol: its reading of the server's messages
+//! (the canonical lines the [`framing`](super::framing) cuts out) and its
+//! writing of its replies, with the card codes as the client spells them
+//! (the classic deck's ids with a capital first letter).
+//!
+//! The referee ([`server`](super::server)) has its own writing of messages
+//! and reading of replies, from the contest server's source, so that a
+//! misreading on one side is not mirrored on the other; both are checked
+//! against the real server's bytes (`testdata/speedclue/`).
 
-use sleuth_core::{Card, CardSet, Deck};
+use super::Triple;
+use sleuth_core::text::quote;
+use sleuth_core::{Card, Deck};
 use std::fmt;
 
 /// A line that does not follow the protocol.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("bad protocol line '{line}': {reason}")]
+#[error("bad protocol line '{}': {reason}", quote(line))]
 pub struct ParseError {
     /// The line as received (without its newline).
     pub line: String,
@@ -38,50 +46,27 @@ pub fn code_of_card(deck: &Deck, card: Card) -> String {
     chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
 }
 
-/// A suspect, a weapon and a room, in that order.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Triple(pub [Card; 3]);
-
-impl Triple {
-    /// The triple of a combination (one card of each of the deck's three
-    /// categories); `None` otherwise.
-    pub fn from_set(deck: &Deck, set: CardSet) -> Option<Triple> {
-        if deck.num_categories() != 3 || !set.is_subset(deck.all()) {
-            return None;
-        }
-        let mut cards = [Card::new(0); 3];
-        for (k, cat) in deck.categories().enumerate() {
-            cards[k] = (set & deck.category_cards(cat)).single_card()?;
-        }
-        Some(Triple(cards))
+/// `S W R`: three card codes, a suspect, a weapon and a room.
+fn parse_triple(deck: &Deck, line: &str, words: &[&str]) -> Result<Triple, ParseError> {
+    if words.len() != 3 {
+        return bad(line, format!("expected a suspect, a weapon and a room, got {} words", words.len()));
     }
-
-    /// The three cards as a set.
-    pub fn set(self) -> CardSet {
-        self.0.into_iter().collect()
-    }
-
-    fn parse(deck: &Deck, line: &str, words: &[&str]) -> Result<Triple, ParseError> {
-        if words.len() != 3 {
-            return bad(line, format!("expected a suspect, a weapon and a room, got {} words", words.len()));
+    let mut cards = [Card::new(0); 3];
+    for (k, (cat, word)) in deck.categories().zip(words).enumerate() {
+        let Some(card) = card_of_code(deck, word) else {
+            return bad(line, format!("'{}' is not a card code (such as Gr, Kn or Ba)", quote(word)));
+        };
+        if deck.category(card) != cat {
+            return bad(line, format!("'{word}' is not a {}", deck.category_name(cat)));
         }
-        let mut cards = [Card::new(0); 3];
-        for (k, (cat, word)) in deck.categories().zip(words).enumerate() {
-            let Some(card) = card_of_code(deck, word) else {
-                return bad(line, format!("'{word}' is not a card code (such as Gr, Kn or Ba)"));
-            };
-            if deck.category(card) != cat {
-                return bad(line, format!("'{word}' is not a {}", deck.category_name(cat)));
-            }
-            cards[k] = card;
-        }
-        Ok(Triple(cards))
+        cards[k] = card;
     }
+    Ok(Triple(cards))
+}
 
-    fn write(self, deck: &Deck, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let [s, w, r] = self.0;
-        write!(f, "{} {} {}", code_of_card(deck, s), code_of_card(deck, w), code_of_card(deck, r))
-    }
+fn write_triple(deck: &Deck, t: Triple, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    let [s, w, r] = t.0;
+    write!(f, "{} {} {}", code_of_card(deck, s), code_of_card(deck, w), code_of_card(deck, r))
 }
 
 /// A message from the server.
@@ -134,7 +119,7 @@ pub enum Message {
 }
 
 fn player(line: &str, word: &str) -> Result<usize, ParseError> {
-    word.parse().or_else(|_| bad(line, format!("'{word}' is not a player number")))
+    word.parse().or_else(|_| bad(line, format!("'{}' is not a player number", quote(word))))
 }
 
 impl Message {
@@ -165,7 +150,7 @@ impl Message {
                 }
                 let hand = rest[2..]
                     .iter()
-                    .map(|w| card_of_code(deck, w).map_or_else(|| bad(line, format!("'{w}' is not a card code")), Ok))
+                    .map(|w| card_of_code(deck, w).map_or_else(|| bad(line, format!("'{}' is not a card code", quote(w))), Ok))
                     .collect::<Result<Vec<Card>, _>>()?;
                 Ok(Message::Reset { players, me, hand })
             }
@@ -174,14 +159,14 @@ impl Message {
             "done" => arity(0).map(|_| Message::Done),
             "disprove" => {
                 arity(4)?;
-                Ok(Message::Disprove { by: player(line, rest[0])?, cards: Triple::parse(deck, line, &rest[1..4])? })
+                Ok(Message::Disprove { by: player(line, rest[0])?, cards: parse_triple(deck, line, &rest[1..4])? })
             }
             "suggestion" => {
                 if rest.len() != 5 && rest.len() != 6 {
                     return bad(line, format!("'suggestion' takes 5 or 6 words after it, got {}", rest.len()));
                 }
                 let by = player(line, rest[0])?;
-                let cards = Triple::parse(deck, line, &rest[1..4])?;
+                let cards = parse_triple(deck, line, &rest[1..4])?;
                 let disprover = match rest[4] {
                     "-" => None,
                     w => Some(player(line, w)?),
@@ -190,7 +175,7 @@ impl Message {
                     None => None,
                     Some(w) => {
                         let Some(card) = card_of_code(deck, w) else {
-                            return bad(line, format!("'{w}' is not a card code"));
+                            return bad(line, format!("'{}' is not a card code", quote(w)));
                         };
                         if disprover.is_none() || !cards.set().contains(card) {
                             return bad(line, format!("card {w} shown, but it was not disproved with it"));
@@ -203,21 +188,16 @@ impl Message {
             "accusation" => {
                 arity(5)?;
                 let by = player(line, rest[0])?;
-                let cards = Triple::parse(deck, line, &rest[1..4])?;
+                let cards = parse_triple(deck, line, &rest[1..4])?;
                 let correct = match rest[4] {
                     "+" => true,
                     "-" => false,
-                    w => return bad(line, format!("'{w}' is neither + nor -")),
+                    w => return bad(line, format!("'{}' is neither + nor -", quote(w))),
                 };
                 Ok(Message::Accusation { by, cards, correct })
             }
-            _ => bad(line, format!("unknown message '{head}'")),
+            _ => bad(line, format!("unknown message '{}'", quote(head))),
         }
-    }
-
-    /// The message as a line (without newline).
-    pub fn display<'a>(&'a self, deck: &'a Deck) -> impl fmt::Display + 'a {
-        Shown(deck, Line::Message(self))
     }
 }
 
@@ -241,92 +221,31 @@ pub enum Reply {
 }
 
 impl Reply {
-    /// Parses a player's line.
-    ///
-    /// # Errors
-    /// [`ParseError`] saying what is wrong.
-    pub fn parse(deck: &Deck, line: &str) -> Result<Reply, ParseError> {
-        let line = line.trim_end_matches(['\r', '\n']);
-        let words: Vec<&str> = line.split_whitespace().collect();
-        match words.as_slice() {
-            ["ok"] => Ok(Reply::Ok),
-            ["-"] => Ok(Reply::Pass),
-            ["dead"] => Ok(Reply::Dead),
-            [id, "alive"] => Ok(Reply::Alive(id.to_string())),
-            ["suggest", rest @ ..] => Triple::parse(deck, line, rest).map(Reply::Suggest),
-            ["accuse", rest @ ..] => Triple::parse(deck, line, rest).map(Reply::Accuse),
-            ["show", w] => card_of_code(deck, w)
-                .map_or_else(|| bad(line, format!("'{w}' is not a card code")), |c| Ok(Reply::Show(c))),
-            [] => bad(line, "empty line"),
-            _ => bad(line, "not a reply of the protocol"),
-        }
-    }
-
-    /// The reply as a line (without newline).
+    /// The reply as the client sends it: one line without terminator.
     pub fn display<'a>(&'a self, deck: &'a Deck) -> impl fmt::Display + 'a {
-        Shown(deck, Line::Reply(self))
+        Written(deck, self)
     }
 }
 
-enum Line<'a> {
-    Message(&'a Message),
-    Reply(&'a Reply),
-}
+struct Written<'a>(&'a Deck, &'a Reply);
 
-struct Shown<'a>(&'a Deck, Line<'a>);
-
-impl fmt::Display for Shown<'_> {
+impl fmt::Display for Written<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let deck = self.0;
-        match &self.1 {
-            Line::Message(m) => match m {
-                Message::Reset { players, me, hand } => {
-                    write!(f, "reset {players} {me}")?;
-                    for &c in hand {
-                        write!(f, " {}", code_of_card(deck, c))?;
-                    }
-                    Ok(())
-                }
-                Message::Suggest => f.write_str("suggest"),
-                Message::Accuse => f.write_str("accuse"),
-                Message::Done => f.write_str("done"),
-                Message::Disprove { by, cards } => {
-                    write!(f, "disprove {by} ")?;
-                    cards.write(deck, f)
-                }
-                Message::Suggestion { by, cards, disprover, shown } => {
-                    write!(f, "suggestion {by} ")?;
-                    cards.write(deck, f)?;
-                    match disprover {
-                        Some(d) => write!(f, " {d}")?,
-                        None => f.write_str(" -")?,
-                    }
-                    if let Some(c) = shown {
-                        write!(f, " {}", code_of_card(deck, *c))?;
-                    }
-                    Ok(())
-                }
-                Message::Accusation { by, cards, correct } => {
-                    write!(f, "accusation {by} ")?;
-                    cards.write(deck, f)?;
-                    f.write_str(if *correct { " +" } else { " -" })
-                }
-            },
-            Line::Reply(r) => match r {
-                Reply::Alive(id) => write!(f, "{id} alive"),
-                Reply::Ok => f.write_str("ok"),
-                Reply::Pass => f.write_str("-"),
-                Reply::Dead => f.write_str("dead"),
-                Reply::Show(c) => write!(f, "show {}", code_of_card(deck, *c)),
-                Reply::Suggest(t) => {
-                    f.write_str("suggest ")?;
-                    t.write(deck, f)
-                }
-                Reply::Accuse(t) => {
-                    f.write_str("accuse ")?;
-                    t.write(deck, f)
-                }
-            },
+        match self.1 {
+            Reply::Alive(id) => write!(f, "{id} alive"),
+            Reply::Ok => f.write_str("ok"),
+            Reply::Pass => f.write_str("-"),
+            Reply::Dead => f.write_str("dead"),
+            Reply::Show(c) => write!(f, "show {}", code_of_card(deck, *c)),
+            Reply::Suggest(t) => {
+                f.write_str("suggest ")?;
+                write_triple(deck, *t, f)
+            }
+            Reply::Accuse(t) => {
+                f.write_str("accuse ")?;
+                write_triple(deck, *t, f)
+            }
         }
     }
 }
@@ -346,7 +265,7 @@ mod tests {
             "Gr", "Mu", "Pe", "Pl", "Sc", "Wh", "Ca", "Kn", "Pi", "Re", "Ro", "Wr", "Ba", "Bi", "Co", "Di", "Ha", "Ki",
             "Li", "Lo", "St",
         ];
-        let cards: CardSet = codes.iter().map(|c| card_of_code(&d, c).unwrap_or_else(|| panic!("{c}"))).collect();
+        let cards: sleuth_core::CardSet = codes.iter().map(|c| card_of_code(&d, c).unwrap_or_else(|| panic!("{c}"))).collect();
         assert_eq!(cards, d.all());
         for c in d.cards() {
             assert_eq!(card_of_code(&d, &code_of_card(&d, c)), Some(c));
@@ -358,33 +277,57 @@ mod tests {
         }
     }
 
-    #[test]
-    fn messages_round_trip() {
-        let d = deck();
-        for line in [
-            "reset 4 2 Gr Kn Ba Wh St",
-            "suggest",
-            "accuse",
-            "done",
-            "disprove 1 Pl Ro Ki",
-            "suggestion 0 Sc Ca Ha 2 Ca",
-            "suggestion 3 Mu Wr Lo -",
-            "suggestion 3 Mu Wr Lo 1",
-            "accusation 2 Pe Pi Bi +",
-            "accusation 0 Gr Re Co -",
-        ] {
-            let m = Message::parse(&d, line).unwrap_or_else(|e| panic!("{e}"));
-            assert_eq!(m.display(&d).to_string(), line);
-        }
-        assert_eq!(Message::parse(&d, "suggest\r\n").unwrap(), Message::Suggest);
+    fn card(code: &str) -> Card {
+        card_of_code(&deck(), code).unwrap()
+    }
+
+    fn triple(codes: [&str; 3]) -> Triple {
+        Triple(codes.map(card))
     }
 
     #[test]
-    fn replies_round_trip() {
+    fn messages_are_read() {
         let d = deck();
-        for line in ["bot7 alive", "ok", "-", "dead", "show Kn", "suggest Gr Kn Ba", "accuse Wh Wr St"] {
-            let r = Reply::parse(&d, line).unwrap_or_else(|e| panic!("{e}"));
-            assert_eq!(r.display(&d).to_string(), line);
+        let read = |line: &str| Message::parse(&d, line).unwrap_or_else(|e| panic!("{e}"));
+        let hand = ["Gr", "Kn", "Ba", "Wh", "St"].map(card).to_vec();
+        assert_eq!(read("reset 4 2 Gr Kn Ba Wh St"), Message::Reset { players: 4, me: 2, hand });
+        assert_eq!(read("suggest"), Message::Suggest);
+        assert_eq!(read("suggest\r\n"), Message::Suggest);
+        assert_eq!(read("accuse"), Message::Accuse);
+        assert_eq!(read("done"), Message::Done);
+        assert_eq!(read("disprove 1 Pl Ro Ki"), Message::Disprove { by: 1, cards: triple(["Pl", "Ro", "Ki"]) });
+        let sc_ca_ha = triple(["Sc", "Ca", "Ha"]);
+        assert_eq!(
+            read("suggestion 0 Sc Ca Ha 2 Ca"),
+            Message::Suggestion { by: 0, cards: sc_ca_ha, disprover: Some(2), shown: Some(card("Ca")) }
+        );
+        assert_eq!(
+            read("suggestion 3 Sc Ca Ha -"),
+            Message::Suggestion { by: 3, cards: sc_ca_ha, disprover: None, shown: None }
+        );
+        assert_eq!(
+            read("suggestion 3 Sc Ca Ha 1"),
+            Message::Suggestion { by: 3, cards: sc_ca_ha, disprover: Some(1), shown: None }
+        );
+        let pe_pi_bi = triple(["Pe", "Pi", "Bi"]);
+        assert_eq!(read("accusation 2 Pe Pi Bi +"), Message::Accusation { by: 2, cards: pe_pi_bi, correct: true });
+        assert_eq!(read("accusation 2 Pe Pi Bi -"), Message::Accusation { by: 2, cards: pe_pi_bi, correct: false });
+    }
+
+    #[test]
+    fn replies_are_written_without_terminator() {
+        let d = deck();
+        let t = triple(["Gr", "Kn", "Ba"]);
+        for (reply, line) in [
+            (Reply::Alive("bot7".into()), "bot7 alive"),
+            (Reply::Ok, "ok"),
+            (Reply::Pass, "-"),
+            (Reply::Dead, "dead"),
+            (Reply::Show(card("Kn")), "show Kn"),
+            (Reply::Suggest(t), "suggest Gr Kn Ba"),
+            (Reply::Accuse(t), "accuse Gr Kn Ba"),
+        ] {
+            assert_eq!(reply.display(&d).to_string(), line);
         }
     }
 
@@ -408,9 +351,6 @@ mod tests {
         ] {
             let e = Message::parse(&d, line).unwrap_err();
             assert!(e.to_string().contains(says), "{line}: {e}");
-        }
-        for line in ["", "show", "show kn", "suggest Gr Kn", "accuse Gr Kn Ba Li", "yes"] {
-            assert!(Reply::parse(&d, line).is_err(), "{line}");
         }
     }
 }

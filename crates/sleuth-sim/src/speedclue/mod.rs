@@ -23,13 +23,22 @@
 //! | `accusation P S W R +\|-` | `ok` |
 //! | `done` | `dead` |
 //!
-//! - [`message`]: parsing and printing of every message.
-//! - [`framing`]: cutting the server's byte stream into messages.
-//! - [`Client`]: a player that drives any [`Agent`](crate::Agent) and
-//!   enforces the rules as a safety net; [`play_session`] runs it over any
-//!   pair of streams (the CLI passes a TCP connection).
-//! - [`server`]: a referee with the contest's disqualification rules, used
-//!   by the tests to play complete games against clients.
+//! The two sides read and write the wire separately, each from its own
+//! source, so that a misreading in one is not mirrored in the other:
+//!
+//! - the client: [`framing`] cuts the server's byte stream into messages,
+//!   [`message`] reads them and writes the replies; [`Client`] drives any
+//!   [`Agent`](crate::Agent), checks every message against its own hand and
+//!   what it has seen, and enforces the rules as a safety net;
+//!   [`play_session`] runs it over any pair of streams (the CLI passes a TCP
+//!   connection);
+//! - the referee: [`server`] plays the contest's games with its
+//!   disqualification rules, writing messages and judging replies as the
+//!   contest server's Java source does ([`server::wire`]), used by the tests
+//!   to play complete games against clients.
+//!
+//! Both are checked against the real server's bytes: the wire transcripts
+//! in `testdata/speedclue/` (see `tests/it/wire.rs`).
 
 mod client;
 pub mod framing;
@@ -37,12 +46,38 @@ pub mod message;
 pub mod server;
 
 pub use client::{best_unrepeated, Client, ClientError};
-pub use message::{card_of_code, code_of_card, Message, ParseError, Reply, Triple};
+pub use framing::MAX_MESSAGE_BYTES;
+pub use message::{card_of_code, code_of_card, Message, ParseError, Reply};
 
 use framing::{Frame, Framer};
+use sleuth_core::{Card, CardSet, Deck};
 use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
+
+/// A suspect, a weapon and a room, in that order.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Triple(pub [Card; 3]);
+
+impl Triple {
+    /// The triple of a combination (one card of each of the deck's three
+    /// categories); `None` otherwise.
+    pub fn from_set(deck: &Deck, set: CardSet) -> Option<Triple> {
+        if deck.num_categories() != 3 || !set.is_subset(deck.all()) {
+            return None;
+        }
+        let mut cards = [Card::new(0); 3];
+        for (k, cat) in deck.categories().enumerate() {
+            cards[k] = (set & deck.category_cards(cat)).single_card()?;
+        }
+        Some(Triple(cards))
+    }
+
+    /// The three cards as a set.
+    pub fn set(self) -> CardSet {
+        self.0.into_iter().collect()
+    }
+}
 
 /// Why a session ended badly.
 #[derive(Debug, thiserror::Error)]
@@ -54,9 +89,15 @@ pub enum SessionError {
     /// The server closed the connection before `done`.
     #[error("the server closed the connection before 'done'")]
     Closed,
-    /// Bytes that are no message of the protocol.
-    #[error("bad protocol message '{0}'")]
-    Garbage(String),
+    /// Bytes that are no message of the protocol (among them a message
+    /// longer than [`MAX_MESSAGE_BYTES`]).
+    #[error("bad protocol message '{text}': {why}")]
+    Garbage {
+        /// The bytes, escaped and elided.
+        text: String,
+        /// What is wrong.
+        why: String,
+    },
     /// A message the client could not answer.
     #[error(transparent)]
     Client(#[from] ClientError),
@@ -117,7 +158,7 @@ fn receive(conn: &mut impl Connection, framer: &mut Framer, me: Option<usize>) -
     loop {
         match framer.next(me, false) {
             Frame::Message(line) => return Ok(line),
-            Frame::Bad(text) => return Err(SessionError::Garbage(text)),
+            Frame::Bad { text, why } => return Err(SessionError::Garbage { text, why }),
             Frame::Incomplete { ambiguous: false } => {
                 if !fill(conn, framer)? {
                     return Err(SessionError::Closed);

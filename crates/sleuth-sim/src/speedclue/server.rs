@@ -60,7 +60,10 @@
 //! After the last game every player still in the contest gets `done` and
 //! must answer `dead`.
 
-use super::message::{card_of_code, Message, Reply, Triple};
+pub mod wire;
+
+use super::Triple;
+use wire::{greeting, judge, Answer, Say};
 use crate::agents::certain_case_file;
 use crate::deal::Deal;
 use crate::perspective::{event_spec, Perspective};
@@ -147,95 +150,6 @@ impl Seat for TcpSeat {
         self.stream.write_all(message.as_bytes()).map_err(|e| SeatError::Closed(e.to_string()))?;
         self.stream.flush().map_err(|e| SeatError::Closed(e.to_string()))?;
         self.read_reply(timeout)
-    }
-}
-
-/// The reply a message expects.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Expect {
-    /// `ok`.
-    Ok,
-    /// `dead`.
-    Dead,
-    /// `show Xx`.
-    Show,
-    /// `suggest S W R`.
-    Suggest,
-    /// `-` or `accuse S W R`.
-    Accuse,
-}
-
-impl Expect {
-    /// The reply `message` expects.
-    pub fn of(message: &Message) -> Expect {
-        match message {
-            Message::Reset { .. } | Message::Suggestion { .. } | Message::Accusation { .. } => Expect::Ok,
-            Message::Done => Expect::Dead,
-            Message::Disprove { .. } => Expect::Show,
-            Message::Suggest => Expect::Suggest,
-            Message::Accuse => Expect::Accuse,
-        }
-    }
-}
-
-/// A card from its two-letter code, any case (`Card.from`).
-fn card_any_case(deck: &Deck, code: &str) -> Option<Card> {
-    if code.len() != 2 || !code.is_ascii() {
-        return None;
-    }
-    let mut canonical = code[..1].to_ascii_uppercase();
-    canonical.push_str(&code[1..].to_ascii_lowercase());
-    card_of_code(deck, &canonical)
-}
-
-/// `S W R` as the server reads it (`new Suggestion(String)`): split on
-/// single whitespace characters into three two-letter codes, any case, of
-/// a suspect, a weapon and a room.
-fn triple_exact(deck: &Deck, text: &str) -> Option<Triple> {
-    let mut words: Vec<&str> = text.split([' ', '\t', '\n', '\u{b}', '\u{c}', '\r']).collect();
-    // Java's split drops trailing empty strings.
-    while words.last() == Some(&"") {
-        words.pop();
-    }
-    if words.len() != 3 {
-        return None;
-    }
-    let mut cards = [Card::new(0); 3];
-    for (k, (cat, word)) in deck.categories().zip(&words).enumerate() {
-        let card = card_any_case(deck, word)?;
-        if deck.category(card) != cat {
-            return None;
-        }
-        cards[k] = card;
-    }
-    Some(Triple(cards))
-}
-
-/// Judges a reply exactly as the real server does (`Player.java`): the
-/// whole text, case ignored, with the exact length; anything else is a
-/// protocol violation (`Err` says what was expected).
-pub fn judge(deck: &Deck, expect: Expect, reply: &str) -> Result<Reply, String> {
-    let starts =
-        |p: &str| reply.len() >= p.len() && reply.is_char_boundary(p.len()) && reply[..p.len()].eq_ignore_ascii_case(p);
-    let wrong = |what: &str| Err(format!("expected {what}, got {reply:?}"));
-    match expect {
-        Expect::Ok if reply.eq_ignore_ascii_case("ok") => Ok(Reply::Ok),
-        Expect::Ok => wrong("'ok'"),
-        Expect::Dead if reply.eq_ignore_ascii_case("dead") => Ok(Reply::Dead),
-        Expect::Dead => wrong("'dead'"),
-        Expect::Show => match (reply.len() == 7 && starts("show ")).then(|| card_any_case(deck, &reply[5..])) {
-            Some(Some(card)) => Ok(Reply::Show(card)),
-            _ => wrong("'show Xx' (7 characters)"),
-        },
-        Expect::Suggest => match (reply.len() == 16 && starts("suggest ")).then(|| triple_exact(deck, &reply[8..])) {
-            Some(Some(t)) => Ok(Reply::Suggest(t)),
-            _ => wrong("'suggest S W R' (16 characters)"),
-        },
-        Expect::Accuse if reply == "-" => Ok(Reply::Pass),
-        Expect::Accuse => match (reply.len() == 15 && starts("accuse ")).then(|| triple_exact(deck, &reply[7..])) {
-            Some(Some(t)) => Ok(Reply::Accuse(t)),
-            _ => wrong("'-' or 'accuse S W R' (15 characters)"),
-        },
     }
 }
 
@@ -363,21 +277,22 @@ impl<'a> Referee<'a> {
         let mut said_dead = vec![false; n];
         for s in 0..n {
             if self.disqualified[s].is_none() {
-                said_dead[s] = matches!(self.ask(s, &Message::Done), Ok(Reply::Dead));
+                said_dead[s] = matches!(self.ask(s, &Say::Done, 0), Ok(Answer::Dead));
             }
         }
         MatchReport { games, disqualified: self.disqualified, said_dead }
     }
 
-    /// Asks seat `s` and judges its reply exactly; a timeout, a hang-up or
-    /// a reply that is not exactly what the message expects is a
-    /// disqualification.
-    fn ask(&mut self, s: usize, message: &Message) -> Asked<Reply> {
-        let line = message.display(&self.deck).to_string();
+    /// Asks seat `s`, player `to` of the game, and judges its reply
+    /// exactly; a timeout, a hang-up or a reply that is not exactly what
+    /// the message expects is a disqualification. An answer is always of
+    /// the kind the message expects.
+    fn ask(&mut self, s: usize, say: &Say, to: usize) -> Asked<Answer> {
+        let line = say.wire(&self.deck, to);
         let start = Instant::now();
         match self.seats[s].ask(&line, self.cfg.timeout) {
             Ok(_) if start.elapsed() > self.cfg.timeout => Err(Disqualification::Timeout(line)),
-            Ok(answer) => judge(&self.deck, Expect::of(message), &answer)
+            Ok(answer) => judge(&self.deck, say.expects(), &answer)
                 .map_err(|e| Disqualification::BadAnswer(format!("to '{line}': {e}"))),
             Err(SeatError::Timeout) => Err(Disqualification::Timeout(line)),
             Err(SeatError::Closed(why)) => Err(Disqualification::BadAnswer(format!("no answer to '{line}': {why}"))),
@@ -385,8 +300,8 @@ impl<'a> Referee<'a> {
     }
 
     /// Asks, and disqualifies on failure (`None`).
-    fn ask_or_dq(&mut self, s: usize, message: &Message) -> Option<Reply> {
-        match self.ask(s, message) {
+    fn ask_or_dq(&mut self, s: usize, say: &Say, to: usize) -> Option<Answer> {
+        match self.ask(s, say, to) {
             Ok(r) => Some(r),
             Err(d) => {
                 self.disqualified[s] = Some(d);
@@ -396,31 +311,17 @@ impl<'a> Referee<'a> {
     }
 
     /// Tells every live seat of the game something that must be answered
-    /// `ok`; `shown` goes only to the seats in `involved`.
-    fn tell_all(&mut self, seats: &[usize], message: &Message, private: Option<(&Message, [usize; 2])>) {
+    /// `ok`.
+    fn tell_all(&mut self, seats: &[usize], say: &Say) {
         for (p, &s) in seats.iter().enumerate() {
-            if self.disqualified[s].is_some() {
-                continue;
-            }
-            let m = match private {
-                Some((m, who)) if who.contains(&p) => m,
-                _ => message,
-            };
-            match self.ask_or_dq(s, m) {
-                Some(Reply::Ok) | None => {}
-                Some(other) => {
-                    self.disqualified[s] = Some(Disqualification::BadAnswer(format!(
-                        "'{}' to '{}'",
-                        other.display(&self.deck),
-                        m.display(&self.deck)
-                    )))
-                }
+            if self.disqualified[s].is_none() {
+                self.ask_or_dq(s, say, p);
             }
         }
     }
 
     fn combo(&self, t: Triple) -> String {
-        Reply::Suggest(t).display(&self.deck).to_string()["suggest ".len()..].to_string()
+        wire::combination(&self.deck, t)
     }
 
     fn play_game(&mut self, g: usize, seats: &[usize]) -> GameReport {
@@ -457,14 +358,7 @@ impl<'a> Referee<'a> {
                 continue;
             }
             let hand: Vec<Card> = deal.hands[p].iter().collect();
-            let reset = Message::Reset { players: n, me: p, hand };
-            match self.ask_or_dq(s, &reset) {
-                Some(Reply::Ok) | None => {}
-                Some(other) => {
-                    self.disqualified[s] =
-                        Some(Disqualification::BadAnswer(format!("'{}' to reset", other.display(&deck))))
-                }
-            }
+            self.ask_or_dq(s, &Say::Reset { players: n, me: p, hand }, p);
         }
         let mut out = vec![false; n];
         // The cards each player has seen: its hand, and those shown to it.
@@ -483,15 +377,7 @@ impl<'a> Referee<'a> {
             report.turns += 1;
             let s = seats[p];
             // Suggest.
-            let cards = match self.ask_or_dq(s, &Message::Suggest) {
-                Some(Reply::Suggest(t)) => t,
-                None => continue,
-                Some(other) => {
-                    self.disqualified[s] =
-                        Some(Disqualification::BadAnswer(format!("'{}' to suggest", other.display(&deck))));
-                    continue;
-                }
-            };
+            let Some(Answer::Suggest(cards)) = self.ask_or_dq(s, &Say::Suggest, p) else { continue };
             if !suggested[p].insert(cards.set()) {
                 self.disqualified[s] = Some(Disqualification::RepeatedSuggestion(self.combo(cards)));
                 continue;
@@ -507,13 +393,15 @@ impl<'a> Referee<'a> {
                 let shown = match matching.single_card() {
                     Some(c) => c,
                     None if self.disqualified[seats[q]].is_some() => matching.first_card().expect("not empty"),
-                    None => match self.ask_or_dq(seats[q], &Message::Disprove { by: p, cards }) {
-                        Some(Reply::Show(c)) if matching.contains(c) => c,
+                    None => match self.ask_or_dq(seats[q], &Say::Disprove { by: p, cards }, q) {
+                        Some(Answer::Show(c)) if matching.contains(c) => c,
                         answer => {
-                            if let Some(a) = answer {
+                            // `InvalidDisprove`: a card it does not hold or
+                            // that is not in the suggestion.
+                            if let Some(Answer::Show(c)) = answer {
                                 self.disqualified[seats[q]] = Some(Disqualification::BadAnswer(format!(
-                                    "'{}' to disprove {}",
-                                    a.display(&deck),
+                                    "'show {}' to disprove {}",
+                                    wire::abbreviation(&deck, c),
                                     self.combo(cards)
                                 )));
                             }
@@ -525,10 +413,7 @@ impl<'a> Referee<'a> {
                 seen[p].insert(shown);
                 break;
             }
-            let public = Message::Suggestion { by: p, cards, disprover: disproof.map(|d| d.0), shown: None };
-            let private = disproof
-                .map(|(q, c)| (Message::Suggestion { by: p, cards, disprover: Some(q), shown: Some(c) }, [p, q]));
-            self.tell_all(seats, &public, private.as_ref().map(|(m, w)| (m, *w)));
+            self.tell_all(seats, &Say::Suggestion { by: p, cards, disproof });
             let event = Event::Suggestion(Suggestion {
                 by: Player::new(p),
                 cards: cards.set(),
@@ -546,30 +431,25 @@ impl<'a> Referee<'a> {
             // the three cards.
             let knows = (disproof.is_none() && (cards.set() & seen[p]).is_empty())
                 || (self.cfg.strict && determined(&mut views[p]));
-            let accusation = match self.ask_or_dq(s, &Message::Accuse) {
-                None => continue,
-                Some(Reply::Pass) if knows => {
+            let accusation = match self.ask_or_dq(s, &Say::Accuse, p) {
+                Some(Answer::Pass) if knows => {
                     self.disqualified[s] = Some(Disqualification::FailedToAccuse(format!(
                         "the case file was {}",
                         self.combo(Triple::from_set(&deck, deal.case_file).expect("a case file"))
                     )));
                     continue;
                 }
-                Some(Reply::Pass) => None,
-                Some(Reply::Accuse(t)) if !(t.set() & seen[p]).is_empty() => {
+                Some(Answer::Pass) => None,
+                Some(Answer::Accuse(t)) if !(t.set() & seen[p]).is_empty() => {
                     self.disqualified[s] = Some(Disqualification::AccusedSeenCard(self.combo(t)));
                     continue;
                 }
-                Some(Reply::Accuse(t)) => Some(t),
-                Some(other) => {
-                    self.disqualified[s] =
-                        Some(Disqualification::BadAnswer(format!("'{}' to accuse", other.display(&deck))));
-                    continue;
-                }
+                Some(Answer::Accuse(t)) => Some(t),
+                _ => continue,
             };
             if let Some(t) = accusation {
                 let correct = t.set() == deal.case_file;
-                self.tell_all(seats, &Message::Accusation { by: p, cards: t, correct }, None);
+                self.tell_all(seats, &Say::Accusation { by: p, cards: t, correct });
                 let event = Event::Accusation(Accusation { by: Player::new(p), cards: t.set(), correct });
                 for (v, view) in views.iter_mut().enumerate() {
                     view.push(event_spec(&ids, &deck, &event, Some(Player::new(v))));
@@ -600,16 +480,6 @@ fn determined(view: &mut Perspective) -> bool {
     count_marginals(&Problem::new(game), &CountOptions::default())
         .ok()
         .is_some_and(|c| certain_case_file(game, &c).is_some())
-}
-
-/// The identifier of an `ID alive` greeting read in one read, exactly
-/// (a trailing newline makes it something else).
-fn greeting(text: &str) -> Option<&str> {
-    let id = text.strip_suffix(" alive").or_else(|| {
-        let cut = text.len().checked_sub(" alive".len())?;
-        (text.is_char_boundary(cut) && text[cut..].eq_ignore_ascii_case(" alive")).then(|| &text[..cut])
-    })?;
-    (!id.is_empty() && !id.contains(char::is_whitespace)).then_some(id)
 }
 
 /// Accepts `players` connections on `listener`, reads each one's
@@ -786,31 +656,5 @@ mod tests {
         let (id, _) = launch_command("run {} {x}", 1).unwrap();
         assert_eq!(id, "x");
         assert!(launch_command("run x 50%%", 1).unwrap_err().contains("curly braces"));
-    }
-
-    #[test]
-    fn replies_are_judged_exactly_as_the_contest_server_does() {
-        let d = Deck::classic();
-        assert_eq!(judge(&d, Expect::Ok, "OK"), Ok(Reply::Ok));
-        assert!(judge(&d, Expect::Ok, "ok\n").is_err());
-        assert!(judge(&d, Expect::Ok, "ok\r\n").is_err());
-        assert!(judge(&d, Expect::Ok, " ok").is_err());
-        assert_eq!(judge(&d, Expect::Dead, "Dead"), Ok(Reply::Dead));
-        let kn = card_of_code(&d, "Kn").unwrap();
-        assert_eq!(judge(&d, Expect::Show, "SHOW kn"), Ok(Reply::Show(kn)));
-        assert!(judge(&d, Expect::Show, "show Kn\n").is_err());
-        assert!(judge(&d, Expect::Show, "show Xx").is_err());
-        let t = Triple::from_set(&d, ["gr", "kn", "ba"].iter().map(|c| d.card(c).unwrap()).collect()).unwrap();
-        assert_eq!(judge(&d, Expect::Suggest, "suggest gr KN Ba"), Ok(Reply::Suggest(t)));
-        assert!(judge(&d, Expect::Suggest, "suggest Gr Kn Ba\n").is_err());
-        assert!(judge(&d, Expect::Suggest, "suggest Kn Gr Ba").is_err());
-        assert!(judge(&d, Expect::Suggest, "suggest Gr  Kn Ba").is_err());
-        assert_eq!(judge(&d, Expect::Accuse, "accuse Gr Kn Ba"), Ok(Reply::Accuse(t)));
-        assert_eq!(judge(&d, Expect::Accuse, "-"), Ok(Reply::Pass));
-        assert!(judge(&d, Expect::Accuse, "-\n").is_err());
-        assert!(judge(&d, Expect::Accuse, "accuse Gr Kn Ba\r\n").is_err());
-        assert_eq!(greeting("bot7 alive"), Some("bot7"));
-        assert_eq!(greeting("bot7 ALIVE"), Some("bot7"));
-        assert_eq!(greeting("bot7 alive\n"), None);
     }
 }
