@@ -14,3 +14,4 @@ mod table1;
 mod tournament;
 mod transcripts;
 mod views;
+mod wire;
