@@ -33,8 +33,12 @@ pub fn default_agent() -> &'static str {
 }
 
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
-    if args.identifier.is_empty() || args.identifier.chars().any(char::is_whitespace) {
-        bail!("the identifier must be one word, got '{}'", args.identifier);
+    let id = &args.identifier;
+    if id.is_empty() || id.chars().any(char::is_whitespace) {
+        bail!("the identifier must be one word, got '{}'", sleuth_core::text::quote(id));
+    }
+    if let Some(problem) = sleuth_core::text::id_problem(id) {
+        bail!("the identifier '{}' {problem}", sleuth_core::text::quote(id));
     }
     let name = args.agent.as_deref().unwrap_or_else(|| default_agent());
     let Some(agent) = agent_by_name(name) else {

@@ -38,6 +38,10 @@ fn three_sleuth_processes_play_a_match_to_the_end() {
 /// one write, unterminated, answers read and ignored), then hangs up;
 /// returns the run.
 fn against(messages: &'static [&'static str]) -> crate::support::Run {
+    against_bytes(messages.iter().map(|m| m.as_bytes().to_vec()).collect())
+}
+
+fn against_bytes(messages: Vec<Vec<u8>>) -> crate::support::Run {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port().to_string();
     let server = thread::spawn(move || {
@@ -46,7 +50,7 @@ fn against(messages: &'static [&'static str]) -> crate::support::Run {
         let n = stream.read(&mut buf).unwrap();
         assert_eq!(&buf[..n], b"x alive");
         for m in messages {
-            if stream.write_all(m.as_bytes()).is_err() {
+            if stream.write_all(&m).is_err() {
                 break;
             }
             if stream.read(&mut buf).unwrap_or(0) == 0 {
@@ -71,6 +75,42 @@ fn a_bad_server_line_is_a_clear_error() {
         assert!(run.stderr.contains(says), "{lines:?}: {}", run.stderr);
         assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
     }
+}
+
+/// Issue 59: a message that contradicts the client's own hand stops it
+/// with exit 2, naming the message.
+#[test]
+fn a_message_that_contradicts_the_hand_stops_the_client() {
+    for lines in [
+        &["reset 3 0 Mu Kn Ca Ba Bi Co", "suggestion 1 Mu Re Di -"][..],
+        &["reset 3 0 Mu Kn Ca Ba Bi Co", "accusation 1 Mu Re Di +"][..],
+    ] {
+        let run = against(lines);
+        run.code(2);
+        let said = format!("'{}' contradicts the game so far", lines[1]);
+        assert!(run.stderr.contains(&said), "{lines:?}: {}", run.stderr);
+    }
+}
+
+/// Issue 59: a `reset` padded with 5 MB of spaces is refused at once (the
+/// framer reads each byte once and a message is at most 512 bytes), and an
+/// invisible character in a message reaches the terminal escaped.
+#[test]
+fn padded_and_invisible_messages_are_clear_errors() {
+    let padded = format!("reset{}3 0 Gr Mu Kn Ca Ba Bi", " ".repeat(5 << 20)).into_bytes();
+    let run = against_bytes(vec![padded]);
+    run.code(2);
+    assert!(run.stderr.contains("longer than 512 bytes"), "{}", run.stderr);
+    let run = against_bytes(vec!["reset 3 0 G\u{200b}r Mu Kn Ca Ba Bi".as_bytes().to_vec()]);
+    run.code(2);
+    assert!(run.stderr.contains("G\\u{200b}r") && !run.stderr.contains('\u{200b}'), "{}", run.stderr);
+}
+
+#[test]
+fn an_identifier_with_an_invisible_character_is_refused() {
+    let run = sleuth(&["speedclue", "a\u{200b}", "1"]);
+    run.code(2);
+    assert!(run.stderr.contains("'a\\u{200b}' holds the invisible or control character \\u{200b}"), "{}", run.stderr);
 }
 
 #[test]

@@ -149,7 +149,7 @@ impl Position<'_> {
     /// # Errors
     /// [`CountError`] from the counts.
     pub fn best_accusation(&self) -> Result<(CardSet, u128), CountError> {
-        if let Some(cards) = certain_case_file(self.game, &self.counts) {
+        if let Some(cards) = certain_case_file(&self.game, &self.counts) {
             return Ok((cards, self.counts.total));
         }
         match case_files(&self.problem, &self.counts, &self.count) {
@@ -168,15 +168,15 @@ impl Position<'_> {
     /// three most likely case-file cards (see [`Position::best_accusation`]);
     /// the playing agent's search, kept as it was measured.
     fn searched_accusation(&self) -> Result<(CardSet, u128), CountError> {
-        if let Some(cards) = certain_case_file(self.game, &self.counts) {
+        if let Some(cards) = certain_case_file(&self.game, &self.counts) {
             return Ok((cards, self.counts.total));
         }
         let deck = self.game.deck();
         let mut lists: Vec<Vec<Card>> = Vec::new();
         for cat in deck.categories() {
             let mut cards: Vec<Card> =
-                deck.category_cards(cat).iter().filter(|&c| in_case_file(self.game, &self.counts, c) > 0).collect();
-            cards.sort_by_key(|&c| std::cmp::Reverse(in_case_file(self.game, &self.counts, c)));
+                deck.category_cards(cat).iter().filter(|&c| in_case_file(&self.game, &self.counts, c) > 0).collect();
+            cards.sort_by_key(|&c| std::cmp::Reverse(in_case_file(&self.game, &self.counts, c)));
             cards.truncate(CANDIDATES_PER_CATEGORY);
             lists.push(cards);
         }
@@ -185,7 +185,7 @@ impl Position<'_> {
         loop {
             let combo: CardSet = idx.iter().zip(&lists).map(|(&i, l)| l[i]).collect();
             // A combination can only beat the best if each card's marginal does.
-            if combo.iter().all(|c| in_case_file(self.game, &self.counts, c) > best.1) {
+            if combo.iter().all(|c| in_case_file(&self.game, &self.counts, c) > best.1) {
                 let n = self.deals_with_case_file(combo)?;
                 if n > best.1 || (n == best.1 && best.0 == CardSet::EMPTY) {
                     best = (combo, n);
@@ -229,7 +229,7 @@ impl Position<'_> {
         told: Option<(CardSet, f64)>,
         weigh: impl FnOnce(&Self) -> Result<(f64, f64), CountError>,
     ) -> Result<AccusationAdvice, CountError> {
-        let certain_cards = certain_case_file(self.game, &self.counts);
+        let certain_cards = certain_case_file(&self.game, &self.counts);
         let (cards, deals) = match (certain_cards, told) {
             (None, Some((cards, _))) => (cards, self.deals_with_case_file(cards)?),
             _ => self.searched_accusation()?,
@@ -306,7 +306,7 @@ impl Position<'_> {
     /// An upper bound on the probability of any case file now: the smallest,
     /// over categories, of the largest case-file marginal.
     pub fn mode_bound(&self) -> f64 {
-        super::suggest::mode_bound(self.game, &self.counts)
+        super::suggest::mode_bound(&self.game, &self.counts)
     }
 
     /// The value of waiting one round: over the `shortlist` best suggestions
@@ -319,7 +319,7 @@ impl Position<'_> {
     /// # Errors
     /// [`CountError`] from the counts.
     pub fn wait_value(&self, shortlist: usize) -> Result<f64, CountError> {
-        let now = super::suggest::mode_bound(self.game, &self.counts);
+        let now = super::suggest::mode_bound(&self.game, &self.counts);
         let best = self
             .rank_suggestions(shortlist)?
             .iter()

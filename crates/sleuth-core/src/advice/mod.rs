@@ -61,6 +61,8 @@ use crate::count::{count_marginals, CountError, CountOptions, Counts, MAX_STATES
 use crate::deduce::Problem;
 use crate::model::{CardSet, Event, Game, Place, Player, MAX_CARDS, MAX_PLACES};
 use rand::SeedableRng;
+use std::borrow::Cow;
+use std::collections::HashSet;
 
 /// Why no advice could be given.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -145,9 +147,14 @@ pub const TELL_SAMPLES: usize = 2000;
 
 /// The observer's position: the game and its exact counts, with what the
 /// advice needs precomputed.
+///
+/// A repeated event says nothing new, so the position holds the game with
+/// each event once (its first time): every piece of advice (the opponents'
+/// rebuilt views, the behaviour hint, the suggestions made) then works in
+/// the number of distinct events, however long the history.
 #[derive(Clone, Debug)]
 pub struct Position<'g> {
-    game: &'g Game,
+    game: Cow<'g, Game>,
     me: Player,
     hand: CardSet,
     problem: Problem,
@@ -202,6 +209,7 @@ impl<'g> Position<'g> {
         counts: Counts,
         options: &CountOptions<'g>,
     ) -> Result<Position<'g>, AdviceError> {
+        let game = distinct_events(game);
         let (me, hand) = game.observer().ok_or(AdviceError::NoObserver)?;
         if counts.total == 0 {
             return Err(AdviceError::Inconsistent);
@@ -233,13 +241,13 @@ impl<'g> Position<'g> {
                 }
             }
         }
-        let entropy = case_file_entropy(game, &counts);
+        let entropy = case_file_entropy(&game, &counts);
         Ok(Position { game, me, hand, problem, counts, entropy, prob, category_entropy, gain, count: *options })
     }
 
-    /// The game.
-    pub fn game(&self) -> &'g Game {
-        self.game
+    /// The game, each event once (see [`Position`]).
+    pub fn game(&self) -> &Game {
+        &self.game
     }
 
     /// The observer.
@@ -272,6 +280,18 @@ impl<'g> Position<'g> {
                 _ => None,
             })
             .collect()
+    }
+}
+
+/// `game` with each event once, at its first place: the game itself when
+/// no event repeats.
+fn distinct_events(game: &Game) -> Cow<'_, Game> {
+    let mut seen = HashSet::with_capacity(game.events().len());
+    let first: Vec<usize> = (0..game.events().len()).filter(|&i| seen.insert(&game.events()[i])).collect();
+    if first.len() == game.events().len() {
+        Cow::Borrowed(game)
+    } else {
+        Cow::Owned(game.restricted(&first, true))
     }
 }
 

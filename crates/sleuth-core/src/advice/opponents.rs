@@ -116,7 +116,7 @@ impl Position<'_> {
         for j in self.game.players().filter(|&j| j != self.me) {
             let is_out =
                 self.game.events().iter().any(|e| matches!(e, Event::Accusation(a) if a.by == j && !a.correct));
-            let public_entropy = case_file_entropy(self.game, &count_marginals(&self.public_model(j), &self.count)?);
+            let public_entropy = case_file_entropy(&self.game, &count_marginals(&self.public_model(j), &self.count)?);
             let (mut solved, mut threat, mut entropy) = (0.0, 0.0, 0.0);
             for deal in &deals {
                 let hand = |p: Player| -> CardSet {
@@ -141,12 +141,12 @@ impl Position<'_> {
                 if counts.total == 0 {
                     continue; // cannot happen for a deal drawn from a consistent view
                 }
-                if certain_case_file(self.game, &counts).is_some() {
+                if certain_case_file(&self.game, &counts).is_some() {
                     solved += 1.0;
                 }
-                let open: usize = case_file_candidates(self.game, &counts).iter().map(|n| n.saturating_sub(1)).sum();
+                let open: usize = case_file_candidates(&self.game, &counts).iter().map(|n| n.saturating_sub(1)).sum();
                 threat += solve_chance(open, self.game.num_players());
-                entropy += case_file_entropy(self.game, &counts);
+                entropy += case_file_entropy(&self.game, &counts);
             }
             let n = deals.len() as f64;
             out.push(OpponentProgress {
@@ -188,7 +188,7 @@ impl Position<'_> {
         for j in self.game.players().filter(|&j| j != self.me) {
             let is_out =
                 self.game.events().iter().any(|e| matches!(e, Event::Accusation(a) if a.by == j && !a.correct));
-            let public_entropy = case_file_entropy(self.game, &count_marginals(&self.public_model(j), &self.count)?);
+            let public_entropy = case_file_entropy(&self.game, &count_marginals(&self.public_model(j), &self.count)?);
             // Many deals give the opponent the same view: analyse each view once.
             let mut seen: HashMap<OpponentView, (bool, f64, f64)> = HashMap::new();
             let (mut solved, mut threat, mut entropy) = (0.0, 0.0, 0.0);

@@ -49,7 +49,7 @@ impl Position<'_> {
     /// suggestion is not one card per category, or the observer holds none
     /// of it; [`AdviceError::Count`] from the counts.
     pub fn refutation(&self, suggester: Player, suggestion: CardSet) -> Result<RefutationAdvice, AdviceError> {
-        let game = self.game;
+        let game = self.game();
         let deck = game.deck();
         if suggester == self.me {
             return Err(AdviceError::Refutation("you cannot refute your own suggestion".into()));

@@ -92,7 +92,7 @@ impl Position<'_> {
     /// # Errors
     /// [`CountError`] from the counts.
     pub fn evaluate(&self, cards: CardSet) -> Result<SuggestionEval, CountError> {
-        let game = self.game;
+        let game = self.game();
         let np = game.num_players();
         let total = self.counts.total;
         let open = cards - self.hand;
@@ -139,8 +139,8 @@ impl Position<'_> {
             cards,
             information: (self.entropy - after).max(0.0),
             end_probability,
-            elimination: (hartley(self.game, &self.counts) - hartley_after).max(0.0),
-            ruled_out: open_candidates(self.game, &self.counts) as f64
+            elimination: (hartley(&self.game, &self.counts) - hartley_after).max(0.0),
+            ruled_out: open_candidates(&self.game, &self.counts) as f64
                 - outcomes.iter().map(|o| o.probability * o.open_after as f64).sum::<f64>(),
             deal_information: (log2(total)
                 - outcomes.iter().map(|o| o.probability * log2(o.models_after)).sum::<f64>())
@@ -156,12 +156,12 @@ impl Position<'_> {
             refuter,
             shown,
             probability: p,
-            entropy_after: case_file_entropy(self.game, cc),
-            solves: certain_case_file(self.game, cc).is_some(),
-            candidates_after: hartley(self.game, cc),
+            entropy_after: case_file_entropy(&self.game, cc),
+            solves: certain_case_file(&self.game, cc).is_some(),
+            candidates_after: hartley(&self.game, cc),
             models_after: cc.total,
-            mode_bound: mode_bound(self.game, cc),
-            open_after: open_candidates(self.game, cc),
+            mode_bound: mode_bound(&self.game, cc),
+            open_after: open_candidates(&self.game, cc),
         }
     }
 

@@ -99,7 +99,7 @@ impl Position<'_> {
     /// Every opponent's tell, fitted from the exact counts with a prior rate
     /// `prior` worth `weight` known cards.
     pub fn tells_with_prior(&self, prior: f64, weight: f64) -> Vec<Tell> {
-        let game = self.game;
+        let game = self.game();
         let np = game.num_players();
         let total = self.counts.total;
         // The cards the observer does not hold and that are not face up.

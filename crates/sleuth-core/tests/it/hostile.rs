@@ -80,3 +80,36 @@ fn r19_conflict_in_a_long_history() {
     assert_eq!(found.events, vec![first, 19_999]);
     assert!(!found.hand);
 }
+
+/// Issue 59: repeated events count once in the advice too. A history with
+/// every event said many times, in shuffled repeats after the first ones,
+/// gives exactly the advice of the history said once (the opponents'
+/// sampled views and the behaviour hint included: the same random draws),
+/// and the position the advice works from holds each event once, so its
+/// work grows with the distinct events, not with all of them.
+#[test]
+fn r59_advice_on_repeated_events_is_the_advice_on_them_once() {
+    use crate::support::{big_game, game_of, rng};
+    use rand::seq::SliceRandom;
+    use sleuth_core::advice::{advise, AdviceOptions, Position};
+    let options = AdviceOptions { samples: 6, tell_samples: 200, ..AdviceOptions::default() };
+    let mut compared = 0;
+    for i in 0..40 {
+        let generated = big_game("r59_advice", i, i % 2 == 1, 25, 0.0);
+        let once = game_of(&generated);
+        if once.observer().is_none() || once.events().is_empty() {
+            continue;
+        }
+        let mut file = generated.file.clone();
+        let mut copies: Vec<_> = (0..5).flat_map(|_| file.events.clone()).collect();
+        copies.shuffle(&mut rng("r59_advice_shuffle", i));
+        file.events.extend(copies);
+        let repeated = Game::new(&file).expect("valid");
+        assert_eq!(repeated.events().len(), 6 * once.events().len());
+        let position = Position::new(&repeated).expect("consistent");
+        assert_eq!(position.game(), &once, "game {i}: the position holds each event once");
+        assert_eq!(advise(&repeated, &options), advise(&once, &options), "game {i}");
+        compared += 1;
+    }
+    assert!(compared >= 10, "{compared} games compared");
+}
