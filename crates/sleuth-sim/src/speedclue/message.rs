@@ -150,7 +150,10 @@ impl Message {
                 }
                 let hand = rest[2..]
                     .iter()
-                    .map(|w| card_of_code(deck, w).map_or_else(|| bad(line, format!("'{}' is not a card code", quote(w))), Ok))
+                    .map(|w| {
+                        card_of_code(deck, w)
+                            .map_or_else(|| bad(line, format!("'{}' is not a card code", quote(w))), Ok)
+                    })
                     .collect::<Result<Vec<Card>, _>>()?;
                 Ok(Message::Reset { players, me, hand })
             }
@@ -265,7 +268,8 @@ mod tests {
             "Gr", "Mu", "Pe", "Pl", "Sc", "Wh", "Ca", "Kn", "Pi", "Re", "Ro", "Wr", "Ba", "Bi", "Co", "Di", "Ha", "Ki",
             "Li", "Lo", "St",
         ];
-        let cards: sleuth_core::CardSet = codes.iter().map(|c| card_of_code(&d, c).unwrap_or_else(|| panic!("{c}"))).collect();
+        let cards: sleuth_core::CardSet =
+            codes.iter().map(|c| card_of_code(&d, c).unwrap_or_else(|| panic!("{c}"))).collect();
         assert_eq!(cards, d.all());
         for c in d.cards() {
             assert_eq!(card_of_code(&d, &code_of_card(&d, c)), Some(c));

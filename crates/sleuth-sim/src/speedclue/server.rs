@@ -63,7 +63,6 @@
 pub mod wire;
 
 use super::Triple;
-use wire::{greeting, judge, Answer, Say};
 use crate::agents::certain_case_file;
 use crate::deal::Deal;
 use crate::perspective::{event_spec, Perspective};
@@ -80,6 +79,7 @@ use std::io::{ErrorKind, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
+use wire::{greeting, judge, Answer, Say};
 
 /// Why a seat gave no answer.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -202,7 +202,9 @@ impl Rules {
                 Err("SuicidalAccusation".into())
             }
             (Message::Accuse, Answer::Pass) if self.must_accuse => Err("MissedAccusation".into()),
-            (Message::Disprove { cards, .. }, Answer::Show(c)) if !(self.hand.contains(c) && cards.set().contains(c)) => {
+            (Message::Disprove { cards, .. }, Answer::Show(c))
+                if !(self.hand.contains(c) && cards.set().contains(c)) =>
+            {
                 Err("InvalidDisprove".into())
             }
             _ => Ok(()),
@@ -289,11 +291,9 @@ fn the_referee_writes_every_recorded_message_byte_for_byte_and_accepts_every_rec
                 Message::Suggest => Say::Suggest,
                 Message::Disprove { by, cards } => Say::Disprove { by, cards },
                 // A bystander is not told the card: any card stands for it.
-                Message::Suggestion { by, cards, disprover, shown } => Say::Suggestion {
-                    by,
-                    cards,
-                    disproof: disprover.map(|d| (d, shown.unwrap_or(cards.0[0]))),
-                },
+                Message::Suggestion { by, cards, disprover, shown } => {
+                    Say::Suggestion { by, cards, disproof: disprover.map(|d| (d, shown.unwrap_or(cards.0[0]))) }
+                }
                 Message::Accuse => Say::Accuse,
                 Message::Accusation { by, cards, correct } => Say::Accusation { by, cards, correct },
                 Message::Done => Say::Done,
