@@ -114,7 +114,7 @@ fn parse_refute(game: &Game, list: &str, by: Option<&str>) -> anyhow::Result<(Pl
         bail!("--refute takes one card of each category ({}), e.g. '{}'", category_names(game), example.join(","));
     }
     let suggester = match by {
-        Some(id) => match game.player(id) {
+        Some(id) => match game.player(&sleuth_core::text::nfc(id)) {
             Some(p) => p,
             None => {
                 let ids: Vec<&str> = game.players().map(|p| game.player_id(p)).collect();

@@ -124,7 +124,8 @@ fn fact_sentence(game: &Game, card: Card, place: Place, positive: bool) -> Strin
 
 pub(crate) fn find_card(game: &Game, id: &str) -> anyhow::Result<Card> {
     let deck = game.deck();
-    if let Some(c) = deck.card(id) {
+    // Ids are compared in NFC, as the game file's are read.
+    if let Some(c) = deck.card(&sleuth_core::text::nfc(id)) {
         return Ok(c);
     }
     let hint = deck.suggest_id(id).map(|s| format!(" (did you mean '{s}'?)")).unwrap_or_default();
@@ -133,7 +134,7 @@ pub(crate) fn find_card(game: &Game, id: &str) -> anyhow::Result<Card> {
 }
 
 fn find_place(game: &Game, id: &str) -> anyhow::Result<Place> {
-    if let Some(p) = game.place(id) {
+    if let Some(p) = game.place(&sleuth_core::text::nfc(id)) {
         return Ok(p);
     }
     let ids: Vec<&str> = game.places().map(|p| game.place_id(p)).collect();

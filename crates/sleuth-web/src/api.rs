@@ -43,6 +43,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
 use sleuth_core::format::EventSpec;
+use sleuth_core::text::{nfc, quote};
 use sleuth_core::{CardSet, CountOptions, GameFile};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -458,8 +459,9 @@ pub async fn why(
     let place = q.get("place").cloned().ok_or_else(|| bad("missing query parameter 'place'"))?;
     ok(blocking(move || {
         let game = snapshot(&app, &id)?;
-        let c = game.deck().card(&card).ok_or_else(|| bad(format!("unknown card '{card}'")))?;
-        let p = game.place(&place).ok_or_else(|| bad(format!("unknown place '{place}'")))?;
+        // Ids are compared in NFC, as the game file's are read.
+        let c = game.deck().card(&nfc(&card)).ok_or_else(|| bad(format!("unknown card '{}'", quote(&card))))?;
+        let p = game.place(&nfc(&place)).ok_or_else(|| bad(format!("unknown place '{}'", quote(&place))))?;
         let options = CountOptions::new().max_states(app.max_states);
         view::explain(&game, c, p, &options).map_err(|m| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, m))
     })
@@ -499,10 +501,10 @@ pub async fn advice(
                 Ok(value)
             }
             (Some(by), Some(cards)) => {
-                let by = game.player(by).ok_or_else(|| bad(format!("unknown player '{by}'")))?;
+                let by = game.player(&nfc(by)).ok_or_else(|| bad(format!("unknown player '{}'", quote(by))))?;
                 let mut set = CardSet::EMPTY;
                 for c in cards.split(',').filter(|c| !c.is_empty()) {
-                    set.insert(game.deck().card(c).ok_or_else(|| bad(format!("unknown card '{c}'")))?);
+                    set.insert(game.deck().card(&nfc(c)).ok_or_else(|| bad(format!("unknown card '{}'", quote(c))))?);
                 }
                 view::refutation(&game, by, set)
                     .map_err(|(asked_wrong, m)| if asked_wrong { bad(m) } else { failed(m) })

@@ -74,3 +74,30 @@ fn face_up_cards_are_explained() {
     "#]]
     .assert_eq(&run.stdout);
 }
+
+/// Issue 59: ids are compared in one spelling. A game file that spells a
+/// card and a player with a composed `é` is asked about them, on the
+/// command line, with `e` and a combining accent (and the other way round).
+#[test]
+fn ids_on_the_command_line_are_compared_in_nfc() {
+    let scratch = crate::support::Scratch::new();
+    let name = scratch.write(
+        "cafe.json",
+        "{\"version\": 1, \"players\": [\"p\u{e9}\", \"q\", \"r\"], \"me\": \"q\", \"hand\": [\"b\"],
+          \"deck\": {\"categories\": [{\"name\": \"who\", \"cards\": [\"caf\u{e9}\", \"b\", \"c\"]},
+                                    {\"name\": \"what\", \"cards\": [\"x\", \"y\"]}]},
+          \"events\": [{\"suggestion\": {\"by\": \"pe\u{301}\", \"cards\": [\"cafe\u{301}\", \"x\"], \"refuted_by\": null}}]}",
+    );
+    let run = scratch.sleuth(&["why", &name, "cafe\u{301}", "r"]);
+    run.code(0);
+    assert!(run.stdout.starts_with("no: r does not hold caf\u{e9}"), "{}", run.stdout);
+    let run = scratch.sleuth(&["why", &name, "caf\u{e9}", "pe\u{301}"]);
+    run.code(1);
+    let run = scratch.sleuth(&["advise", &name, "--refute", "b,y", "--by", "pe\u{301}"]);
+    run.code(0);
+    assert!(run.stdout.contains("p\u{e9} suggested b, y"), "{}", run.stdout);
+    // A look-alike is no spelling of the id: refused, shown escaped.
+    let run = scratch.sleuth(&["why", &name, "caf\u{e9}\u{200b}", "r"]);
+    run.code(2);
+    assert!(run.stderr.contains("unknown card 'caf\u{e9}\\u{200b}'"), "{}", run.stderr);
+}

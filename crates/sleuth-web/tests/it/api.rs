@@ -485,3 +485,47 @@ fn master_deck_games_are_analysed() {
     // Asked again for the same version, the advice comes from the cache (the same timing).
     assert_eq!(get(s.addr, &format!("/api/games/{id}/advice")).json(), advice);
 }
+
+/// Issue 59: ids in one spelling. A game whose card and player are spelt
+/// with a composed `é` takes events and questions that spell them with `e`
+/// and a combining accent; ids that differ only by spelling are one id;
+/// an id holding an invisible character is refused, the character escaped.
+#[test]
+fn ids_are_compared_in_nfc_and_invisible_characters_are_refused() {
+    let s = start(None);
+    let game = json!({"version": 1, "deck": {"categories": [
+        {"name": "who", "cards": ["caf\u{e9}", "b", "c"]}, {"name": "what", "cards": ["x", "y"]}]},
+        "players": ["p\u{e9}", "q", "r"], "me": "q", "hand": ["b"], "events": []});
+    let id = create(s.addr, &game);
+    let r =
+        add(s.addr, &id, json!({"suggestion": {"by": "pe\u{301}", "cards": ["cafe\u{301}", "x"], "refuted_by": null}}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let events = get(s.addr, &format!("/api/games/{id}")).json()["events"].clone();
+    assert_eq!(events[0]["event"]["suggestion"]["by"], "p\u{e9}", "{events}");
+    assert_eq!(events[0]["event"]["suggestion"]["cards"][0], "caf\u{e9}", "{events}");
+    // Query parameters, percent-encoded: e + U+0301 is e%CC%81.
+    let w = get(s.addr, &format!("/api/games/{id}/why?card=cafe%CC%81&place=r"));
+    assert_eq!(w.status, 200, "{}", w.body);
+    assert_eq!(w.json()["status"], "no");
+    let a = get(s.addr, &format!("/api/games/{id}/advice?by=pe%CC%81&cards=cafe%CC%81,y"));
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.json()["suggester"], "p\u{e9}");
+
+    let mut twice = game.clone();
+    twice["players"] = json!(["caf\u{e9}", "cafe\u{301}", "r"]);
+    twice["me"] = json!("r");
+    let r = json(s.addr, "POST", "/api/games", &twice);
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert!(r.error().contains("listed twice"), "{}", r.body);
+    let mut hidden = game.clone();
+    hidden["players"] = json!(["p\u{e9}", "q", "q\u{200b}"]);
+    let r = json(s.addr, "POST", "/api/games", &hidden);
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.error().contains("'q\\u{200b}' holds the invisible or control character \\u{200b}"), "{}", r.body);
+    let r = add(s.addr, &id, json!({"accusation": {"by": "q\u{200b}", "cards": ["b", "x"], "correct": false}}));
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.error().contains("\\u{200b}") && !r.error().contains('\u{200b}'), "{}", r.body);
+    let r = get(s.addr, &format!("/api/games/{id}/why?card=caf%C3%A9%E2%80%8B&place=r"));
+    assert_eq!((r.status, r.error()), (400, "unknown card 'caf\u{e9}\\u{200b}'".to_string()));
+    assert_eq!(get(s.addr, &format!("/api/games/{id}")).json()["events"].as_array().unwrap().len(), 1);
+}
