@@ -90,6 +90,8 @@ struct Table {
     seen: CardSet,
     /// What it suggested, as it said and as the server reported.
     suggested: HashSet<CardSet>,
+    /// The reports added to its view, each once.
+    told: HashSet<Event>,
     rng: SimRng,
 }
 
@@ -276,6 +278,7 @@ impl Client {
             hand: hand_set,
             seen: hand_set,
             suggested: HashSet::new(),
+            told: HashSet::new(),
             rng,
         });
         Ok(())
@@ -286,7 +289,14 @@ impl Client {
 /// the file still makes a valid game and that some deal of the cards fits
 /// it: the exact engine's test of the message against the player's hand and
 /// everything it has been told.
+///
+/// A report heard before says nothing new and is not added again, so a
+/// server that repeats itself does not make every later message rebuild a
+/// longer view.
 fn push(deck: &Deck, table: &mut Table, event: &Event, line: &str) -> Result<(), ClientError> {
+    if !table.told.insert(event.clone()) {
+        return Ok(());
+    }
     table.perspective.push(event_spec(&table.players, deck, event, Some(Player::new(table.me))));
     let game = table.perspective.game()?;
     if count(&Problem::new(game))? == 0 {
@@ -349,4 +359,24 @@ fn accuse(deck: &Deck, agent: &mut dyn Agent, table: &mut Table) -> Result<Optio
         agent.accuse(&view, &mut table.rng)
     };
     Ok(wanted.filter(|w| (*w & table.seen).is_empty()).and_then(|w| Triple::from_set(deck, w)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 59: a report repeated by the server is one event of the view.
+    #[test]
+    fn a_repeated_report_is_added_once() {
+        let mut client = Client::new(crate::agent_by_name("random").expect("registered"), 1);
+        client.answer_line("reset 3 0 Mu Kn Ca Ba Bi Co").expect("a hand");
+        for _ in 0..1000 {
+            assert_eq!(client.answer_line("suggestion 1 Gr Re Di 2").expect("consistent"), Reply::Ok);
+            assert_eq!(client.answer_line("accusation 2 Pl Re Di -").expect("consistent"), Reply::Ok);
+        }
+        let table = client.table.as_ref().expect("a game");
+        assert_eq!(table.perspective.file().events.len(), 2);
+        assert_eq!(client.answer_line("suggestion 2 Gr Re Di 1").expect("consistent"), Reply::Ok);
+        assert_eq!(client.table.as_ref().expect("a game").perspective.file().events.len(), 3);
+    }
 }
