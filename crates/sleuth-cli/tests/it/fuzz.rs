@@ -3,20 +3,25 @@
 //! and DIMACS written from the game files. Each case mutates one input a few
 //! times (a value replaced by another type, a key misspelt or dropped, an
 //! event repeated hundreds of times, an id 70,000 characters long or holding
-//! ESC, BEL, NUL or U+202E, a BOM, a cut...) and then checks what must hold
-//! for any input at all:
+//! ESC, BEL, NUL, U+202E or U+200B, or spelt with a combining accent, a BOM,
+//! a cut...) and then checks what must hold for any input at all:
 //!
 //! - nothing panics, and no case takes longer than [`CASE_LIMIT`] (a hang
 //!   detector, not a speed claim: speed is measured in BENCHMARKS.md);
 //! - every message and every output is bounded in size and holds no raw
 //!   control or bidi character, and no message speaks Rust
 //!   ([`RUST_WORDS`]) instead of the game format;
+//! - every id of a game read is in Unicode NFC and free of invisible and
+//!   control characters;
 //! - every answer is an answer: each in-play card's probabilities sum to 1,
 //!   and on small decks the counts equal the brute-force enumeration of
 //!   `sleuth_core::brute`; DIMACS model counts equal a brute-force count.
 //!
 //! Part of the cases also go through the `sleuth` binary (`check`,
 //! `notepad`, `analyze --json`, `logic table`, `logic cnf`, `logic count`).
+//!
+//! The Speed Clue wire (the client's framer and reader, the referee's reader
+//! of replies) is fuzzed alike in [`fuzz_wire`](crate::fuzz_wire).
 //!
 //! `cargo test` runs [`DEFAULT_CASES`] cases per input kind in seconds. Run it
 //! longer with `SLEUTH_FUZZ_CASES=5000` (and another `SLEUTH_FUZZ_SEED`):
@@ -37,7 +42,7 @@ use std::time::{Duration, Instant};
 const DEFAULT_CASES: u32 = 64;
 
 /// The longest any one case may take (library calls plus binary runs).
-const CASE_LIMIT: Duration = Duration::from_secs(10);
+pub(crate) const CASE_LIMIT: Duration = Duration::from_secs(10);
 
 /// The largest standard error any run may write (the judge's bound).
 const MAX_STDERR: usize = 64 << 10;
@@ -69,7 +74,7 @@ fn cases() -> u32 {
     std::env::var("SLEUTH_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(DEFAULT_CASES)
 }
 
-fn runner(kind: u8) -> TestRunner {
+pub(crate) fn runner(kind: u8) -> TestRunner {
     let seed: u64 = std::env::var("SLEUTH_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(19);
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
@@ -84,7 +89,7 @@ fn runner(kind: u8) -> TestRunner {
     TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &bytes))
 }
 
-fn repo() -> PathBuf {
+pub(crate) fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
@@ -115,6 +120,9 @@ fn hostile_string() -> impl Strategy<Value = String> {
         Just("\u{202e}reversed".to_string()),
         Just("\u{2066}iso\u{2069}".to_string()),
         Just("del\u{7f}\u{85}".to_string()),
+        Just("mu\u{200b}".to_string()),
+        Just("cafe\u{301}".to_string()),
+        Just("caf\u{e9}".to_string()),
         Just("Colonel Mustard".to_string()),
         (1usize..80_000).prop_map(|n| "x".repeat(n)),
         "[a-z]{1,3}",
@@ -295,7 +303,7 @@ fn write_text(doc: &Value, f: &Finish) -> String {
 }
 
 /// A message a person will read: bounded, printable, in the format's terms.
-fn check_message(what: &str, message: &str) -> Result<(), TestCaseError> {
+pub(crate) fn check_message(what: &str, message: &str) -> Result<(), TestCaseError> {
     prop_assert!(message.len() < MAX_STDERR, "{what}: message of {} bytes", message.len());
     if let Some(c) = message.chars().find(|&c| c != '\n' && is_unsafe_char(c)) {
         return Err(TestCaseError::fail(format!("{what}: raw U+{:04X} in message: {message:?}", c as u32)));
@@ -360,7 +368,7 @@ fn check_answer(game: &Game, label: &str) -> Result<(), TestCaseError> {
 }
 
 /// Runs the binary with a time limit; a run past it is killed and fails.
-fn run_bounded(dir: &Path, args: &[&str]) -> Result<(i32, String, String), TestCaseError> {
+pub(crate) fn run_bounded(dir: &Path, args: &[&str]) -> Result<(i32, String, String), TestCaseError> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sleuth"))
         .args(args)
         .current_dir(dir)
@@ -404,11 +412,22 @@ fn run_bounded(dir: &Path, args: &[&str]) -> Result<(i32, String, String), TestC
     Ok((code, stdout, stderr))
 }
 
+/// An id as a game holds it: in NFC, without invisible or control characters.
+fn is_plain_id(id: &str) -> bool {
+    sleuth_core::text::nfc(id) == id && !id.chars().any(is_unsafe_char)
+}
+
 fn game_case(text: &str, binary: bool) -> Result<(), TestCaseError> {
     let start = Instant::now();
     match GameFile::from_json(text) {
         Err(e) => check_message("format error", &e.to_string())?,
         Ok(file) => match Game::new(&file) {
+            Ok(game)
+                if game.players().any(|p| !is_plain_id(game.player_id(p)))
+                    || game.deck().cards().any(|c| !is_plain_id(game.deck().id(c))) =>
+            {
+                return Err(TestCaseError::fail("an id not in NFC or holding an invisible character"));
+            }
             Err(e) => {
                 let message = e.to_string();
                 check_message("game error", &message)?;

@@ -11,6 +11,7 @@ mod constraints;
 mod errors;
 mod experiment;
 mod fuzz;
+mod fuzz_wire;
 mod generate;
 mod logic;
 mod memory;
