@@ -257,7 +257,7 @@ fn replay(s: &Session, agent: &str, tally: &mut Tally) {
         }
         rules.follow(&deck, &message, recorded);
     }
-    assert!(matches!(client.answer_line("done"), Ok(_)), "the session ends with done");
+    assert_eq!(client.answer_line("done").ok(), Some(sleuth_sim::speedclue::Reply::Dead), "the session ends with done");
 }
 
 #[test]
