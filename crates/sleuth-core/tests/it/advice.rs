@@ -481,9 +481,13 @@ fn told_case_files_match_the_weighted_enumeration() {
                 .collect();
             let mut exact: BTreeMap<u64, f64> = BTreeMap::new();
             let mut sum = 0.0;
+            // A repeated suggestion counts once (issue 59): the advice works
+            // on the distinct events.
+            let mut distinct = std::collections::HashSet::new();
+            let events: Vec<&Event> = game.events().iter().filter(|e| distinct.insert(*e)).collect();
             for deal in deals(&game) {
                 let mut w = 1.0;
-                for e in game.events() {
+                for e in &events {
                     if let Event::Suggestion(s) = e {
                         if s.by != me {
                             w *= rate
