@@ -229,10 +229,7 @@ fn r19_control_characters_and_long_problem_lists() {
     check_bad(
         r#"{"version": 1, "deck": "classic", "players": ["a\u001b[31m", "b\u0007", "c\u202e"]}"#,
         expect![[r#"
-            error: 'game.json': the game file has 3 problems
-              players: player 0 ('a\u{1b}[31m'): the id holds a control or bidi character (U+001B) at character 1; ids and names must be printable text
-              players: player 1 ('b\u{7}'): the id holds a control or bidi character (U+0007) at character 1; ids and names must be printable text
-              players: player 2 ('c\u{202e}'): the id holds a control or bidi character (U+202E) at character 1; ids and names must be printable text
+            error: 'game.json': not a valid game file: players: entry 0: 'a\u{1b}[31m' holds the invisible or control character \u{1b} at character 1; ids and names must be printable text; players: entry 1: 'b\u{7}' holds the invisible or control character \u{7} at character 1; ids and names must be printable text; players: entry 2: 'c\u{202e}' holds the invisible or control character \u{202e} at character 1; ids and names must be printable text
         "#]],
     );
     let face_up = vec!["\"mu\""; 50_000].join(", ");
@@ -276,8 +273,7 @@ fn r19_control_characters_and_long_problem_lists() {
             r#"{"suggestion": {"by": "\u001b]0;owned\u0007", "cards": ["mu", "kn", "ha"], "refuted_by": null}}"#,
         ),
         expect![[r#"
-            error: 'game.json': the game file has 1 problem
-              event 0: unknown player '\u{1b}]0;owned\u{7}' (players are sc, mu, wh, gr, pe, pl)
+            error: 'game.json': not a valid game file: event 0: 'by': '\u{1b}]0;owned\u{7}' holds the invisible or control character \u{1b} at character 0; ids and names must be printable text
         "#]],
     );
 }
