@@ -84,7 +84,10 @@ impl Game {
     /// cards (None for a bystander). `hand_sizes`: {player: size} (default:
     /// the dealing rule). `face_up`: cards every player has seen.
     #[staticmethod]
-    #[pyo3(signature = (deck="classic".into(), players=Vec::new(), me=None, hand=Vec::new(), hand_sizes=None, face_up=Vec::new()))]
+    #[pyo3(
+        signature = (deck="classic".into(), players=Vec::new(), me=None, hand=Vec::new(), hand_sizes=None, face_up=Vec::new()),
+        text_signature = "(deck='classic', players=[], me=None, hand=[], hand_sizes=None, face_up=[])"
+    )]
     fn new(
         py: Python<'_>,
         deck: DeckArg,

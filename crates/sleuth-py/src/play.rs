@@ -55,7 +55,10 @@ pub fn advise<'py>(
 /// pair (game, deal): the true place of every card ({card: player id,
 /// "case_file" or "face_up"}).
 #[pyfunction]
-#[pyo3(signature = (seed, deck=GenDeck(DeckChoice::Classic), players=6, suggestions=20, *, bystander=false, face_up=0, accusation_rate=0.0, hand_sizes=false, corrupt=false, return_deal=false))]
+#[pyo3(
+    signature = (seed, deck=GenDeck(DeckChoice::Classic), players=6, suggestions=20, *, bystander=false, face_up=0, accusation_rate=0.0, hand_sizes=false, corrupt=false, return_deal=false),
+    text_signature = "(seed, deck='classic', players=6, suggestions=20, *, bystander=False, face_up=0, accusation_rate=0.0, hand_sizes=False, corrupt=False, return_deal=False)"
+)]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments
 pub fn generate<'py>(
     py: Python<'py>,

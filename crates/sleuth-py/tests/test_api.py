@@ -1,6 +1,7 @@
 """The rest of the API: building games, errors with the CLI's messages,
 threads, the GIL, pickling, notebooks."""
 
+import inspect
 import json
 import pickle
 import threading
@@ -31,6 +32,13 @@ def test_builder_round_trips_through_json():
     assert pickle.loads(pickle.dumps(game)) == game
     # The original is unchanged: games are values.
     assert len(three_players().events) == 0
+
+
+def test_signatures_read_as_python():
+    assert str(inspect.signature(sleuth.Game.new)) == "(deck='classic', players=[], me=None, hand=[], hand_sizes=None, face_up=[])"
+    assert "deck='classic', players=6, suggestions=20" in str(inspect.signature(sleuth.generate))
+    assert str(inspect.signature(sleuth.sample)).startswith("(game, n, method='uniform', seed=0")
+    assert "exactly" in sleuth.analyze.__doc__ and "Fraction" in sleuth.Analysis.fraction.__doc__
 
 
 def test_decks():
