@@ -23,12 +23,19 @@ def test_uniform_draws_are_uniform():
     n = 200 * len(deals)
     drawn = sleuth.sample(game, n, seed=11)
     assert drawn.shape == (n, len(game.cards)) and drawn.dtype == np.int8
-    places = game.places
-    counts = np.zeros(len(deals))
-    for row in drawn:
-        counts[index[tuple(places[p] for p in row)]] += 1  # KeyError: a deal that does not fit
+    counts = frequencies(game, drawn, index)
     assert counts.min() > 0
     assert chisquare(counts).pvalue > 0.001
+    # The same test tells a biased sampler: Algorithm 1's recorded deals.
+    walked = sleuth.sample(game, 400_000, method="alg1", seed=11)
+    assert chisquare(frequencies(game, walked, index)).pvalue < 1e-6
+
+
+def frequencies(game, drawn, index):
+    counts = np.zeros(len(index))
+    for row in drawn:
+        counts[index[tuple(game.places[p] for p in row)]] += 1  # KeyError: a deal that does not fit
+    return counts
 
 
 def test_walksat_draws_are_consistent_deals():
