@@ -3,7 +3,8 @@
 # loopback: starts munged, slurmctld and slurmd (Debian's munge and
 # slurm-wlm packages, installed if missing), submits the quick sampling
 # experiment as a 4-task array with its dependent merge job, and checks
-# that the merged result equals the unsharded run. Everything it starts is
+# that the merged result equals the unsharded run; then the same for a
+# small tournament in 3 tasks. Everything it starts is
 # stopped on exit. Run as root (CI is), from anywhere:
 #   scripts/slurm-test.sh [SLEUTH]     # default: target/debug/sleuth, built if missing
 set -euo pipefail
@@ -96,17 +97,23 @@ for _ in $(seq 120); do
 done
 [ "$state" = idle ] || fail "the node is not idle (state '$state')"
 
+# Waits (up to 10 minutes) until no job is queued or running; then the
+# merge job $1 must have written SLEUTH_OUT/merged.
+wait_for_jobs() {
+    for _ in $(seq 1200); do
+        [ -z "$(squeue -h -o %i 2>/dev/null)" ] && break
+        sleep 0.5
+    done
+    [ -z "$(squeue -h -o %i)" ] && [ -d "$SLEUTH_OUT/merged" ] || fail "merge job $1 did not finish"
+}
+
 # The quick experiment as a 4-task array, and its merge once all succeed.
 cd "$dir/run"
 export SLEUTH=$sleuth SLEUTH_OUT=$dir/run/out SLEUTH_ARGS="--quick"
 ids=$("$repo/examples/slurm/submit.sh" sampling 4 --cpus-per-task=1)
 merge=${ids##* }
 echo "slurm-test: submitted array and merge: $ids"
-for _ in $(seq 1200); do
-    [ -z "$(squeue -h -o %i 2>/dev/null)" ] && break
-    sleep 0.5
-done
-[ -z "$(squeue -h -o %i)" ] && [ -d "$SLEUTH_OUT/merged" ] || fail "merge job $merge did not finish"
+wait_for_jobs "$merge"
 
 # The same experiment unsharded, outside SLURM.
 "$sleuth" experiment sampling --quick --out "$dir/full" >/dev/null
@@ -127,6 +134,19 @@ for file in games.csv states.csv runs.csv; do
         fail "$file differs from the unsharded run's"
 done
 echo "slurm-test: 4 array tasks and their merge equal the unsharded run ($(($(wc -l <"$dir/full/runs.csv") - 1)) runs)"
+
+# A small tournament as a 3-task array: merged, it is the unsharded tournament exactly.
+export SLEUTH_OUT=$dir/run/tournament SLEUTH_ARGS="--agents random,exact --players 3..4 --games 2 --seed 4"
+ids=$("$repo/examples/slurm/submit.sh" tournament 3 --cpus-per-task=1)
+echo "slurm-test: submitted tournament array and merge: $ids"
+wait_for_jobs "${ids##* }"
+# shellcheck disable=SC2086 # a list of options
+"$sleuth" tournament $SLEUTH_ARGS --out "$dir/tournament" >/dev/null
+for file in games.csv summary.md; do
+    [ -s "$dir/tournament/$file" ] || fail "the unsharded tournament wrote no $file"
+    cmp -s "$dir/tournament/$file" "$SLEUTH_OUT/merged/$file" || fail "the tournament's $file differs from the unsharded run's"
+done
+echo "slurm-test: 3 tournament tasks and their merge equal the unsharded tournament"
 stop
 trap - EXIT
 rm -rf "$dir"
