@@ -204,6 +204,13 @@ impl Analysis {
         float_array(py, &values, (self.game.deck().len(), self.game.num_places()))
     }
 
+    /// The exact counts as a list of rows of Python ints, in the order of
+    /// `to_numpy()`: `counts()[i][j] / models` is the probability of card
+    /// `cards[i]` at place `places[j]`.
+    fn counts(&self) -> Vec<Vec<u128>> {
+        self.game.deck().cards().map(|c| self.game.places().map(|p| self.inner.count(c, p)).collect()).collect()
+    }
+
     /// The possible case files, most likely first: a list of (tuple of card
     /// ids, exact Fraction). Empty when the game is inconsistent; raises
     /// TooLargeError when there are too many to list (more than 100,000).

@@ -31,6 +31,7 @@ def test_analysis_is_the_cli_json_contract(repo, cli_json):
                 assert a.fraction(card, place) == (Fraction(int(count), models) if models else 0)
                 assert a.probability(card, place) == expected["probabilities"][card][place]
                 assert a.status(card, place) == expected["status"][card][place]
+        assert a.counts() == [[int(expected["models_by_place"][c][p]) for p in a.places] for c in a.cards]
         table = a.to_numpy()
         assert table.shape == (len(a.cards), len(a.places)) and str(table.dtype) == "float64"
         for i, card in enumerate(a.cards):
