@@ -2,16 +2,17 @@
 
 from fractions import Fraction
 from os import PathLike
-from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Union, final, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from ._types import Explanation
 
-Deck = Union[str, Sequence[int], Sequence[Sequence[str]], Mapping[str, Sequence[str]]]
-Method = Literal["uniform", "alg1", "alg2", "a", "b", "c", "d", "e"]
+_Deck = Union[str, Sequence[int], Sequence[Sequence[str]], Mapping[str, Sequence[str]]]
+_Method = Literal["uniform", "alg1", "alg2", "a", "b", "c", "d", "e"]
 
+@final
 class Game:
     """A Clue game: deck, players, the observer's hand, and what happened. Immutable."""
 
@@ -21,7 +22,7 @@ class Game:
     def from_file(path: Union[str, PathLike[str]]) -> Game: ...
     @staticmethod
     def new(
-        deck: Deck = "classic",
+        deck: _Deck = "classic",
         players: Sequence[str] = ...,
         me: Optional[str] = None,
         hand: Sequence[str] = ...,
@@ -57,6 +58,7 @@ class Game:
     @property
     def face_up(self) -> List[str]: ...
 
+@final
 class Analysis:
     """The exact analysis of a game."""
 
@@ -91,7 +93,7 @@ def why(game: Game, card: str, place: str, *, max_states: Optional[int] = None) 
 def sample(
     game: Game,
     n: int,
-    method: Method = "uniform",
+    method: _Method = "uniform",
     seed: int = 0,
     *,
     tenure: Optional[int] = None,
@@ -102,7 +104,7 @@ def sample(
 def estimate(
     game: Game,
     n: int,
-    method: Method = "uniform",
+    method: _Method = "uniform",
     seed: int = 0,
     *,
     tenure: Optional[int] = None,
@@ -113,7 +115,7 @@ def estimate(
 def estimate_report(
     game: Game,
     n: int,
-    method: Method = "uniform",
+    method: _Method = "uniform",
     seed: int = 0,
     *,
     tenure: Optional[int] = None,

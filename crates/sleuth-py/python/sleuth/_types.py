@@ -34,8 +34,6 @@ class Explanation(tuple):
     >>> events, hand = Explanation([0, 3], True)
     """
 
-    events: List[int]
-    hand: bool
     minimum: bool
 
     def __new__(cls, events: List[int], hand: bool, minimum: bool = True) -> "Explanation":
@@ -43,11 +41,11 @@ class Explanation(tuple):
         self.minimum = bool(minimum)
         return self
 
-    @property  # type: ignore[no-redef]
+    @property
     def events(self) -> List[int]:
         return self[0]
 
-    @property  # type: ignore[no-redef]
+    @property
     def hand(self) -> bool:
         return self[1]
 
