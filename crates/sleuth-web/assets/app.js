@@ -56,6 +56,14 @@ class ApiError extends Error {
   }
 }
 
+/**
+ * A new idempotency key: 128 random bits in hex. (crypto.randomUUID exists
+ * only on secure origins, and a phone opens http://192.168.x.x.)
+ */
+function newKey() {
+  return [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 /** Calls the API; answers the JSON body (null for 204 and 304); throws ApiError on a non-2xx answer. */
 async function api(method, path, body, extraHeaders) {
   const headers = { ...(extraHeaders || {}) };
@@ -75,7 +83,8 @@ const state = {
   decks: null,     // {classic: [...], master: [...]}
   game: null,      // the game state from the API
   analysis: null,
-  editing: null,   // {index, version}: the turn being edited, and the version it was shown at
+  editing: null,   // {id, index, version}: the turn being edited, and the version it was shown at
+  unsent: null,    // {request, key, version}: a change whose answer never came; sent again, it keeps its key
   pending: false,  // a change is in flight: no other change is sent meanwhile
   settling: false, // a change was just answered: the change buttons are still disabled
   settleToken: 0,
@@ -108,10 +117,12 @@ async function showList() {
   $('view-list').classList.remove('hidden');
   const list = $('game-list');
   list.replaceChildren();
-  let games;
+  let games, problems;
   try {
-    ({ games } = await api('GET', '/api/games'));
+    ({ games, problems } = await api('GET', '/api/games'));
   } catch (e) { showError(e.message); return; }
+  // Damage the server found in its data folder: said, never hidden.
+  if (problems && problems.length) showError(`The server found damaged data: ${problems.join(' · ')}`);
   if (!games.length) list.append(h('li', { class: 'muted' }, 'No games yet.'));
   for (const g of games) list.append(gameItem(g));
 }
@@ -124,6 +135,7 @@ function gameItem(g) {
   const plain = () => fill(li,
     h('a', { href: `#/game/${g.id}`, class: 'game-name' }, g.name || g.id),
     h('span', { class: 'muted game-meta' }, `${(g.players || []).join(' ')}${g.me ? ' (me: ' + g.me + ')' : ''} · ${g.events} turns${whenText}`),
+    g.damaged ? h('span', { class: 'game-damaged', role: 'note' }, `Damaged, read-only: ${g.damaged}`) : null,
     h('span', { class: 'game-actions' },
       h('button', { type: 'button', class: 'small rename', onclick: renaming }, 'Rename'),
       h('button', { type: 'button', class: 'small delete', onclick: deleting }, 'Delete')));
@@ -186,7 +198,7 @@ async function toggleShare() {
     fill(body, h('p', { id: 'share-local' }, h('strong', {}, 'A phone cannot join yet: '),
       `this server listens on ${s.listening || '127.0.0.1'}, which only this computer can reach.`),
     h('p', {}, 'To allow it, restart the server on the local network (only on a network you trust; it then asks for a random access token):'),
-    h('pre', {}, 'sleuth serve --listen 0.0.0.0:7878'),
+    h('pre', { id: 'share-command' }, s.command || 'sleuth serve --listen 0.0.0.0:7878'),
     h('p', {}, 'It prints the addresses a phone can open and a QR code; this panel then shows the same QR code.'));
   }
 }
@@ -380,24 +392,54 @@ async function refreshed(newState, why) {
   if (why) showError(why);
 }
 
+/** How long to wait before each new try of a change whose answer did not come (network down). */
+const RETRY_MS = [500, 1500, 3000];
+
 /**
- * Sends one change, based on the version the player saw (`If-Match`). While
- * it is in flight every change button is disabled, so a double tap sends
- * once; a change based on a stale version is refused by the server (409)
- * with the current state, which the page then shows, saying why.
+ * Sends one change, based on the version the player saw (`If-Match`), with
+ * an idempotency key. While it is in flight every change button is
+ * disabled, so a double tap sends once. When the network fails the same
+ * request (same key, same version) is sent again a few times; if the answer
+ * still does not come, the page says so and keeps the request: sending the
+ * same change again (tapping Add again) reuses its key, so the server stores
+ * it once however many copies arrive, and a retry is never taken for another
+ * tab's change. A change based on a stale version is refused by the server
+ * (409) with the current state, which the page then shows, saying why.
  */
 async function change(method, path, body, { version, label, refusedWhy } = {}) {
   if (state.pending || !state.game) return false;
   const g = state.game;
   const before = state.analysis;
+  const request = `${g.id} ${method} ${path} ${JSON.stringify(body)}`;
+  const unsent = state.unsent && state.unsent.request === request ? state.unsent : null;
+  const key = unsent ? unsent.key : newKey();
+  const basedOn = unsent ? unsent.version : (version ?? g.version);
+  state.unsent = { request, key, version: basedOn };
   setPending(true);
   try {
-    const s = await api(method, `/api/games/${g.id}${path}`, body, ifMatch(version ?? g.version));
+    let s;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        s = await api(method, `/api/games/${g.id}${path}`, body, { ...ifMatch(basedOn), 'Idempotency-Key': key });
+        break;
+      } catch (e) {
+        if (e instanceof ApiError || attempt >= RETRY_MS.length) throw e;
+        $('sync').textContent = 'The server does not answer; trying again…';
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS[attempt]));
+      }
+    }
+    state.unsent = null;
+    $('sync').textContent = '';
     showError('');
     await changed(s, before, label);
     return true;
   } catch (e) {
-    if (e.status === 409 && e.data && e.data.state) {
+    if (e instanceof ApiError) state.unsent = null;
+    if (!(e instanceof ApiError)) {
+      $('sync').textContent = '';
+      showError('Not saved yet: the server cannot be reached (is this device still on the network?). '
+        + 'Nothing is lost: send the same change again when the network is back; it is stored once.');
+    } else if (e.status === 409 && e.data && e.data.state) {
       await refreshed(e.data.state, `Not saved: ${refusedWhy || 'this game was changed elsewhere (another tab or device)'}. `
         + `The page now shows the game as it is; check it and try again. (${e.message})`);
     } else {
@@ -467,14 +509,14 @@ function renderGame() {
   const conflict = new Set((state.analysis && state.analysis.conflict) || []);
   // Newest first, right under the turn form: the turn just entered is in view.
   for (const e of [...g.events].reverse()) {
-    const editing = state.editing !== null && state.editing.index === e.index;
-    list.append(h('li', { 'data-index': e.index, class: conflict.has(e.index) ? 'conflict' : (editing ? 'editing' : '') },
+    const editing = state.editing !== null && state.editing.id === e.id;
+    list.append(h('li', { 'data-index': e.index, 'data-id': e.id, class: conflict.has(e.index) ? 'conflict' : (editing ? 'editing' : '') },
       h('span', { class: 'turn-no' }, `${e.index + 1}`),
       h('span', { class: 'event-text', title: e.text }, describe(e.event)),
       h('span', { class: 'event-actions' },
-        h('button', { type: 'button', class: 'small edit', onclick: () => startEdit(e.index), title: `Edit turn ${e.index + 1}` }, 'Edit'),
+        h('button', { type: 'button', class: 'small edit', onclick: () => startEdit(e.id), title: `Edit turn ${e.index + 1}` }, 'Edit'),
         h('button', { type: 'button', class: 'small delete', 'data-change': true, disabled: busy, title: `Delete turn ${e.index + 1}`,
-          onclick: () => change('DELETE', `/events/${e.index}`, undefined,
+          onclick: () => change('DELETE', `/events/${e.id}`, undefined,
             { label: `Turn ${e.index + 1} deleted`, refusedWhy: `turn ${e.index + 1} was not deleted: the turns changed elsewhere (another tab or device)` }) },
         'Delete'))));
   }
@@ -872,7 +914,7 @@ async function submitTurn(ev) {
   const ok = editing === null
     ? await change('POST', '/events', { event }, { label: `Turn ${state.game.events.length + 1} added`,
       refusedWhy: 'this turn was not added: the game was changed elsewhere (another tab or device) since you loaded it' })
-    : await change('PUT', `/events/${editing.index}`, { event }, { version: editing.version, label: `Turn ${editing.index + 1} saved`,
+    : await change('PUT', `/events/${editing.id}`, { event }, { version: editing.version, label: `Turn ${editing.index + 1} saved`,
       refusedWhy: `your edit of turn ${editing.index + 1} was not saved: the turns changed since you opened it for editing` });
   if (!ok) return;
   // From the click to the notepad redrawn (saved on disk, analysed, in the
@@ -902,12 +944,14 @@ function resetTurnForm() {
   updateAnswerFields();
 }
 
-function startEdit(index) {
+function startEdit(id) {
+  const index = state.game.events.findIndex((e) => e.id === id);
+  if (index < 0) return;
   const spec = state.game.file.events[index];
   const kind = Object.keys(spec)[0];
   const e = spec[kind];
   // The edit is addressed by the version this turn was shown at: if the turns change meanwhile, the save is refused.
-  state.editing = { index, version: state.game.version };
+  state.editing = { id, index, version: state.game.version };
   $('turn-submit').textContent = 'Save turn';
   $('turn-cancel').classList.remove('hidden');
   $('turn-kind').value = kind;

@@ -12,9 +12,9 @@
 //! | `PATCH /api/games/{id}`                 | rename (`{"name"}`)                    |
 //! | `DELETE /api/games/{id}`                | delete the game                        |
 //! | `GET  /api/games/{id}/export`           | the game file, as a download           |
-//! | `POST /api/games/{id}/events`           | add an event (`{"event", "index"?}`)   |
-//! | `PUT  /api/games/{id}/events/{i}`       | replace event i (`{"event"}`)          |
-//! | `DELETE /api/games/{id}/events/{i}`     | delete event i                         |
+//! | `POST /api/games/{id}/events`           | add a turn (`{"event", "index"?}`)     |
+//! | `PUT  /api/games/{id}/events/{turn}`    | replace turn `t7` (`{"event"}`)        |
+//! | `DELETE /api/games/{id}/events/{turn}`  | delete turn `t7`                       |
 //! | `POST /api/games/{id}/undo`, `/redo`    | undo or redo (body empty or `{}`)      |
 //! | `GET  /api/games/{id}/analysis`         | notepad, case files, count, conflict   |
 //! | `GET  /api/games/{id}/why?card=&place=` | the events that force a certain cell   |
@@ -32,9 +32,21 @@
 //! 409, `{"error", "state"}` and the current state, and changes nothing.
 //! `GET /api/games/{id}` with `If-None-Match: "N"` answers 304 while the
 //! game is at version N, so a page can poll cheaply.
+//!
+//! Turns are named by their stable id (`"id": "t7"` in the state), never by
+//! their position, in the paths of edit and delete: a turn deleted once is
+//! not there to delete again, and no other turn takes its place. Only an
+//! add says where, by position (`"index"`), in the version it is based on.
+//!
+//! Idempotency: an add must carry an `Idempotency-Key` header (any change
+//! may): a key the game has seen answers with the game as it is now and
+//! what the first request did (`"change"`), before the version is checked,
+//! so a retry whose first answer was lost never stores a turn twice and is
+//! never taken for another tab's change. The same key with another request
+//! is refused (422).
 
 use crate::guard::refuse;
-use crate::store::{check_name, lock, Entry, Op, Store, StoreError};
+use crate::store::{check_name, lock, Change, Entry, Store, StoreError, TurnId};
 use crate::{share, view};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -59,6 +71,8 @@ pub struct App {
     pub token: Option<String>,
     /// The most states each exact count may visit.
     pub max_states: usize,
+    /// The data folder (absolute), for the command that listens on the network.
+    pub data: std::path::PathBuf,
 }
 
 /// An API error: a status and a message, sent as `{"error": message}`;
@@ -127,13 +141,39 @@ fn not_modified(headers: &HeaderMap, version: u64) -> bool {
         .any(|tag| tag.trim() == "*" || parse_version(tag) == Some(version))
 }
 
-/// The game's state as the API sends it: sleuth-core's view plus its name.
+/// The game's state as the API sends it: sleuth-core's view plus its
+/// name, each turn's id, and what is damaged, if anything.
 fn state_json(e: &Entry) -> Value {
     let mut state = view::state(e.id(), e.version(), e.game(), e.file(), e.can_undo(), e.can_redo());
+    if let Some(events) = state.get_mut("events").and_then(Value::as_array_mut) {
+        for (event, id) in events.iter_mut().zip(e.turn_ids()) {
+            if let Some(o) = event.as_object_mut() {
+                o.insert("id".into(), id.to_string().into());
+            }
+        }
+    }
     if let Some(o) = state.as_object_mut() {
         o.insert("name".into(), e.name().into());
+        if let Some(d) = e.damaged() {
+            o.insert("damaged".into(), d.into());
+        }
     }
     state
+}
+
+/// The `Idempotency-Key` of a request: 1 to 128 visible ASCII characters,
+/// quoted (as the IETF draft writes it) or not.
+fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+    let Some(value) = headers.get("idempotency-key") else { return Ok(None) };
+    let text = value.to_str().unwrap_or("").trim();
+    let key = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(text);
+    if (1..=128).contains(&key.len()) && key.bytes().all(|b| b.is_ascii_graphic() && b != b'"') {
+        Ok(Some(key.to_string()))
+    } else {
+        Err(bad(
+            "Idempotency-Key must be 1 to 128 visible ASCII characters (such as a random UUID); nothing was changed",
+        ))
+    }
 }
 
 /// Refuses a change to a deleted game, or one based on another version
@@ -159,6 +199,8 @@ impl From<StoreError> for ApiError {
             StoreError::NotFound(_) => StatusCode::NOT_FOUND,
             StoreError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             StoreError::Conflict(_) => StatusCode::CONFLICT,
+            StoreError::Full(_) => StatusCode::INSUFFICIENT_STORAGE,
+            StoreError::ReadOnly(_) => StatusCode::SERVICE_UNAVAILABLE,
             StoreError::Io(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         ApiError::new(status, e.to_string())
@@ -195,14 +237,22 @@ pub async fn decks() -> Reply {
 /// `GET /api/share`: the URLs a phone on the same network can open, and
 /// the first one's QR code.
 pub async fn share(State(app): State<Arc<App>>) -> Reply {
-    let share = blocking(move || Ok(share::Share::find(app.listening, app.token.as_deref()))).await?;
-    ok(share.json())
+    let (share, command) = blocking(move || {
+        Ok((share::Share::find(app.listening, app.token.as_deref()), share::listen_command(&app.data, app.listening)))
+    })
+    .await?;
+    let mut json = share.json();
+    if let Some(o) = json.as_object_mut() {
+        o.insert("command".into(), command.into());
+    }
+    ok(json)
 }
 
-/// `GET /api/games`.
+/// `GET /api/games`: the games, and what the store found damaged at start
+/// (`problems`, each naming the game and the line or step).
 pub async fn list(State(app): State<Arc<App>>) -> Reply {
-    let games = blocking(move || Ok(app.store.list()?)).await?;
-    ok(serde_json::json!({ "games": games }))
+    let (games, problems) = blocking(move || Ok((app.store.list()?, app.store.report().problems.clone()))).await?;
+    ok(serde_json::json!({ "games": games, "problems": problems }))
 }
 
 /// `POST /api/games[?name=NAME]`: the body is a game file (a new game or
@@ -254,7 +304,7 @@ pub async fn rename(State(app): State<Arc<App>>, Path(id): Path<String>, headers
     let based_on = based_on(&headers)?;
     let req: Rename = parse(&body)?;
     let name = check_name(&req.name)?;
-    change(app, id, based_on, move |_| Op::Rename { name }).await
+    change(app, id, based_on, idempotency_key(&headers)?, Change::Rename { name }).await
 }
 
 /// `DELETE /api/games/{id}`: deletes the game's files; 204.
@@ -319,20 +369,44 @@ fn no_body(body: &str, what: &str) -> Result<(), ApiError> {
     }
 }
 
-/// Applies a change and answers, in one response, with the new state and
-/// its analysis (`"analysis"`), after the change is on disk: the page
-/// redraws after a single round trip. A `Server-Timing` header says how
-/// long the change (with the journal's fsync) and the analysis took.
-async fn change(app: Arc<App>, id: String, based_on: u64, op: impl FnOnce(usize) -> Op + Send + 'static) -> Reply {
+/// Applies a change and answers, in one response, with the new state, its
+/// analysis (`"analysis"`) and what the change did (`"change"`: the version
+/// it made and the turn it named), after the change is on disk: the page
+/// redraws after a single round trip. A change whose idempotency key the
+/// game has seen is not applied again: the answer is the same, with
+/// `"replayed": true` in `"change"`. A `Server-Timing` header says how long
+/// the change (with its commit) and the analysis took.
+async fn change(app: Arc<App>, id: String, based_on: u64, key: Option<String>, change: Change) -> Reply {
     let (state, version, timing) = blocking(move || {
         let start = Instant::now();
         let entry = app.store.get(&id)?;
         let (mut state, game, version) = {
             let mut e = lock(&entry);
-            current(&e, based_on)?;
-            let len = e.file().events.len();
-            e.change(op(len))?;
-            (state_json(&e), e.game().clone(), e.version())
+            let seen = key.as_deref().and_then(|k| e.keyed(k).cloned());
+            let (done, replayed) = match seen {
+                Some(done) => {
+                    if e.deleted() {
+                        return Err(StoreError::NotFound(format!("no game '{id}' (it was deleted)")).into());
+                    }
+                    if !done.answers(&change) {
+                        return Err(ApiError::new(
+                            StatusCode::UNPROCESSABLE_ENTITY,
+                            "this Idempotency-Key was sent before with another change; send a new key for a new change; nothing was changed",
+                        ));
+                    }
+                    (done, true)
+                }
+                None => {
+                    current(&e, based_on)?;
+                    (app.store.change(&mut e, change, key.as_deref())?, false)
+                }
+            };
+            let mut state = state_json(&e);
+            if let Some(o) = state.as_object_mut() {
+                let turn = done.turn.map(|t| t.to_string());
+                o.insert("change".into(), serde_json::json!({"version": done.version, "turn": turn, "replayed": replayed}));
+            }
+            (state, e.game().clone(), e.version())
         };
         let changed = start.elapsed();
         // The change is made whatever happens here: an analysis that fails
@@ -373,19 +447,29 @@ fn analyse(
     Ok(value)
 }
 
-fn index(s: &str) -> Result<usize, ApiError> {
-    s.parse().map_err(|_| bad(format!("'{s}' is not an event index")))
+fn turn_id(s: &str) -> Result<TurnId, ApiError> {
+    TurnId::parse(s).ok_or_else(|| {
+        bad(format!(
+            "'{}' is not a turn id: turns are named by their id (\"id\": \"t7\" in the game's state), not by position; nothing was changed",
+            s.escape_debug()
+        ))
+    })
 }
 
-/// `POST /api/games/{id}/events`: `{"event": ..., "index": i?}` (default: append).
+/// `POST /api/games/{id}/events`: `{"event": ..., "index": i?}` (default:
+/// at the end), with an `Idempotency-Key`.
 pub async fn add_event(State(app): State<Arc<App>>, Path(id): Path<String>, headers: HeaderMap, body: String) -> Reply {
     let based_on = based_on(&headers)?;
+    let key = idempotency_key(&headers)?.ok_or_else(|| {
+        bad("adding a turn needs an Idempotency-Key header (a new random key per turn, the same one when \
+             the request is sent again), so that a retry never stores the turn twice; nothing was changed")
+    })?;
     let req: NewEvent = parse(&body)?;
     let event = event(&req.event)?;
-    change(app, id, based_on, move |len| Op::Insert { index: req.index.unwrap_or(len), event }).await
+    change(app, id, based_on, Some(key), Change::Add { index: req.index, event }).await
 }
 
-/// `PUT /api/games/{id}/events/{i}`: `{"event": ...}`.
+/// `PUT /api/games/{id}/events/{turn}`: `{"event": ...}`.
 pub async fn edit_event(
     State(app): State<Arc<App>>,
     Path((id, i)): Path<(String, String)>,
@@ -393,35 +477,35 @@ pub async fn edit_event(
     body: String,
 ) -> Reply {
     let based_on = based_on(&headers)?;
-    let index = index(&i)?;
+    let turn = turn_id(&i)?;
     let req: EditEvent = parse(&body)?;
     let event = event(&req.event)?;
-    change(app, id, based_on, move |_| Op::Replace { index, event }).await
+    change(app, id, based_on, idempotency_key(&headers)?, Change::Edit { turn, event }).await
 }
 
-/// `DELETE /api/games/{id}/events/{i}`.
+/// `DELETE /api/games/{id}/events/{turn}`.
 pub async fn delete_event(
     State(app): State<Arc<App>>,
     Path((id, i)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Reply {
     let based_on = based_on(&headers)?;
-    let index = index(&i)?;
-    change(app, id, based_on, move |_| Op::Delete { index }).await
+    let turn = turn_id(&i)?;
+    change(app, id, based_on, idempotency_key(&headers)?, Change::Delete { turn }).await
 }
 
 /// `POST /api/games/{id}/undo`: the body is empty or `{}`.
 pub async fn undo(State(app): State<Arc<App>>, Path(id): Path<String>, headers: HeaderMap, body: String) -> Reply {
     let based_on = based_on(&headers)?;
     no_body(&body, "undo")?;
-    change(app, id, based_on, |_| Op::Undo).await
+    change(app, id, based_on, idempotency_key(&headers)?, Change::Undo).await
 }
 
 /// `POST /api/games/{id}/redo`: the body is empty or `{}`.
 pub async fn redo(State(app): State<Arc<App>>, Path(id): Path<String>, headers: HeaderMap, body: String) -> Reply {
     let based_on = based_on(&headers)?;
     no_body(&body, "redo")?;
-    change(app, id, based_on, |_| Op::Redo).await
+    change(app, id, based_on, idempotency_key(&headers)?, Change::Redo).await
 }
 
 /// `GET /api/games/{id}/analysis`: cached per version of the game.

@@ -47,17 +47,18 @@ pub async fn check(State(guard): State<Arc<Guard>>, req: Request, next: Next) ->
     }
     let mut set_cookie = None;
     if let Some(token) = &guard.token {
+        // The URL's token first: a phone that joined an earlier run of the
+        // server still sends that run's cookie, and the new link must let
+        // it in (and replace the cookie). Any one right token is enough.
+        let right = |g: &str| same_secret(g.as_bytes(), token.as_bytes());
         let query_token = query_param(req.uri().query().unwrap_or(""), "token");
-        let given = headers
-            .get(TOKEN_HEADER)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string)
-            .or_else(|| cookie(headers, TOKEN_COOKIE))
-            .or_else(|| query_token.clone());
-        if !given.is_some_and(|g| same_secret(g.as_bytes(), token.as_bytes())) {
+        let by_query = query_token.as_deref().is_some_and(right);
+        let by_header = headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok()).is_some_and(right);
+        let by_cookie = cookies(headers, TOKEN_COOKIE).any(|c| right(&c));
+        if !(by_query || by_header || by_cookie) {
             return refuse(StatusCode::UNAUTHORIZED, "missing or wrong access token (open the URL the server printed)");
         }
-        if query_token.is_some() {
+        if by_query {
             set_cookie = Some(format!("{TOKEN_COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict"));
         }
     }
@@ -95,11 +96,14 @@ fn host_allowed(host: &str) -> bool {
     name == "localhost" || name.parse::<std::net::IpAddr>().is_ok()
 }
 
-fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers.get_all(header::COOKIE).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(';')).find_map(|kv| {
-        let (k, v) = kv.trim().split_once('=')?;
-        (k == name).then(|| v.to_string())
-    })
+/// Every value of cookie `name` (a browser may send two of one name).
+fn cookies<'a>(headers: &'a HeaderMap, name: &'a str) -> impl Iterator<Item = String> + 'a {
+    headers.get_all(header::COOKIE).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(';')).filter_map(
+        move |kv| {
+            let (k, v) = kv.trim().split_once('=')?;
+            (k == name).then(|| v.to_string())
+        },
+    )
 }
 
 fn query_param(query: &str, name: &str) -> Option<String> {

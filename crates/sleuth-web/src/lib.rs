@@ -2,8 +2,8 @@
 //!
 //! A local HTTP server (axum on tokio) that serves a single-page notepad,
 //! embedded in the binary, and a JSON API over sleuth-core ([`api`] lists
-//! the endpoints). Games live in a data directory as game files with a
-//! journal ([`store`]). Only this crate knows HTTP.
+//! the endpoints). Games live in the data folder's SQLite database
+//! ([`store`]). Only this crate knows HTTP.
 //!
 //! Privacy: by default the server listens on 127.0.0.1 only. Listening on
 //! another address requires the random access token printed at start;
@@ -37,22 +37,47 @@ pub const MAX_BODY: usize = 256 * 1024;
 /// How to run the server.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// The data directory; games go to `DATA/games/`.
+    /// The data folder; games go to `DATA/sleuth.db`.
     pub data: PathBuf,
     /// The address to listen on.
     pub addr: SocketAddr,
-    /// The access token every request must carry; `None` for loopback only.
-    pub token: Option<String>,
+    /// Who may connect.
+    pub access: Access,
     /// The most states each exact count may visit (the program measures
     /// what its memory allows; see `sleuth_core::CountOptions`).
     pub max_states: usize,
 }
 
+/// Who may connect.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// This computer only (127.0.0.1): no token.
+    Local,
+    /// Anyone with the access token, kept in the data folder so that links
+    /// and joined phones keep working after a restart; `renew` makes a new
+    /// one (the old links stop working).
+    Token {
+        /// Make a new token instead of the kept one.
+        renew: bool,
+    },
+}
+
+/// What the server found when it started, for its output.
+pub struct Started<'a> {
+    /// Where it can be reached.
+    pub share: &'a share::Share,
+    /// What the store found.
+    pub store: &'a store::Report,
+    /// Whether the access token could not be kept (and why).
+    pub token_note: Option<String>,
+}
+
 /// The whole application: the page, the API and the guard, for a server
-/// listening on `listening` whose counts visit at most `max_states` states.
+/// listening on `listening`, over the data folder `data`, whose counts
+/// visit at most `max_states` states.
 ///
 /// # Errors
-/// When the data directory cannot be created.
+/// When the data folder cannot be opened.
 pub fn router(
     data: &std::path::Path,
     token: Option<String>,
@@ -60,21 +85,33 @@ pub fn router(
     max_states: usize,
 ) -> anyhow::Result<Router> {
     let store = store::Store::open(data).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let app = Arc::new(api::App { store, listening, token: token.clone(), max_states });
+    Ok(app(store, data, token, listening, max_states))
+}
+
+/// The application over an opened store.
+pub fn app(
+    store: store::Store,
+    data: &std::path::Path,
+    token: Option<String>,
+    listening: SocketAddr,
+    max_states: usize,
+) -> Router {
+    let data = std::path::absolute(data).unwrap_or_else(|_| data.to_path_buf());
+    let app = Arc::new(api::App { store, listening, token: token.clone(), data, max_states });
     let guard = Arc::new(guard::Guard { token });
     let games = Router::new()
         .route("/", get(api::list).post(api::create))
         .route("/{id}", get(api::get).patch(api::rename).delete(api::delete_game))
         .route("/{id}/export", get(api::export))
         .route("/{id}/events", post(api::add_event))
-        .route("/{id}/events/{index}", put(api::edit_event).delete(api::delete_event))
+        .route("/{id}/events/{turn}", put(api::edit_event).delete(api::delete_event))
         .route("/{id}/undo", post(api::undo))
         .route("/{id}/redo", post(api::redo))
         .route("/{id}/analysis", get(api::analysis))
         .route("/{id}/why", get(api::why))
         .route("/{id}/advice", get(api::advice))
         .with_state(app.clone());
-    Ok(Router::new()
+    Router::new()
         .route("/", get(assets::index))
         .route("/app.js", get(assets::script))
         .route("/style.css", get(assets::style))
@@ -87,7 +124,7 @@ pub fn router(
         })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(guard, guard::check))
-        .layer(axum::middleware::from_fn(json_errors)))
+        .layer(axum::middleware::from_fn(json_errors))
 }
 
 /// Rewrites every error response that is not JSON as `{"error": ...}`:
@@ -131,20 +168,31 @@ pub fn url(addr: SocketAddr, token: Option<&str>) -> String {
     }
 }
 
-/// Binds, calls `ready` with the URLs to open (LAN addresses first when
-/// listening on every address), then serves until the process ends.
+/// Opens the data folder, binds, calls `ready` with the URLs to open (LAN
+/// addresses first when listening on every address) and what the store
+/// found, then serves until the process ends.
 ///
 /// # Errors
-/// When the address cannot be bound or the data directory is unusable.
-pub fn serve(config: Config, ready: impl FnOnce(&share::Share)) -> anyhow::Result<()> {
+/// When the address cannot be bound or the data folder is unusable.
+pub fn serve(config: Config, ready: impl FnOnce(&Started<'_>)) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start tokio")?;
     runtime.block_on(async move {
+        let store = store::Store::open(&config.data).map_err(|e| anyhow::anyhow!("{e}"))?;
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await
             .with_context(|| format!("cannot listen on {}", config.addr))?;
         let addr = listener.local_addr()?;
-        let app = router(&config.data, config.token.clone(), addr, config.max_states)?;
-        ready(&share::Share::find(addr, config.token.as_deref()));
+        let (token, token_note) = match config.access {
+            Access::Local => (None, None),
+            Access::Token { renew } => {
+                let (token, note) = store.access_token(renew);
+                (Some(token), note)
+            }
+        };
+        let report = store.report().clone();
+        let app = app(store, &config.data, token.clone(), addr, config.max_states);
+        let share = share::Share::find(addr, token.as_deref());
+        ready(&Started { share: &share, store: &report, token_note });
         axum::serve(listener, app).await.context("the server failed")
     })
 }

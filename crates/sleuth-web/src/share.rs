@@ -8,7 +8,7 @@
 //! Which of them come first is decided by [`lan_urls`], a pure function of
 //! the interface list so that it is tested without a network.
 
-use qrcode::render::{svg, unicode};
+use qrcode::render::svg;
 use qrcode::QrCode;
 use serde_json::{json, Value};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
@@ -126,17 +126,57 @@ pub fn qr_svg(text: &str) -> Option<String> {
     Some(image[start..].to_string())
 }
 
-/// `text` as a QR code in Unicode half blocks, two modules per character,
-/// drawn light on dark (the usual terminal) with its quiet zone, so that a
-/// phone's camera reads it from the screen.
+/// The quiet zone a QR reader needs around the code, in modules (the standard's 4).
+const QUIET: usize = 4;
+
+/// `text` as a QR code in Unicode half blocks (two modules a character),
+/// dark on light whatever the terminal's colours: every line sets its own
+/// colours (black on white from the 256-colour cube, which terminal themes
+/// leave alone) and the code has its quiet zone, so a phone's camera reads
+/// it on light and dark terminals alike.
 pub fn qr_terminal(text: &str) -> Option<String> {
     let code = QrCode::new(text.as_bytes()).ok()?;
-    Some(
-        code.render::<unicode::Dense1x2>()
-            .dark_color(unicode::Dense1x2::Light)
-            .light_color(unicode::Dense1x2::Dark)
-            .build(),
-    )
+    let width = code.width();
+    let colors = code.to_colors();
+    let size = width + 2 * QUIET;
+    let dark = |x: usize, y: usize| {
+        let inside = (QUIET..QUIET + width).contains(&x) && (QUIET..QUIET + width).contains(&y);
+        inside && colors[(y - QUIET) * width + (x - QUIET)] == qrcode::Color::Dark
+    };
+    let mut out = String::new();
+    for y in (0..size).step_by(2) {
+        out.push_str("\x1b[38;5;16;48;5;231m");
+        for x in 0..size {
+            out.push(match (dark(x, y), dark(x, y + 1)) {
+                (true, true) => '\u{2588}',
+                (true, false) => '\u{2580}',
+                (false, true) => '\u{2584}',
+                (false, false) => ' ',
+            });
+        }
+        out.push_str("\x1b[0m\n");
+    }
+    Some(out)
+}
+
+/// The command that serves the same data folder to phones on the network,
+/// for the "Join from a phone" panel of a server listening on loopback.
+pub fn listen_command(data: &std::path::Path, listening: SocketAddr) -> String {
+    let port = match listening.port() {
+        0 => 7878,
+        p => p,
+    };
+    format!("sleuth serve --data {} --listen 0.0.0.0:{port}", shell_word(&data.to_string_lossy()))
+}
+
+/// `s` as one word for a POSIX shell: as it is when it is plain, else in
+/// single quotes.
+fn shell_word(s: &str) -> String {
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+:=@%,".contains(&b)) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
 }
 
 #[cfg(test)]
@@ -209,17 +249,60 @@ mod tests {
         assert_eq!(s.lan, !s.urls[0].contains("127.0.0.1"), "{:?}", s.urls);
     }
 
+    /// Reads a terminal QR code as a camera would: each character is two
+    /// modules, a glyph's ink is dark.
+    fn read_terminal_qr(text: &str) -> String {
+        let rows: Vec<Vec<char>> = text
+            .lines()
+            .map(|l| {
+                assert!(l.starts_with("\x1b[38;5;16;48;5;231m") && l.ends_with("\x1b[0m"), "colours set: {l:?}");
+                l.trim_start_matches("\x1b[38;5;16;48;5;231m").trim_end_matches("\x1b[0m").chars().collect()
+            })
+            .collect();
+        let (w, h) = (rows[0].len(), rows.len() * 2);
+        assert!(rows.iter().all(|r| r.len() == w));
+        let scale = 4;
+        let img = rqrr::PreparedImage::prepare_from_greyscale(w * scale, h * scale, |x, y| {
+            let (c, upper) = (rows[y / scale / 2][x / scale], (y / scale) % 2 == 0);
+            let ink = matches!((c, upper), ('\u{2588}', _) | ('\u{2580}', true) | ('\u{2584}', false));
+            if ink {
+                0
+            } else {
+                255
+            }
+        });
+        let mut img = img;
+        let grids = img.detect_grids();
+        assert_eq!(grids.len(), 1, "one code found");
+        grids[0].decode().unwrap().1
+    }
+
     #[test]
-    fn qr_codes_are_drawn() {
+    fn qr_codes_are_drawn_dark_on_light_with_their_quiet_zone_and_read_back() {
         let url = "http://192.168.1.20:7878/?token=0123456789abcdef0123456789abcdef";
         let svg = qr_svg(url).unwrap();
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{svg}");
         let text = qr_terminal(url).unwrap();
+        assert_eq!(read_terminal_qr(&text), url);
         let lines: Vec<&str> = text.lines().collect();
-        // Two modules per character: about half as many lines as columns.
-        let width = lines[0].chars().count();
-        assert!(lines.iter().all(|l| l.chars().count() == width));
-        assert_eq!(lines.len(), width.div_ceil(2));
-        assert!(text.chars().all(|c| " \u{2580}\u{2584}\u{2588}\n".contains(c)));
+        let plain: Vec<String> =
+            lines.iter().map(|l| l.chars().filter(|c| " \u{2580}\u{2584}\u{2588}".contains(*c)).collect()).collect();
+        // The quiet zone: two blank lines (4 modules) above, four blank columns each side.
+        assert!(plain[0].trim().is_empty() && plain[1].trim().is_empty());
+        assert!(plain.iter().all(|l| l.starts_with("    ") && l.ends_with("    ")));
+        assert_eq!(plain.len(), plain[0].chars().count().div_ceil(2));
+    }
+
+    #[test]
+    fn the_listen_command_keeps_the_data_folder() {
+        let at = "127.0.0.1:7878".parse().unwrap();
+        assert_eq!(
+            listen_command(std::path::Path::new("/home/me/clue"), at),
+            "sleuth serve --data /home/me/clue --listen 0.0.0.0:7878"
+        );
+        assert_eq!(
+            listen_command(std::path::Path::new("/home/me/Clue games/it's"), "127.0.0.1:0".parse().unwrap()),
+            "sleuth serve --data '/home/me/Clue games/it'\\''s' --listen 0.0.0.0:7878"
+        );
     }
 }

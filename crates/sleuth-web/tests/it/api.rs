@@ -1,6 +1,6 @@
 //! Every endpoint over real HTTP, with good, bad and hostile input.
 
-use crate::support::{change, get, json, sample_game, sample_setup, send, start, Response};
+use crate::support::{change, get, json, sample_game, sample_setup, send, start, turn_at, Response};
 use serde_json::json;
 use std::net::SocketAddr;
 
@@ -119,10 +119,13 @@ fn edit_delete_undo_and_redo() {
     // Insert at the front, replace, delete.
     let r = change(s.addr, "POST", &path("/events"), Some(&json!({"event": events[5], "index": 0})));
     assert_eq!(r.json()["events"][0]["event"], events[5]);
-    let r = change(s.addr, "PUT", &path("/events/1"), Some(&json!({"event": events[4]})));
+    // Turns are named by their ids: t4 (added at the front), t1, t2, t3.
+    let ids: Vec<String> = (0..4).map(|i| turn_at(s.addr, &id, i)).collect();
+    assert_eq!(ids, ["t4", "t1", "t2", "t3"]);
+    let r = change(s.addr, "PUT", &path("/events/t1"), Some(&json!({"event": events[4]})));
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["events"][1]["event"], events[4]);
-    let r = change(s.addr, "DELETE", &path("/events/0"), None);
+    let r = change(s.addr, "DELETE", &path("/events/t4"), None);
     assert_eq!(r.json()["events"].as_array().unwrap().len(), 3);
     // Undo twice: the replace and the delete are gone; redo once.
     change(s.addr, "POST", &path("/undo"), Some(&json!({})));
@@ -140,14 +143,15 @@ fn edit_delete_undo_and_redo() {
     assert_eq!(r.json()["can_redo"], false);
     let r = change(s.addr, "POST", &path("/redo"), Some(&json!({})));
     assert_eq!((r.status, r.error()), (409, "nothing to redo".to_string()));
-    // Out of range and malformed indices.
-    let r = change(s.addr, "DELETE", &path("/events/99"), None);
-    assert_eq!(r.status, 422);
-    assert!(r.error().contains("no event 99"), "{}", r.body);
-    let r = change(s.addr, "DELETE", &path("/events/-1"), None);
-    assert_eq!((r.status, r.error()), (400, "'-1' is not an event index".to_string()));
-    let r = change(s.addr, "PUT", &path("/events/abc"), Some(&json!({"event": events[0]})));
-    assert_eq!((r.status, r.error()), (400, "'abc' is not an event index".to_string()));
+    // Turns that are not there, and paths that are not turn ids (positions among them).
+    let r = change(s.addr, "DELETE", &path("/events/t99"), None);
+    assert_eq!(r.status, 404);
+    assert!(r.error().contains("no turn t99"), "{}", r.body);
+    for bad in ["0", "1", "-1", "abc", "t01", "t0"] {
+        let r = change(s.addr, "PUT", &path(&format!("/events/{bad}")), Some(&json!({"event": events[0]})));
+        assert_eq!(r.status, 400, "{bad}: {}", r.body);
+        assert!(r.error().starts_with(&format!("'{bad}' is not a turn id")), "{}", r.body);
+    }
 }
 
 #[test]
@@ -299,7 +303,7 @@ fn bad_input_is_refused_with_a_clear_message_and_changes_nothing() {
         (
             json!({"event": {"accusation": {"by": "mu", "cards": ["pe", "pi", "ba"], "correct": true}}, "index": 7}),
             422,
-            "no event 7",
+            "cannot add a turn at position 7: the game has 0 turns",
         ),
         (json!([1, 2, 3]), 400, ""),
     ];
@@ -385,7 +389,7 @@ fn cross_origin_and_rebinding_requests_are_refused() {
     assert_eq!(get(s.addr, &format!("/api/games/{id}")).json()["events"], json!([]));
     // The same origin is fine.
     let origin = format!("http://{}", s.addr);
-    let r = with(&[ct, ("Origin", &origin), ("If-Match", "\"0\"")]);
+    let r = with(&[ct, ("Origin", &origin), ("If-Match", "\"0\""), ("Idempotency-Key", "k1")]);
     assert_eq!(r.status, 200, "{}", r.body);
 }
 
@@ -435,21 +439,28 @@ fn custom_decks_bystanders_and_game_files_copied_in_by_hand() {
     assert_eq!(a["places"], json!(["p", "q", "case_file"]));
     assert_eq!(cell(&a, "a", "q").1, "no", "q passed p's suggestion");
 
-    // A game file dropped into the data directory is listed and opens.
-    let games = s.dir.path().join("games");
+    // Game files put in DATA/games/ before a start (the layout before the
+    // database) are imported: listed and opened; a broken one is reported.
+    let data = tempfile::tempdir().unwrap();
+    let games = data.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
     std::fs::write(games.join("by-hand.json"), sample_game().to_string()).unwrap();
     std::fs::write(games.join("broken.json"), "{").unwrap();
-    let list = get(s.addr, "/api/games").json();
+    let t = crate::support::start_in(data.path(), None);
+    let list = get(t, "/api/games").json();
     let ids: Vec<&str> = list["games"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap()).collect();
-    assert!(ids.contains(&"by-hand") && !ids.contains(&"broken"), "{ids:?}");
-    let r = add(s.addr, "by-hand", json!({"accusation": {"by": "mu", "cards": ["mu", "kn", "ha"], "correct": false}}));
+    assert_eq!(ids, ["by-hand"], "{list}");
+    let problems = list["problems"].as_array().unwrap();
+    assert!(problems.len() == 1 && problems[0].as_str().unwrap().contains("broken.json"), "{list}");
+    let r = add(t, "by-hand", json!({"accusation": {"by": "mu", "cards": ["mu", "kn", "ha"], "correct": false}}));
     assert_eq!(r.status, 200, "{}", r.body);
-    assert!(games.join("by-hand.journal").exists());
-    let on_disk = std::fs::read_to_string(games.join("by-hand.json")).unwrap();
-    assert_eq!(sleuth_core::GameFile::from_json(&on_disk).unwrap().events.len(), 29);
-    let broken = get(s.addr, "/api/games/broken");
-    assert_eq!(broken.status, 500);
-    assert!(broken.error().contains("not valid JSON"), "{}", broken.body);
+    let export = get(t, "/api/games/by-hand/export");
+    assert_eq!(sleuth_core::GameFile::from_json(&export.body).unwrap().events.len(), 29);
+    assert_eq!(get(t, "/api/games/broken").status, 404);
+    // The files are kept aside, untouched.
+    let kept = data.path().join("games-imported");
+    assert_eq!(std::fs::read_to_string(kept.join("broken.json")).unwrap(), "{");
+    assert!(!games.exists());
 }
 
 #[test]

@@ -108,15 +108,14 @@ fn the_sample_game_through_the_page_in_headless_chromium() {
     let stdout = run_script("notepad.mjs", &server, &[("SLEUTH_EXPECTED", &expected)]);
     println!("e2e timings: {stdout}");
 
-    // What the page confirmed is on disk: the game file is the sample game.
-    let games = server.dir.path().join("games");
-    let file = std::fs::read_dir(&games)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|x| x == "json"))
-        .expect("a game file");
-    let stored = sleuth_core::GameFile::from_json(&std::fs::read_to_string(file).unwrap()).unwrap();
+    // What the page confirmed is stored: a server started anew on the same
+    // folder exports the sample game.
+    crate::support::stop(server.addr);
+    let again = crate::support::start_in(server.dir.path(), None);
+    let list = crate::support::get(again, "/api/games").json();
+    let id = list["games"][0]["id"].as_str().expect("a game");
+    let export = crate::support::get(again, &format!("/api/games/{id}/export"));
+    let stored = sleuth_core::GameFile::from_json(&export.body).unwrap();
     let mut sample = sleuth_core::GameFile::from_json(&sample_game().to_string()).unwrap();
     sample.hand_sizes = stored.hand_sizes.clone(); // the page writes the dealing rule's sizes out
     assert_eq!(stored, sample);

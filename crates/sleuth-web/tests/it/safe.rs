@@ -17,11 +17,10 @@ fn event(n: usize) -> Value {
     sample_game()["events"][n].clone()
 }
 
-/// The game's two files, byte for byte.
-fn files(data: &Path, id: &str) -> (Vec<u8>, Vec<u8>) {
-    let games = data.join("games");
-    let read = |ext: &str| std::fs::read(games.join(format!("{id}.{ext}"))).unwrap();
-    (read("json"), read("journal"))
+/// The database and its write-ahead log, byte for byte: what a change writes.
+fn files(data: &Path, _id: &str) -> (Vec<u8>, Vec<u8>) {
+    let read = |name: &str| std::fs::read(data.join(name)).unwrap_or_default();
+    (read("sleuth.db"), read("sleuth.db-wal"))
 }
 
 #[test]
@@ -45,8 +44,8 @@ fn a_change_from_a_stale_tab_gets_409_and_changes_nothing() {
     let stale: Vec<(&str, String, Option<Value>)> = vec![
         ("POST", format!("{game}/events"), Some(json!({"event": event(2)}))),
         ("POST", format!("{game}/events"), Some(json!({"event": event(2), "index": 0}))),
-        ("PUT", format!("{game}/events/0"), Some(json!({"event": event(3)}))),
-        ("DELETE", format!("{game}/events/0"), None),
+        ("PUT", format!("{game}/events/t1"), Some(json!({"event": event(3)}))),
+        ("DELETE", format!("{game}/events/t1"), None),
         ("POST", format!("{game}/undo"), None),
         ("POST", format!("{game}/redo"), Some(json!({}))),
         ("PATCH", game.clone(), Some(json!({"name": "renamed"}))),
@@ -68,7 +67,7 @@ fn a_change_from_a_stale_tab_gets_409_and_changes_nothing() {
     assert_eq!(files(s.dir.path(), &id), before, "a refused change wrote nothing");
     assert_eq!(get(s.addr, &game).json(), now);
     // Reloaded, tab B's delete goes through and removes the turn it saw.
-    let r = change_from(s.addr, "DELETE", &format!("{game}/events/0"), "\"2\"", None);
+    let r = change_from(s.addr, "DELETE", &format!("{game}/events/t1"), "\"2\"", None);
     assert_eq!((r.status, r.header("etag")), (200, Some("\"3\"")), "{}", r.body);
     assert_eq!(r.json()["version"], 3);
     assert_eq!(r.json()["events"][0]["event"], event(1));
@@ -122,12 +121,13 @@ fn concurrent_double_taps_change_the_game_once() {
     }
     // Four taps on Delete of the first turn: one turn removed.
     let tag = format!("\"{}\"", version(s.addr, &id));
-    let statuses = at_once(s.addr, 4, "DELETE", &format!("{game}/events/0"), &tag, None);
+    let statuses = at_once(s.addr, 4, "DELETE", &format!("{game}/events/t1"), &tag, None);
     assert_eq!(statuses, [200, 409, 409, 409]);
     let state = get(s.addr, &game).json();
     assert_eq!(state["events"].as_array().unwrap().len(), 9);
     assert_eq!(state["events"][0]["event"], event(1));
     // The journal holds each change once: replayed, the game is the same.
+    crate::support::stop(s.addr);
     let again = start_in(s.dir.path(), None);
     assert_eq!(get(again, &game).json(), state);
 }
@@ -142,8 +142,8 @@ fn a_change_without_if_match_gets_428_and_changes_nothing() {
     let ct = [("Content-Type", "application/json")];
     for (method, path, body) in [
         ("POST", format!("{game}/events"), json!({"event": event(1)}).to_string()),
-        ("PUT", format!("{game}/events/0"), json!({"event": event(1)}).to_string()),
-        ("DELETE", format!("{game}/events/0"), String::new()),
+        ("PUT", format!("{game}/events/t1"), json!({"event": event(1)}).to_string()),
+        ("DELETE", format!("{game}/events/t1"), String::new()),
         ("POST", format!("{game}/undo"), String::new()),
         ("POST", format!("{game}/redo"), "{}".into()),
         ("PATCH", game.clone(), json!({"name": "x"}).to_string()),
@@ -201,7 +201,7 @@ fn misspelt_and_unknown_keys_are_refused_as_the_file_import_refuses_them() {
         let r = change(s.addr, "POST", &events, Some(body));
         assert_eq!(r.status, 400, "{body}: {}", r.body);
         assert!(r.error().contains(message), "{body}: {}", r.body);
-        let r = change(s.addr, "PUT", &format!("{events}/0"), Some(body));
+        let r = change(s.addr, "PUT", &format!("{events}/t1"), Some(body));
         assert_eq!(r.status, 400, "{body}: {}", r.body);
     }
     // The same misspelling in an imported game file is refused the same way.
@@ -324,6 +324,7 @@ fn games_are_named_renamed_and_deleted_and_names_survive_a_restart() {
     assert!(list["games"][0]["updated"].as_u64().unwrap() > 0);
 
     // Restarted over the same directory: the names and versions are back.
+    crate::support::stop(s.addr);
     let again = start_in(s.dir.path(), None);
     let state = get(again, &game).json();
     assert_eq!((state["name"].as_str(), state["version"].as_u64()), (Some("Friday, second game"), Some(3)));
@@ -336,8 +337,6 @@ fn games_are_named_renamed_and_deleted_and_names_survive_a_restart() {
     assert_eq!(get(again, &game).status, 404);
     assert_eq!(change_from(again, "DELETE", &game, "\"3\"", None).status, 404);
     assert_eq!(change_from(again, "POST", &format!("{game}/undo"), "\"3\"", None).status, 404);
-    let games = s.dir.path().join("games");
-    assert!(!games.join(format!("{id}.json")).exists() && !games.join(format!("{id}.journal")).exists());
     let list = get(again, "/api/games").json();
     assert_eq!(list["games"].as_array().unwrap().len(), 1);
     assert_eq!(list["games"][0]["id"], unnamed);

@@ -4,6 +4,7 @@
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// A running server with its own data directory.
@@ -20,20 +21,41 @@ pub fn start(token: Option<&str>) -> Server {
     Server { addr, dir }
 }
 
-/// Starts a server on 127.0.0.1 over `data`; it runs until the test process ends.
+type Running = (tokio::sync::oneshot::Sender<()>, std::thread::JoinHandle<()>);
+
+/// The servers running, to [`stop`] one.
+static RUNNING: Mutex<Vec<(SocketAddr, Running)>> = Mutex::new(Vec::new());
+
+/// Starts a server on 127.0.0.1 over `data`; it runs until [`stop`] or
+/// until the test process ends.
 pub fn start_in(data: &Path, token: Option<&str>) -> SocketAddr {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     let addr = listener.local_addr().unwrap();
     let app = sleuth_web::router(data, token.map(str::to_string), addr, sleuth_core::count::MAX_STATES).unwrap();
-    std::thread::spawn(move || {
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let thread = std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
         rt.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            axum::serve(listener, app).await.unwrap();
+            axum::serve(listener, app).with_graceful_shutdown(async move { rx.await.unwrap_or(()) }).await.unwrap();
         });
     });
+    RUNNING.lock().unwrap().push((addr, (tx, thread)));
     addr
+}
+
+/// Stops the server at `addr` and waits until it has let its data folder go
+/// (the database is one server's at a time), as a process that exits would.
+pub fn stop(addr: SocketAddr) {
+    let running = {
+        let mut all = RUNNING.lock().unwrap();
+        let i = all.iter().position(|(a, _)| *a == addr).expect("a running server");
+        all.remove(i).1
+    };
+    let (tx, thread) = running;
+    let _ = tx.send(());
+    thread.join().unwrap();
 }
 
 /// An HTTP response.
@@ -141,7 +163,8 @@ pub fn change(addr: SocketAddr, method: &str, path: &str, body: Option<&serde_js
     change_from(addr, method, path, &tag, body)
 }
 
-/// A change based on the version `tag` (`"N"`), whatever the game's version now.
+/// A change based on the version `tag` (`"N"`), whatever the game's
+/// version now, with a new idempotency key (as a client sends each new change).
 pub fn change_from(
     addr: SocketAddr,
     method: &str,
@@ -149,6 +172,31 @@ pub fn change_from(
     tag: &str,
     body: Option<&serde_json::Value>,
 ) -> Response {
+    change_keyed(addr, method, path, tag, &new_key(), body)
+}
+
+/// A change with the idempotency key `key` (the same key: the same change, sent again).
+pub fn change_keyed(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    tag: &str,
+    key: &str,
+    body: Option<&serde_json::Value>,
+) -> Response {
     let body = body.map(serde_json::Value::to_string).unwrap_or_default();
-    send(addr, method, path, &[("Content-Type", "application/json"), ("If-Match", tag)], body.as_bytes())
+    let headers = [("Content-Type", "application/json"), ("If-Match", tag), ("Idempotency-Key", key)];
+    send(addr, method, path, &headers, body.as_bytes())
+}
+
+/// A key no other request of this test process has used.
+pub fn new_key() -> String {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    format!("key-{}-{}", std::process::id(), NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst))
+}
+
+/// The id of the turn at `index` of game `id` now.
+pub fn turn_at(addr: SocketAddr, id: &str, index: usize) -> String {
+    let r = get(addr, &format!("/api/games/{id}"));
+    r.json()["events"][index]["id"].as_str().unwrap_or_else(|| panic!("no turn {index}: {}", r.body)).to_string()
 }
