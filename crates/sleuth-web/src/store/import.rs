@@ -103,18 +103,27 @@ pub fn game(dir: &Path, id: &str) -> Result<Imported, String> {
         let entry = Entry::new(id, file.clone(), id.to_string(), updated).map_err(|e| e.to_string())?;
         return Ok(Imported { id: id.into(), records: vec![base(file, id)], entry, problems, notes });
     };
-    if replay.damage.is_some() {
-        if let Some(f) = file.filter(|f| !states.contains(&f.events)) {
-            // The game file holds turns the damaged journal lost.
-            let name = entry.name().to_string();
+    let file = file.filter(|f| !states.contains(&f.events));
+    if replay.damage.is_none() {
+        if let Some(f) = file {
+            // Not a state the journal went through: one of the two is damaged.
             problems.push(format!(
-                "{}: holds a state the journal's intact lines do not reach: the game is its {} turns, without undo history",
+                "{} and its journal disagree ({} turns against {}): the journal's game is used; both files are kept",
                 json_path.display(),
-                f.events.len()
+                f.events.len(),
+                entry.file().events.len()
             ));
-            let entry = Entry::new(id, f.clone(), name.clone(), updated).map_err(|e| e.to_string())?;
-            return Ok(Imported { id: id.into(), records: vec![base(f, &name)], entry, problems, notes });
         }
+    } else if let Some(f) = file {
+        // The game file holds turns the damaged journal lost.
+        let name = entry.name().to_string();
+        problems.push(format!(
+            "{}: holds a state the journal's intact lines do not reach: the game is its {} turns, without undo history",
+            json_path.display(),
+            f.events.len()
+        ));
+        let entry = Entry::new(id, f.clone(), name.clone(), updated).map_err(|e| e.to_string())?;
+        return Ok(Imported { id: id.into(), records: vec![base(f, &name)], entry, problems, notes });
     }
     Ok(Imported { id: id.into(), records, entry, problems, notes })
 }

@@ -312,7 +312,7 @@ fn bad_input_is_refused_with_a_clear_message_and_changes_nothing() {
         assert_eq!(r.status, status, "{body}: {}", r.body);
         assert!(r.error().contains(message), "{body}: {}", r.body);
     }
-    let headers = [("Content-Type", "application/json"), ("If-Match", "\"0\"")];
+    let headers = [("Content-Type", "application/json"), ("If-Match", "\"0\""), ("Idempotency-Key", "k")];
     let r = send(s.addr, "POST", &events, &headers, b"{not json");
     assert_eq!(r.status, 400);
     assert!(r.error().contains("invalid request body"), "{}", r.body);

@@ -5,4 +5,5 @@ mod api;
 mod e2e;
 mod safe;
 mod schema;
+mod store;
 mod support;
