@@ -17,6 +17,11 @@
 //!   and on small decks the counts equal the brute-force enumeration of
 //!   `sleuth_core::brute`; DIMACS model counts equal a brute-force count.
 //!
+//! The data `sleuth serve` stores goes through it too: its stored records
+//! (a record read back is the record written) and journals of the layout
+//! before its database (a damaged game is imported or reported, never lost
+//! from sight).
+//!
 //! Part of the cases also go through the `sleuth` binary (`check`,
 //! `notepad`, `analyze --json`, `logic table`, `logic cnf`, `logic count`).
 //!
@@ -726,6 +731,98 @@ fn fuzz_dimacs() {
             text = apply_dimacs(&text, e);
         }
         dimacs_case(&text, bin == 0)
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+}
+
+/// The records `sleuth serve` stores, one of each kind.
+fn record_corpus() -> Vec<Value> {
+    use sleuth_web::store::{Record, TurnId};
+    let sample = GameFile::from_json(&std::fs::read_to_string(repo().join("testdata/seed-sat-sample.json")).unwrap())
+        .expect("the sample game");
+    let event = sample.events[0].clone();
+    [
+        Record::Base { file: Box::new(sample), name: "Friday".into() },
+        Record::Add { index: 0, turn: TurnId(3), event: event.clone() },
+        Record::Edit { turn: TurnId(3), event },
+        Record::Delete { turn: TurnId(2) },
+        Record::Undo,
+        Record::Redo,
+        Record::Rename { name: "Saturday".into() },
+    ]
+    .iter()
+    .map(|r| serde_json::from_str(&r.to_json()).expect("a record is JSON"))
+    .collect()
+}
+
+#[test]
+fn fuzz_stored_records() {
+    use sleuth_web::store::Record;
+    let docs = record_corpus();
+    let strategy = (0..docs.len(), prop::collection::vec(edit(), 1..4), finish());
+    let result = runner(4).run(&strategy, |(i, edits, fin)| {
+        let mut doc = docs[i].clone();
+        for e in &edits {
+            apply(&mut doc, e);
+        }
+        let text = write_text(&doc, &fin);
+        let start = Instant::now();
+        match Record::from_json(&text) {
+            Ok(r) => prop_assert_eq!(Record::from_json(&r.to_json()), Ok(r), "a record read back is the record"),
+            Err(e) => check_message("stored record", &e)?,
+        }
+        prop_assert!(start.elapsed() < CASE_LIMIT);
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+}
+
+/// A journal of the old layout (`sleuth serve` before its database), its
+/// lines mutated: importing it never panics or hangs, and the game is
+/// either listed or reported by id.
+#[test]
+fn fuzz_old_journals() {
+    let dir = repo().join("crates/sleuth-web/tests/data/journal-folder/games");
+    let id = "game-f50dbb526453";
+    let journal = std::fs::read_to_string(dir.join(format!("{id}.journal"))).unwrap();
+    let file = std::fs::read_to_string(dir.join(format!("{id}.json"))).unwrap();
+    let lines: Vec<Value> = journal.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let strategy = (0..lines.len(), prop::collection::vec(edit(), 1..3), finish(), any::<bool>());
+    let result = runner(5).run(&strategy, |(n, edits, fin, with_file)| {
+        let mut line = lines[n].clone();
+        for e in &edits {
+            apply(&mut line, e);
+        }
+        let mut text = String::new();
+        for (i, l) in lines.iter().enumerate() {
+            text.push_str(&if i == n { write_text(&line, &fin) } else { l.to_string() });
+            text.push('\n');
+        }
+        let data = tempfile::tempdir().unwrap();
+        let games = data.path().join("games");
+        std::fs::create_dir(&games).unwrap();
+        std::fs::write(games.join(format!("{id}.journal")), &text).unwrap();
+        if with_file {
+            std::fs::write(games.join(format!("{id}.json")), &file).unwrap();
+        }
+        let start = Instant::now();
+        let store = match sleuth_web::store::Store::open(data.path()) {
+            Ok(s) => s,
+            Err(e) => return Err(TestCaseError::fail(format!("the store did not open: {e}"))),
+        };
+        let report = store.report();
+        for p in report.problems.iter().chain(&report.notes) {
+            check_message("import report", p)?;
+        }
+        let listed = store.list().map_err(|e| TestCaseError::fail(e.to_string()))?.iter().any(|g| g.id == id);
+        let said = report.problems.iter().chain(&report.notes).any(|p| p.contains(id));
+        prop_assert!(listed || said, "game {} neither listed nor reported", id);
+        prop_assert!(start.elapsed() < CASE_LIMIT, "the import took {:?}", start.elapsed());
+        Ok(())
     });
     if let Err(e) = result {
         panic!("{e}");

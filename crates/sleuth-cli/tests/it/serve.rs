@@ -77,15 +77,18 @@ fn sigkill_in_the_middle_of_a_game_loses_no_confirmed_event() {
     let mut stored = 0;
     for round in 0.. {
         // Post the remaining events one by one from another thread, and
-        // kill the server while it is busy with them.
+        // kill the server while it is busy with them (the poster stops a
+        // few events past the kill, so that a slow kill still leaves
+        // events for the next rounds).
         let confirmed = Arc::new(AtomicUsize::new(stored));
+        let kill_after = (stored + 5 + round).min(events.len());
         let poster = {
             let (addr, id, events, confirmed) = (addr.clone(), id.clone(), events.clone(), confirmed.clone());
             std::thread::spawn(move || {
                 let mut version = version;
-                for e in &events[stored..] {
+                for (n, e) in events.iter().enumerate().take(kill_after + 3).skip(stored) {
                     let body = serde_json::json!({ "event": e }).to_string();
-                    let if_match = format!("If-Match: \"{version}\"\r\n");
+                    let if_match = format!("If-Match: \"{version}\"\r\nIdempotency-Key: round-{round}-turn-{n}\r\n");
                     match request_with(&addr, "POST", &format!("/api/games/{id}/events"), &body, &if_match) {
                         Some((200, state)) => {
                             confirmed.store(state["events"].as_array().unwrap().len(), Ordering::SeqCst);
@@ -96,7 +99,6 @@ fn sigkill_in_the_middle_of_a_game_loses_no_confirmed_event() {
                 }
             })
         };
-        let kill_after = (stored + 5 + round).min(events.len());
         while confirmed.load(Ordering::SeqCst) < kill_after && !poster.is_finished() {
             std::thread::sleep(Duration::from_millis(1));
         }
@@ -119,9 +121,9 @@ fn sigkill_in_the_middle_of_a_game_loses_no_confirmed_event() {
             have.len()
         );
         assert_eq!(have[..], events[..have.len()], "round {round}");
-        // The game file on disk was rebuilt to match.
-        let file = std::fs::read_to_string(data.path().join(format!("games/{id}.json"))).unwrap();
-        let file: serde_json::Value = serde_json::from_str(&file).unwrap();
+        // The export, a game file, says the same.
+        let (status, file) = request(&addr, "GET", &format!("/api/games/{id}/export"), "").unwrap();
+        assert_eq!(status, 200);
         assert_eq!(file["events"].as_array().unwrap()[..], events[..have.len()]);
         eprintln!("round {round}: killed with {confirmed} events confirmed, {} stored", have.len());
         stored = have.len();
@@ -164,6 +166,199 @@ fn listen_prints_a_token_url_and_refuses_requests_without_the_token() {
     assert_eq!(status, 200);
     let (status, _) = request_with(&addr, "GET", "/api/games", "", &format!("X-Sleuth-Token: {token}\r\n")).unwrap();
     assert_eq!(status, 200);
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+/// The token printed on the first line of `serve --listen`.
+fn token_of(line: &str) -> String {
+    line.split("?token=")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{line}"))
+        .to_string()
+}
+
+#[test]
+fn a_restarted_listen_keeps_its_token_and_a_new_link_lets_a_stale_cookie_in() {
+    let data = tempfile::tempdir().unwrap();
+    let (mut child, _, line) = serve_with(data.path(), &["--listen", "127.0.0.1:0"]);
+    let first = token_of(&line);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // Restarted: the same token, so the links and phones that joined still work.
+    let (mut child, addr, line) = serve_with(data.path(), &["--listen", "127.0.0.1:0"]);
+    assert_eq!(token_of(&line), first);
+    let (status, _) =
+        request_with(&addr, "GET", "/api/games", "", &format!("Cookie: sleuth_token={first}\r\n")).unwrap();
+    assert_eq!(status, 200);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // A new token on request: the old cookie is refused, the new link lets that phone in.
+    let (mut child, addr, line) = serve_with(data.path(), &["--listen", "127.0.0.1:0", "--new-token"]);
+    let new = token_of(&line);
+    assert_ne!(new, first);
+    let stale = format!("Cookie: sleuth_token={first}\r\n");
+    let (status, _) = request_with(&addr, "GET", "/api/games", "", &stale).unwrap();
+    assert_eq!(status, 401);
+    let (status, _) = request_with(&addr, "GET", &format!("/api/games?token={new}"), "", &stale).unwrap();
+    assert_eq!(status, 200, "the URL's token counts before a stale cookie");
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+/// Runs `script` (sh) in a mount namespace of its own, as root there
+/// (`unshare -rm`), so that it can mount a small tmpfs at `$MNT`; the script
+/// ends by exec'ing `sleuth serve` ($SLEUTH), whose first line is read.
+/// The tmpfs stays reachable from here through /proc/PID/root/$MNT.
+fn serve_in_namespace(script: &str, env: &[(&str, &Path)]) -> (Child, String, Vec<String>) {
+    let mnt = tempfile::tempdir().unwrap().keep();
+    let mut cmd = Command::new("unshare");
+    cmd.args(["-rm", "sh", "-c", script])
+        .env("MNT", &mnt)
+        .env("SLEUTH", env!("CARGO_BIN_EXE_sleuth"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("unshare (util-linux) runs");
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    // The URL line, then the store's report (up to its summary line).
+    while out.read_line(&mut line).unwrap() > 0 {
+        lines.push(std::mem::take(&mut line));
+        if lines.last().unwrap().contains(" game") && lines.len() > 1 {
+            break;
+        }
+    }
+    if lines.is_empty() {
+        let mut err = String::new();
+        let _ = child.stderr.take().unwrap().read_to_string(&mut err);
+        panic!(
+            "the server did not start in a mount namespace with a tmpfs (this test needs `unshare -rm`, \
+             user and mount namespaces): {err}"
+        );
+    }
+    let addr = lines[0].split("http://").nth(1).and_then(|r| r.split('/').next()).unwrap().to_string();
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    (child, addr, lines)
+}
+
+/// A data folder with one game of `turns` turns, left as a server killed
+/// with SIGKILL leaves it (its last changes in the write-ahead log).
+fn data_with_a_game(turns: usize) -> (tempfile::TempDir, String) {
+    let data = tempfile::tempdir().unwrap();
+    let (mut child, addr) = serve(data.path());
+    let mut setup = sample();
+    setup["events"] = serde_json::json!([]);
+    let (_, created) = request(&addr, "POST", "/api/games?name=Kept", &setup.to_string()).unwrap();
+    let id = created["id"].as_str().unwrap().to_string();
+    for (n, e) in sample()["events"].as_array().unwrap()[..turns].iter().enumerate() {
+        let body = serde_json::json!({ "event": e }).to_string();
+        let extra = format!("If-Match: \"{n}\"\r\nIdempotency-Key: k{n}\r\n");
+        let (status, _) = request_with(&addr, "POST", &format!("/api/games/{id}/events"), &body, &extra).unwrap();
+        assert_eq!(status, 200);
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(data.path().join("sleuth.db-wal").exists(), "a killed server leaves its log");
+    (data, id)
+}
+
+fn add_turn(addr: &str, id: &str, version: u64, key: &str) -> (u16, serde_json::Value) {
+    let body = serde_json::json!({ "event": sample()["events"][20] }).to_string();
+    let extra = format!("If-Match: \"{version}\"\r\nIdempotency-Key: {key}\r\n");
+    request_with(addr, "POST", &format!("/api/games/{id}/events"), &body, &extra).unwrap()
+}
+
+#[test]
+fn a_full_disk_lists_and_reads_every_game_and_refuses_a_change_alone() {
+    let (data, id) = data_with_a_game(10);
+    let script = r#"set -e
+        mount -t tmpfs -o size=1m tmpfs "$MNT"
+        cp -a "$SRC" "$MNT/data"
+        dd if=/dev/zero of="$MNT/fill" bs=1k 2>/dev/null || true
+        exec "$SLEUTH" serve --port 0 --data "$MNT/data""#;
+    let (mut child, addr, lines) = serve_in_namespace(script, &[("SRC", data.path())]);
+    let said = lines.join("");
+    assert!(said.contains("1 game in") && said.contains("nothing damaged"), "{said}");
+    let (status, list) = request(&addr, "GET", "/api/games", "").unwrap();
+    assert_eq!((status, list["games"][0]["events"].as_u64()), (200, Some(10)), "{list}");
+    let (status, state) = request(&addr, "GET", &format!("/api/games/{id}"), "").unwrap();
+    assert_eq!((status, state["version"].as_u64()), (200, Some(10)), "{state}");
+    // A change: refused alone, clearly, changing nothing.
+    let (status, answer) = add_turn(&addr, &id, 10, "full-1");
+    assert_eq!(status, 507, "{answer}");
+    let message = answer["error"].as_str().unwrap();
+    assert!(message.contains("the disk is full") && message.contains("nothing was changed"), "{message}");
+    let (_, state) = request(&addr, "GET", &format!("/api/games/{id}"), "").unwrap();
+    assert_eq!(state["events"].as_array().unwrap().len(), 10);
+    let (status, _) = request(&addr, "GET", &format!("/api/games/{id}/analysis"), "").unwrap();
+    assert_eq!(status, 200);
+    // Room again: the same change goes through, once.
+    let mnt = mount_point(&child);
+    std::fs::remove_file(format!("/proc/{}/root{}/fill", child.id(), mnt)).unwrap();
+    let (status, answer) = add_turn(&addr, &id, 10, "full-1");
+    assert_eq!((status, answer["version"].as_u64()), (200, Some(11)), "{answer}");
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+/// The tmpfs's mount point of a server started by [`serve_in_namespace`].
+fn mount_point(child: &Child) -> String {
+    let environ = std::fs::read(format!("/proc/{}/environ", child.id())).unwrap();
+    environ
+        .split(|&b| b == 0)
+        .find_map(|kv| kv.strip_prefix(b"MNT="))
+        .map(|v| String::from_utf8_lossy(v).into_owned())
+        .expect("MNT in the server's environment")
+}
+
+#[test]
+fn a_read_only_data_folder_lists_and_reads_every_game_and_refuses_changes() {
+    let (data, id) = data_with_a_game(6);
+    let script = r#"set -e
+        mount -t tmpfs -o size=4m tmpfs "$MNT"
+        cp -a "$SRC" "$MNT/data"
+        mount -o remount,ro "$MNT"
+        exec "$SLEUTH" serve --port 0 --data "$MNT/data""#;
+    let (mut child, addr, lines) = serve_in_namespace(script, &[("SRC", data.path())]);
+    let said = lines.join("");
+    assert!(said.contains("1 game in") && said.contains("read-only"), "{said}");
+    let (status, list) = request(&addr, "GET", "/api/games", "").unwrap();
+    assert_eq!((status, list["games"][0]["events"].as_u64()), (200, Some(6)), "{list}");
+    let (status, state) = request(&addr, "GET", &format!("/api/games/{id}"), "").unwrap();
+    assert_eq!((status, state["name"].as_str()), (200, Some("Kept")), "{state}");
+    let (status, _) = request(&addr, "GET", &format!("/api/games/{id}/export"), "").unwrap();
+    assert_eq!(status, 200);
+    let (status, answer) = add_turn(&addr, &id, 6, "ro-1");
+    assert_eq!(status, 503, "{answer}");
+    assert!(answer["error"].as_str().unwrap().contains("read-only"), "{answer}");
+    let (status, answer) = request(&addr, "POST", "/api/games", &sample().to_string()).unwrap();
+    assert_eq!(status, 503, "{answer}");
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+#[test]
+fn a_read_only_folder_of_the_old_layout_is_read_from_its_files() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sleuth-web/tests/data/journal-folder");
+    let script = r#"set -e
+        mount -t tmpfs -o size=4m tmpfs "$MNT"
+        cp -a "$SRC" "$MNT/data"
+        mount -o remount,ro "$MNT"
+        exec "$SLEUTH" serve --port 0 --data "$MNT/data""#;
+    let (mut child, addr, lines) = serve_in_namespace(script, &[("SRC", &fixture)]);
+    let said = lines.join("");
+    assert!(said.contains("3 games in") && said.contains("read-only"), "{said}");
+    let (status, list) = request(&addr, "GET", "/api/games", "").unwrap();
+    assert_eq!(status, 200);
+    let mut events: Vec<u64> =
+        list["games"].as_array().unwrap().iter().map(|g| g["events"].as_u64().unwrap()).collect();
+    events.sort_unstable();
+    assert_eq!(events, [2, 8, 28], "{list}");
     child.kill().unwrap();
     child.wait().unwrap();
 }

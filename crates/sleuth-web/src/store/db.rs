@@ -120,26 +120,38 @@ pub fn open_writable(path: &Path) -> rusqlite::Result<Connection> {
     Ok(conn)
 }
 
-/// Opens the database at `path` read-only: through SQLite's read-only mode
-/// (which reads a write-ahead log left by a crash), or, when the folder
-/// allows not even that and no log is left, as an immutable file.
-pub fn open_read_only(path: &Path) -> rusqlite::Result<Connection> {
+/// Opens the database at `path` read-only, writing nothing beside it:
+/// through SQLite's read-only mode when it can; as an immutable file when
+/// no write-ahead log is left; and when a log is left (a server killed
+/// before the folder became read-only) from a copy of both in a temporary
+/// folder, where SQLite reads the log in. The copy goes with the returned
+/// folder.
+pub fn open_read_only(path: &Path) -> rusqlite::Result<(Connection, Option<tempfile::TempDir>)> {
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let try_open = |query: &str| -> rusqlite::Result<Connection> {
-        let conn = Connection::open_with_flags(format!("file:{}?{query}", uri_path(path)), flags)?;
-        settings(&conn, false)?;
+    let check = |conn: Connection| -> rusqlite::Result<Connection> {
         conn.query_row("SELECT count(*) FROM games", [], |r| r.get::<_, i64>(0))?;
         Ok(conn)
     };
-    try_open("mode=ro").or_else(|e| {
-        let wal = path.with_extension("db-wal");
-        let no_log = std::fs::metadata(&wal).map_or(true, |m| m.len() == 0);
-        if no_log {
-            try_open("immutable=1")
-        } else {
-            Err(e)
-        }
-    })
+    let uri = |query: &str| format!("file:{}?{query}", uri_path(path));
+    if let Ok(conn) = Connection::open_with_flags(uri("mode=ro"), flags).and_then(check) {
+        return Ok((conn, None));
+    }
+    let wal = path.with_extension("db-wal");
+    if std::fs::metadata(&wal).map_or(true, |m| m.len() == 0) {
+        return Ok((Connection::open_with_flags(uri("immutable=1"), flags).and_then(check)?, None));
+    }
+    let cannot = |e: std::io::Error| {
+        rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN),
+            Some(format!("cannot copy the database to read its log: {e}")),
+        )
+    };
+    let dir = tempfile::tempdir().map_err(cannot)?;
+    std::fs::copy(path, dir.path().join("sleuth.db")).map_err(cannot)?;
+    std::fs::copy(&wal, dir.path().join("sleuth.db-wal")).map_err(cannot)?;
+    let conn = Connection::open(dir.path().join("sleuth.db")).and_then(check)?;
+    conn.pragma_update(None, "query_only", true)?;
+    Ok((conn, Some(dir)))
 }
 
 /// An empty database in memory, with the tables.

@@ -132,11 +132,14 @@ fn base(file: GameFile, name: &str) -> Record {
     Record::Base { file: Box::new(file), name: name.to_string() }
 }
 
-/// A journal replayed: the game of its intact lines, with every state of
-/// the turns it went through; the line cut short at the end; the first
-/// damaged line.
+/// The game of a journal's lines so far: its records, the game they make,
+/// and every state of the turns it went through.
+type Partial = (Vec<Record>, Entry, Vec<Vec<EventSpec>>);
+
+/// A journal replayed: the game of its intact lines; the line cut short at
+/// the end; the first damaged line.
 struct Replay {
-    game: Option<(Vec<Record>, Entry, Vec<Vec<EventSpec>>)>,
+    game: Option<Partial>,
     cut: Option<usize>,
     damage: Option<(usize, String)>,
 }
@@ -168,12 +171,7 @@ fn replay(id: &str, journal: &[u8], updated: u64) -> Replay {
 }
 
 /// Reads and replays one journal line.
-fn step(
-    id: &str,
-    line: &[u8],
-    game: &mut Option<(Vec<Record>, Entry, Vec<Vec<EventSpec>>)>,
-    updated: u64,
-) -> Result<(), String> {
+fn step(id: &str, line: &[u8], game: &mut Option<Partial>, updated: u64) -> Result<(), String> {
     let text = std::str::from_utf8(line).map_err(|_| "not UTF-8 text".to_string())?;
     let v: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
     let Value::Object(o) = v else { return Err("not a JSON object".into()) };

@@ -165,6 +165,8 @@ pub struct Store {
     db: Mutex<Connection>,
     report: Report,
     open: Mutex<HashMap<String, Arc<Mutex<Entry>>>>,
+    /// The copy a read-only database is read from, when it had a log to read in.
+    _copy: Option<tempfile::TempDir>,
 }
 
 /// Locks a mutex, recovering it if a panicking thread poisoned it (memory
@@ -195,6 +197,7 @@ impl Store {
         let path = data.join(DB_FILE);
         let old = data.join(OLD_GAMES);
         let mut notes = Vec::new();
+        let mut scratch = None;
         let opened = match db::writable(data) {
             Ok(()) => match db::open_writable(&path) {
                 Ok(conn) => Ok(conn),
@@ -208,9 +211,9 @@ impl Store {
         let (conn, mode) = match opened {
             Ok(conn) => (conn, Mode::Writable),
             Err(why) if path.exists() => {
-                let conn = db::open_read_only(&path).map_err(|e| {
-                    StoreError::Io(format!("cannot open {} even read-only: {}", path.display(), db::error("", &e)))
-                })?;
+                let (conn, copy) = db::open_read_only(&path)
+                    .map_err(|e| db::error(&format!("cannot open {} (not even read-only)", path.display()), &e))?;
+                scratch = copy;
                 (conn, Mode::ReadOnly(why))
             }
             Err(why) => {
@@ -234,7 +237,7 @@ impl Store {
             }
         }
         report.notes.splice(0..0, notes);
-        let mut store = Store { db: Mutex::new(conn), report, open: Mutex::new(HashMap::new()) };
+        let mut store = Store { db: Mutex::new(conn), report, open: Mutex::new(HashMap::new()), _copy: scratch };
         store.check()?;
         if imported && store.report.mode == Mode::Writable {
             store.report.notes.push(set_aside(&old));
@@ -519,8 +522,7 @@ impl Store {
     fn load(&self, id: &str) -> Result<Entry, StoreError> {
         let conn = lock(&self.db);
         let read = |e: rusqlite::Error| db::error(&format!("cannot read game {id}"), &e);
-        type Row = (u64, String, Option<String>, Option<String>, i64);
-        let rows: Vec<Row> = conn
+        let rows: Vec<ChangeRow> = conn
             .prepare("SELECT seq, record, key, request, sum FROM changes WHERE game = ?1 ORDER BY seq")
             .and_then(|mut s| {
                 s.query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?.collect()
@@ -583,9 +585,12 @@ impl Store {
     }
 }
 
+/// A row of the changes table: step, record, idempotency key, request, checksum.
+type ChangeRow = (u64, String, Option<String>, Option<String>, i64);
+
 /// Replays a game's rows: the game of its intact prefix, and the first
 /// damage found.
-fn replay(id: &str, rows: &[(u64, String, Option<String>, Option<String>, i64)]) -> (Option<Entry>, Option<String>) {
+fn replay(id: &str, rows: &[ChangeRow]) -> (Option<Entry>, Option<String>) {
     let mut entry: Option<Entry> = None;
     for (expected, (seq, record, key, request, sum)) in rows.iter().enumerate() {
         let expected = expected as u64;
