@@ -5,6 +5,8 @@
 //   stored only the other page's change.
 // - A page picks up the other page's change by itself (polling).
 // - A double tap on "Add turn" stores one turn; on "Delete", deletes one.
+// - An add whose answer is lost is sent again with its idempotency key and
+//   stored once, with no word of another tab.
 import { run, check, createGame, stored, sample, settled, URL, DESKTOP } from './lib.mjs';
 
 /** An event with its keys in one order, to compare what the server stored. */
@@ -145,6 +147,30 @@ await run(async (browser, watch) => {
   s = await stored(id);
   check(s.version === v && sameEvents(s.file.events, expected), `one turn deleted per double tap: ${s.events.map((e) => e.text).join(' | ')}`);
   check(await A.locator('#events li[data-index]').count() === expected.length, 'the page lists what the server stored');
+
+  // ---- the answer of an add is lost (the network drops after the server stored the turn):
+  // the page sends the same request again with the same key; one turn, and no "another tab"
+  await settled(A);
+  let dropped = 0;
+  const keys = [];
+  const events = `**/api/games/${id}/events`;
+  await A.route(events, async (route) => {
+    const r = route.request();
+    if (r.method() !== 'POST') return route.continue();
+    keys.push(r.headers()['idempotency-key']);
+    if (dropped++ > 0) return route.continue();
+    await route.fetch(); // the server gets it and stores it...
+    return route.abort('failed'); // ...and the page never sees the answer
+  });
+  await enterTurn(A, sample.events[8].suggestion);
+  await A.click('#turn-submit');
+  await A.waitForSelector(`#notepad[data-version="${++v}"]`);
+  check(keys.length === 2 && keys[0] && keys[0] === keys[1], `sent again with the same key: ${keys.join(', ')}`);
+  check(await A.isHidden('#error'), `no message after a lost answer: ${await A.textContent('#error-text')}`);
+  expected.push(sample.events[8]);
+  s = await stored(id);
+  check(s.version === v && sameEvents(s.file.events, expected), `the turn is stored once: ${s.events.map((e) => e.text).join(' | ')}`);
+  await A.unroute(events);
 
   console.log(JSON.stringify({ tabs: 'ok', version: v, turns: expected.length }));
 });

@@ -145,6 +145,9 @@ pub fn qr_terminal(text: &str) -> Option<String> {
     };
     let mut out = String::new();
     for y in (0..size).step_by(2) {
+        if y > 0 {
+            out.push('\n');
+        }
         out.push_str("\x1b[38;5;16;48;5;231m");
         for x in 0..size {
             out.push(match (dark(x, y), dark(x, y + 1)) {
@@ -154,7 +157,7 @@ pub fn qr_terminal(text: &str) -> Option<String> {
                 (false, false) => ' ',
             });
         }
-        out.push_str("\x1b[0m\n");
+        out.push_str("\x1b[0m");
     }
     Some(out)
 }

@@ -352,7 +352,7 @@ fn a_read_only_folder_of_the_old_layout_is_read_from_its_files() {
         exec "$SLEUTH" serve --port 0 --data "$MNT/data""#;
     let (mut child, addr, lines) = serve_in_namespace(script, &[("SRC", &fixture)]);
     let said = lines.join("");
-    assert!(said.contains("3 games in") && said.contains("read-only"), "{said}");
+    assert!(said.contains("3 games read from the game files") && said.contains("read-only"), "{said}");
     let (status, list) = request(&addr, "GET", "/api/games", "").unwrap();
     assert_eq!(status, 200);
     let mut events: Vec<u64> =

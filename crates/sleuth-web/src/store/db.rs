@@ -117,6 +117,10 @@ pub fn open_writable(path: &Path) -> rusqlite::Result<Connection> {
         conn.execute_batch(SCHEMA)?;
         conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     }
+    // Take the write lock now and keep it (exclusive locking mode): a
+    // second server on this folder is refused at its start, not at its
+    // first change. An empty transaction writes nothing.
+    conn.execute_batch("BEGIN EXCLUSIVE; COMMIT;")?;
     Ok(conn)
 }
 

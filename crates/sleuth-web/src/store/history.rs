@@ -362,10 +362,6 @@ impl Entry {
     pub fn version(&self) -> u64 {
         self.version
     }
-    /// Last change, in seconds since the Unix epoch.
-    pub fn updated(&self) -> u64 {
-        self.updated
-    }
     /// Whether there is a change to undo.
     pub fn can_undo(&self) -> bool {
         !self.undo.is_empty()

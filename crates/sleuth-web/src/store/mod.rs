@@ -1,6 +1,6 @@
 //! The games on disk: one SQLite database, `DATA/sleuth.db`.
 //!
-//! Two tables hold the games ([`db`] has the settings and why):
+//! Two tables hold the games (`store::db` has the settings and why):
 //! - `changes`: each game's history, one row per step: the game as created
 //!   or imported (step 0, with its name), then every change (a turn added,
 //!   edited or deleted, undo, redo, rename), with the idempotency key it
@@ -24,7 +24,7 @@
 //! the strict readers refuse, is named (game and step) at start and in the
 //! list; the game is then served from what is intact and refuses changes.
 //! A data folder of the layout before the database (`games/ID.json` and
-//! `games/ID.journal`) is imported at start ([`import`]), and its files
+//! `games/ID.journal`) is imported at start (`store::import`), and its files
 //! are moved aside, never deleted.
 //!
 //! A data folder that cannot be written (a read-only file system, no
@@ -144,9 +144,12 @@ impl Report {
     /// One line for the server's output: how many games, where, and whether
     /// anything is damaged or read-only.
     pub fn summary(&self) -> String {
-        let mut s =
-            format!("{} game{} in {}", self.games, if self.games == 1 { "" } else { "s" }, self.database.display());
-        if self.imported > 0 {
+        let games = format!("{} game{}", self.games, if self.games == 1 { "" } else { "s" });
+        let mut s = format!("{games} in {}", self.database.display());
+        if !self.database.exists() {
+            // Read-only without a database: the old layout's files, read into memory.
+            s = format!("{games} read from the game files (no database)");
+        } else if self.imported > 0 {
             s.push_str(&format!(" ({} imported from the game files)", self.imported));
         }
         if let Mode::ReadOnly(why) = &self.mode {
@@ -252,11 +255,6 @@ impl Store {
         &self.report
     }
 
-    /// Whether changes can be stored.
-    pub fn mode(&self) -> &Mode {
-        &self.report.mode
-    }
-
     /// Checks the database and every game at start: SQLite's own check of
     /// its pages, then each game's rows.
     fn check(&mut self) -> Result<(), StoreError> {
@@ -280,9 +278,9 @@ impl Store {
         }
         self.report.games = ids.len();
         for id in ids {
-            match self.load(&id) {
+            match self.get(&id) {
                 Ok(e) => {
-                    if let Some(d) = e.damaged() {
+                    if let Some(d) = lock(&e).damaged() {
                         self.report.problems.push(format!("game {id}: {d}"));
                     }
                 }

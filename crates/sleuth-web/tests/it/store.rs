@@ -459,3 +459,13 @@ fn many_clients_on_one_game_make_every_version_once() {
     let again = start_in(s.dir.path(), None);
     assert_eq!(get(again, &format!("/api/games/{id}")).json(), state);
 }
+
+#[test]
+fn one_server_owns_a_data_folder() {
+    let data = tempfile::tempdir().unwrap();
+    let first = Store::open(data.path()).unwrap();
+    let second = Store::open(data.path()).err().expect("a second store on the same folder is refused");
+    assert!(second.to_string().contains("another `sleuth serve`"), "{second}");
+    drop(first);
+    assert!(Store::open(data.path()).is_ok(), "free again once the first is gone");
+}
