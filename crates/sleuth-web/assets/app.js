@@ -294,9 +294,27 @@ async function createGame(ev) {
   const name = $('setup-name').value.trim();
   button.disabled = true;
   try {
-    const game = await api('POST', `/api/games${name ? '?name=' + encodeURIComponent(name) : ''}`, file);
-    location.hash = `#/game/${game.id}`;
-  } catch (e) { showError(e.message); } finally { button.disabled = false; }
+    const game = await createOnce(`/api/games${name ? '?name=' + encodeURIComponent(name) : ''}`, file);
+    if (game) location.hash = `#/game/${game.id}`;
+  } finally { button.disabled = false; }
+}
+
+/**
+ * Creates a game with an idempotency key, so that a retry (the network
+ * failed, or the same game is sent again after the page said so) never
+ * makes two. Answers the game, or null after saying what went wrong.
+ */
+async function createOnce(path, file) {
+  const unsent = unsentFor(`create ${path} ${JSON.stringify(file)}`);
+  try {
+    const game = await sendKept('POST', path, file, {}, unsent.key);
+    state.unsent = null;
+    return game;
+  } catch (e) {
+    if (e instanceof ApiError) state.unsent = null;
+    showError(e instanceof ApiError ? e.message : UNREACHABLE);
+    return null;
+  }
 }
 
 async function importGame(ev) {
@@ -307,8 +325,8 @@ async function importGame(ev) {
     let file;
     try { file = JSON.parse(text); } catch (e) { throw new Error(`${f.name} is not JSON: ${e.message}`); }
     const name = f.name.replace(/\.json$/i, '');
-    const game = await api('POST', `/api/games?name=${encodeURIComponent(name)}`, file);
-    location.hash = `#/game/${game.id}`;
+    const game = await createOnce(`/api/games?name=${encodeURIComponent(name)}`, file);
+    if (game) location.hash = `#/game/${game.id}`;
   } catch (e) { showError(e.message); }
   ev.target.value = '';
 }
@@ -395,6 +413,37 @@ async function refreshed(newState, why) {
 /** How long to wait before each new try of a change whose answer did not come (network down). */
 const RETRY_MS = [500, 1500, 3000];
 
+/** What the page says when a change's answer never came. */
+const UNREACHABLE = 'Not saved yet: the server cannot be reached (is this device still on the network?). '
+  + 'Nothing is lost: send the same change again when the network is back; it is stored once.';
+
+/**
+ * The idempotency key of `request` (a string naming it whole): the key of
+ * the same request whose answer never came, else a new one. Kept in
+ * `state.unsent` until an answer comes.
+ */
+function unsentFor(request, version) {
+  if (!(state.unsent && state.unsent.request === request)) state.unsent = { request, key: newKey(), version };
+  return state.unsent;
+}
+
+/**
+ * Sends a request with its idempotency key, again (same key) when the
+ * network fails, a few times; `waiting` is called before each new try.
+ * Throws the ApiError of an answer, or the network's error after the last try.
+ */
+async function sendKept(method, path, body, headers, key, waiting) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await api(method, path, body, { ...headers, 'Idempotency-Key': key });
+    } catch (e) {
+      if (e instanceof ApiError || attempt >= RETRY_MS.length) throw e;
+      if (waiting) waiting();
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS[attempt]));
+    }
+  }
+}
+
 /**
  * Sends one change, based on the version the player saw (`If-Match`), with
  * an idempotency key. While it is in flight every change button is
@@ -410,35 +459,24 @@ async function change(method, path, body, { version, label, refusedWhy } = {}) {
   if (state.pending || !state.game) return false;
   const g = state.game;
   const before = state.analysis;
-  const request = `${g.id} ${method} ${path} ${JSON.stringify(body)}`;
-  const unsent = state.unsent && state.unsent.request === request ? state.unsent : null;
-  const key = unsent ? unsent.key : newKey();
-  const basedOn = unsent ? unsent.version : (version ?? g.version);
-  state.unsent = { request, key, version: basedOn };
+  // The same change sent again after its answer was lost keeps its key and the version it was based on.
+  const unsent = unsentFor(`${g.id} ${method} ${path} ${JSON.stringify(body)}`, version ?? g.version);
   setPending(true);
   try {
-    let s;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        s = await api(method, `/api/games/${g.id}${path}`, body, { ...ifMatch(basedOn), 'Idempotency-Key': key });
-        break;
-      } catch (e) {
-        if (e instanceof ApiError || attempt >= RETRY_MS.length) throw e;
-        $('sync').textContent = 'The server does not answer; trying again…';
-        await new Promise((resolve) => setTimeout(resolve, RETRY_MS[attempt]));
-      }
-    }
+    const s = await sendKept(method, `/api/games/${g.id}${path}`, body, ifMatch(unsent.version), unsent.key,
+      () => { $('sync').textContent = 'The server does not answer; trying again…'; });
     state.unsent = null;
     $('sync').textContent = '';
     showError('');
-    await changed(s, before, label);
+    // A copy of a change the server had stored already (its answer was lost): said, not counted again.
+    const replayed = s.change && s.change.replayed;
+    await changed(s, before, replayed ? 'Already saved (its first answer was lost): stored once' : label);
     return true;
   } catch (e) {
     if (e instanceof ApiError) state.unsent = null;
     if (!(e instanceof ApiError)) {
       $('sync').textContent = '';
-      showError('Not saved yet: the server cannot be reached (is this device still on the network?). '
-        + 'Nothing is lost: send the same change again when the network is back; it is stored once.');
+      showError(UNREACHABLE);
     } else if (e.status === 409 && e.data && e.data.state) {
       await refreshed(e.data.state, `Not saved: ${refusedWhy || 'this game was changed elsewhere (another tab or device)'}. `
         + `The page now shows the game as it is; check it and try again. (${e.message})`);

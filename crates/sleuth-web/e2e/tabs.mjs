@@ -164,9 +164,12 @@ await run(async (browser, watch) => {
   });
   await enterTurn(A, sample.events[8].suggestion);
   await A.click('#turn-submit');
-  await A.waitForSelector(`#notepad[data-version="${++v}"]`);
+  // The lesson comes with the change's own answer (a poll may bring the notepad first).
+  await A.waitForSelector(`#lesson[data-version="${++v}"]`);
   check(keys.length === 2 && keys[0] && keys[0] === keys[1], `sent again with the same key: ${keys.join(', ')}`);
   check(await A.isHidden('#error'), `no message after a lost answer: ${await A.textContent('#error-text')}`);
+  const lesson = await A.textContent('#lesson');
+  check(lesson.startsWith('Already saved (its first answer was lost): stored once.'), `the page says the turn was stored once: ${lesson}`);
   expected.push(sample.events[8]);
   s = await stored(id);
   check(s.version === v && sameEvents(s.file.events, expected), `the turn is stored once: ${s.events.map((e) => e.text).join(' | ')}`);

@@ -42,8 +42,9 @@
 //! may): a key the game has seen answers with the game as it is now and
 //! what the first request did (`"change"`), before the version is checked,
 //! so a retry whose first answer was lost never stores a turn twice and is
-//! never taken for another tab's change. The same key with another request
-//! is refused (422).
+//! never taken for another tab's change. A new game may carry one too: the
+//! same key again answers with the game it created (200, not 201). The
+//! same key with another request is refused (422).
 
 use crate::guard::refuse;
 use crate::store::{check_name, lock, Change, Entry, Store, StoreError, TurnId};
@@ -256,18 +257,29 @@ pub async fn list(State(app): State<Arc<App>>) -> Reply {
 }
 
 /// `POST /api/games[?name=NAME]`: the body is a game file (a new game or
-/// an import); without a name the game is named by its creation time.
-pub async fn create(State(app): State<Arc<App>>, Query(q): Query<HashMap<String, String>>, body: String) -> Reply {
+/// an import); without a name the game is named by its creation time. With
+/// an `Idempotency-Key` seen before, the game that key created (200).
+pub async fn create(
+    State(app): State<Arc<App>>,
+    Query(q): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+    body: String,
+) -> Reply {
     let file = GameFile::from_json(&body).map_err(|e| bad(e.to_string()))?;
     let name = q.get("name").map(|n| check_name(n)).transpose()?;
-    let (id, version, state) = blocking(move || {
-        let id = app.store.create(file, name.as_deref())?;
+    let key = idempotency_key(&headers)?;
+    let (id, replayed, version, mut state) = blocking(move || {
+        let (id, replayed) = app.store.create(file, name.as_deref(), key.as_deref())?;
         let entry = app.store.get(&id)?;
         let e = lock(&entry);
-        Ok((id, e.version(), state_json(&e)))
+        Ok((id, replayed, e.version(), state_json(&e)))
     })
     .await?;
-    let mut response = (StatusCode::CREATED, axum::Json(state)).into_response();
+    if let Some(o) = state.as_object_mut() {
+        o.insert("change".into(), serde_json::json!({"version": 0, "turn": null, "replayed": replayed}));
+    }
+    let status = if replayed { StatusCode::OK } else { StatusCode::CREATED };
+    let mut response = (status, axum::Json(state)).into_response();
     if let Ok(v) = format!("/api/games/{id}").parse() {
         response.headers_mut().insert(header::LOCATION, v);
     }

@@ -40,6 +40,7 @@ CREATE TABLE IF NOT EXISTS changes (
     sum     INTEGER NOT NULL,
     PRIMARY KEY (game, seq)
 );
+CREATE INDEX IF NOT EXISTS created_by_key ON changes (key) WHERE seq = 0 AND key IS NOT NULL;
 CREATE TABLE IF NOT EXISTS meta (
     key   TEXT PRIMARY KEY NOT NULL,
     value TEXT NOT NULL
@@ -47,7 +48,7 @@ CREATE TABLE IF NOT EXISTS meta (
 ";
 
 /// The schema's version, in `PRAGMA user_version`.
-const SCHEMA_VERSION: i64 = 1;
+const SCHEMA_VERSION: i64 = 2;
 
 /// How the database was opened.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -113,6 +114,17 @@ pub fn open_writable(path: &Path) -> rusqlite::Result<Connection> {
         [],
         |r| r.get(0),
     )?;
+    if version > SCHEMA_VERSION {
+        // Written by a newer sleuth: its rows may mean what this one cannot read.
+        return Err(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN),
+            Some(format!(
+                "{} was written by a newer sleuth (schema {version}; this one knows up to {SCHEMA_VERSION}): \
+                 use that version, or export the games with it",
+                path.display()
+            )),
+        ));
+    }
     if !has_tables || version != SCHEMA_VERSION {
         conn.execute_batch(SCHEMA)?;
         conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;

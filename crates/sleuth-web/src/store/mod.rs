@@ -342,17 +342,27 @@ impl Store {
         Ok(out)
     }
 
-    /// Stores a new game (created or imported) under a fresh id.
+    /// Stores a new game (created or imported) under a fresh id. A game
+    /// created with an idempotency `key` is stored once: the same key again
+    /// (a retry whose answer was lost) answers with that game's id and
+    /// `true` (replayed); with another game or name it is refused.
     ///
     /// # Errors
-    /// [`StoreError::Invalid`] for an invalid game; [`StoreError::Full`],
-    /// [`StoreError::ReadOnly`], [`StoreError::Io`] when it cannot be stored.
-    pub fn create(&self, file: GameFile, name: Option<&str>) -> Result<String, StoreError> {
-        let name = match name {
-            Some(n) => check_name(n)?,
-            None => default_name(std::time::SystemTime::now()),
-        };
+    /// [`StoreError::Invalid`] for an invalid game or a key sent before with
+    /// another request; [`StoreError::Full`], [`StoreError::ReadOnly`],
+    /// [`StoreError::Io`] when it cannot be stored.
+    pub fn create(&self, file: GameFile, name: Option<&str>, key: Option<&str>) -> Result<(String, bool), StoreError> {
+        let name = name.map(check_name).transpose()?;
+        // The request as sent (a default name is made below, and differs on a retry).
+        let request = serde_json::json!({"op": "create", "name": name, "game": file.to_json()}).to_string();
+        // Held until the game is stored: two copies of one request cannot both miss the key.
         let mut open = lock(&self.open);
+        if let Some(key) = key {
+            if let Some(id) = self.created_by(key, &request)? {
+                return Ok((id, true));
+            }
+        }
+        let name = name.unwrap_or_else(|| default_name(std::time::SystemTime::now()));
         let id = loop {
             let id = new_id();
             if !open.contains_key(&id) && !self.exists(&id)? {
@@ -364,10 +374,31 @@ impl Store {
         let records = [Record::Base { file: Box::new(file), name }];
         let mut conn = lock(&self.db);
         let tx = conn.transaction().map_err(|e| db::error("cannot store the game", &e))?;
-        insert_game(&tx, &entry, &records).map_err(|e| db::error("cannot store the game", &e))?;
+        insert_game(&tx, &entry, &records, key.map(|k| (k, request.as_str())))
+            .map_err(|e| db::error("cannot store the game", &e))?;
         tx.commit().map_err(|e| db::error("cannot store the game", &e))?;
         open.insert(id.clone(), Arc::new(Mutex::new(entry)));
-        Ok(id)
+        Ok((id, false))
+    }
+
+    /// The game created with idempotency `key`, if one was (and is not
+    /// deleted); an error when `key` came with another request.
+    fn created_by(&self, key: &str, request: &str) -> Result<Option<String>, StoreError> {
+        let conn = lock(&self.db);
+        let found: Option<(String, Option<String>)> = conn
+            .query_row("SELECT game, request FROM changes WHERE seq = 0 AND key = ?1", [key], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()
+            .map_err(|e| db::error("cannot read the games", &e))?;
+        match found {
+            None => Ok(None),
+            Some((id, Some(r))) if r == request => Ok(Some(id)),
+            Some(_) => Err(StoreError::Invalid(
+                "this Idempotency-Key was sent before with another game; send a new key for a new game; nothing was changed"
+                    .into(),
+            )),
+        }
     }
 
     fn exists(&self, id: &str) -> Result<bool, StoreError> {
@@ -621,14 +652,21 @@ fn replay(id: &str, rows: &[ChangeRow]) -> (Option<Entry>, Option<String>) {
     (entry, None)
 }
 
-/// Inserts a game's rows: the current state and its history.
-fn insert_game(tx: &rusqlite::Transaction<'_>, e: &Entry, records: &[Record]) -> rusqlite::Result<()> {
+/// Inserts a game's rows: the current state and its history; `created`
+/// is the idempotency key and request that created it, if any.
+fn insert_game(
+    tx: &rusqlite::Transaction<'_>,
+    e: &Entry,
+    records: &[Record],
+    created: Option<(&str, &str)>,
+) -> rusqlite::Result<()> {
     for (seq, r) in records.iter().enumerate() {
         let record = r.to_json();
-        let sum = db::change_sum(&e.id, seq as u64, &record, None, None);
+        let (key, request) = created.filter(|_| seq == 0).unzip();
+        let sum = db::change_sum(&e.id, seq as u64, &record, key, request);
         tx.execute(
-            "INSERT INTO changes (game, seq, record, key, request, sum) VALUES (?1, ?2, ?3, NULL, NULL, ?4)",
-            params![e.id, seq as u64, record, sum],
+            "INSERT INTO changes (game, seq, record, key, request, sum) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![e.id, seq as u64, record, key, request, sum],
         )?;
     }
     let (file, turns) = (e.file().to_json(), e.ids_json());
@@ -656,7 +694,7 @@ fn import_folder(conn: &Connection, old: &Path, report: &mut Report) -> Result<(
         }
         match import::game(old, &id) {
             Ok(imported) => {
-                insert_game(&tx, &imported.entry, &imported.records).map_err(fail)?;
+                insert_game(&tx, &imported.entry, &imported.records, None).map_err(fail)?;
                 report.imported += 1;
                 report.problems.extend(imported.problems.into_iter().map(|p| format!("game {}: {p}", imported.id)));
                 report.notes.extend(imported.notes.into_iter().map(|p| format!("game {}: {p}", imported.id)));

@@ -388,6 +388,56 @@ fn a_retry_with_the_same_key_is_stored_once_and_answered_as_the_first() {
     assert_eq!(get(t, &format!("/api/games/{id}")).json()["events"].as_array().unwrap().len(), 3);
 }
 
+/// `POST /api/games` with `key`.
+fn create_keyed(addr: SocketAddr, path: &str, key: &str, game: &Value) -> crate::support::Response {
+    let headers = [("Content-Type", "application/json"), ("Idempotency-Key", key)];
+    send(addr, "POST", path, &headers, game.to_string().as_bytes())
+}
+
+#[test]
+fn a_new_game_sent_again_with_its_key_is_created_once() {
+    let s = start(None);
+    let count = |addr| get(addr, "/api/games").json()["games"].as_array().unwrap().len();
+    let first = create_keyed(s.addr, "/api/games?name=Friday", "new-1", &sample_setup());
+    assert_eq!(first.status, 201, "{}", first.body);
+    let id = first.json()["id"].clone();
+    assert_eq!(first.json()["change"]["replayed"], json!(false));
+    // The answer was lost: the same request again is the same game (200, not a second one).
+    let again = create_keyed(s.addr, "/api/games?name=Friday", "new-1", &sample_setup());
+    assert_eq!((again.status, &again.json()["id"]), (200, &id), "{}", again.body);
+    assert_eq!(again.json()["change"]["replayed"], json!(true));
+    assert_eq!(count(s.addr), 1);
+    // Without a name (named by the time it was made, which a retry does not change), after a restart.
+    let unnamed = create_keyed(s.addr, "/api/games", "new-2", &sample_game()).json()["id"].clone();
+    stop(s.addr);
+    let t = start_in(s.dir.path(), None);
+    let r = create_keyed(t, "/api/games", "new-2", &sample_game());
+    assert_eq!((r.status, &r.json()["id"]), (200, &unnamed), "{}", r.body);
+    // The key with another game, or another name, is refused; a new key makes a new game.
+    for (path, game) in [("/api/games?name=Friday", sample_game()), ("/api/games?name=Saturday", sample_setup())] {
+        let r = create_keyed(t, path, "new-1", &game);
+        assert_eq!(r.status, 422, "{}", r.body);
+        assert!(r.error().contains("Idempotency-Key"), "{}", r.body);
+    }
+    assert_eq!(count(t), 2);
+    assert_eq!(create_keyed(t, "/api/games?name=Friday", "new-3", &sample_setup()).status, 201);
+    // Eight copies at once: one game.
+    let barrier = Arc::new(Barrier::new(8));
+    let threads: Vec<_> = (0..8)
+        .map(|_| {
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                barrier.wait();
+                create_keyed(t, "/api/games", "burst", &sample_setup())
+            })
+        })
+        .collect();
+    let answers: Vec<_> = threads.into_iter().map(|h| h.join().unwrap()).collect();
+    assert!(answers.iter().all(|r| r.json()["id"] == answers[0].json()["id"]), "one game");
+    assert_eq!(answers.iter().filter(|r| r.status == 201).count(), 1);
+    assert_eq!(count(t), 4);
+}
+
 #[test]
 fn a_turn_deleted_twice_is_deleted_once_and_no_other_turn_goes() {
     let s = start(None);
