@@ -210,12 +210,13 @@ fn a_restarted_listen_keeps_its_token_and_a_new_link_lets_a_stale_cookie_in() {
 /// Runs `script` (sh) in a mount namespace of its own, as root there
 /// (`unshare -rm`), so that it can mount a small tmpfs at `$MNT`; the script
 /// ends by exec'ing `sleuth serve` ($SLEUTH), whose first line is read.
-/// The tmpfs stays reachable from here through /proc/PID/root/$MNT.
-fn serve_in_namespace(script: &str, env: &[(&str, &Path)]) -> (Child, String, Vec<String>) {
-    let mnt = tempfile::tempdir().unwrap().keep();
+/// The tmpfs stays reachable from here through /proc/PID/root/$MNT; the
+/// returned folder is $MNT (empty out here), to be kept until the server ends.
+fn serve_in_namespace(script: &str, env: &[(&str, &Path)]) -> (Child, String, Vec<String>, tempfile::TempDir) {
+    let mnt = tempfile::tempdir().unwrap();
     let mut cmd = Command::new("unshare");
     cmd.args(["-rm", "sh", "-c", script])
-        .env("MNT", &mnt)
+        .env("MNT", mnt.path())
         .env("SLEUTH", env!("CARGO_BIN_EXE_sleuth"))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -243,7 +244,7 @@ fn serve_in_namespace(script: &str, env: &[(&str, &Path)]) -> (Child, String, Ve
     }
     let addr = lines[0].split("http://").nth(1).and_then(|r| r.split('/').next()).unwrap().to_string();
     std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
-    (child, addr, lines)
+    (child, addr, lines, mnt)
 }
 
 /// A data folder with one game of `turns` turns, left as a server killed
@@ -281,7 +282,7 @@ fn a_full_disk_lists_and_reads_every_game_and_refuses_a_change_alone() {
         cp -a "$SRC" "$MNT/data"
         dd if=/dev/zero of="$MNT/fill" bs=1k 2>/dev/null || true
         exec "$SLEUTH" serve --port 0 --data "$MNT/data""#;
-    let (mut child, addr, lines) = serve_in_namespace(script, &[("SRC", data.path())]);
+    let (mut child, addr, lines, mnt) = serve_in_namespace(script, &[("SRC", data.path())]);
     let said = lines.join("");
     assert!(said.contains("1 game in") && said.contains("nothing damaged"), "{said}");
     let (status, list) = request(&addr, "GET", "/api/games", "").unwrap();
@@ -298,22 +299,11 @@ fn a_full_disk_lists_and_reads_every_game_and_refuses_a_change_alone() {
     let (status, _) = request(&addr, "GET", &format!("/api/games/{id}/analysis"), "").unwrap();
     assert_eq!(status, 200);
     // Room again: the same change goes through, once.
-    let mnt = mount_point(&child);
-    std::fs::remove_file(format!("/proc/{}/root{}/fill", child.id(), mnt)).unwrap();
+    std::fs::remove_file(format!("/proc/{}/root{}/fill", child.id(), mnt.path().display())).unwrap();
     let (status, answer) = add_turn(&addr, &id, 10, "full-1");
     assert_eq!((status, answer["version"].as_u64()), (200, Some(11)), "{answer}");
     child.kill().unwrap();
     child.wait().unwrap();
-}
-
-/// The tmpfs's mount point of a server started by [`serve_in_namespace`].
-fn mount_point(child: &Child) -> String {
-    let environ = std::fs::read(format!("/proc/{}/environ", child.id())).unwrap();
-    environ
-        .split(|&b| b == 0)
-        .find_map(|kv| kv.strip_prefix(b"MNT="))
-        .map(|v| String::from_utf8_lossy(v).into_owned())
-        .expect("MNT in the server's environment")
 }
 
 #[test]
@@ -324,7 +314,7 @@ fn a_read_only_data_folder_lists_and_reads_every_game_and_refuses_changes() {
         cp -a "$SRC" "$MNT/data"
         mount -o remount,ro "$MNT"
         exec "$SLEUTH" serve --port 0 --data "$MNT/data""#;
-    let (mut child, addr, lines) = serve_in_namespace(script, &[("SRC", data.path())]);
+    let (mut child, addr, lines, _mnt) = serve_in_namespace(script, &[("SRC", data.path())]);
     let said = lines.join("");
     assert!(said.contains("1 game in") && said.contains("read-only"), "{said}");
     let (status, list) = request(&addr, "GET", "/api/games", "").unwrap();
@@ -350,7 +340,7 @@ fn a_read_only_folder_of_the_old_layout_is_read_from_its_files() {
         cp -a "$SRC" "$MNT/data"
         mount -o remount,ro "$MNT"
         exec "$SLEUTH" serve --port 0 --data "$MNT/data""#;
-    let (mut child, addr, lines) = serve_in_namespace(script, &[("SRC", &fixture)]);
+    let (mut child, addr, lines, _mnt) = serve_in_namespace(script, &[("SRC", &fixture)]);
     let said = lines.join("");
     assert!(said.contains("3 games read from the game files") && said.contains("read-only"), "{said}");
     let (status, list) = request(&addr, "GET", "/api/games", "").unwrap();
