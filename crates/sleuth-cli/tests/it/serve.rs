@@ -352,3 +352,49 @@ fn a_read_only_folder_of_the_old_layout_is_read_from_its_files() {
     child.kill().unwrap();
     child.wait().unwrap();
 }
+
+/// Whether this process runs as root (which ignores file permissions).
+fn is_root() -> bool {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    status.lines().find_map(|l| l.strip_prefix("Uid:")).and_then(|l| l.split_whitespace().nth(1)) == Some("0")
+}
+
+#[test]
+fn a_read_only_database_file_in_a_writable_folder_is_read_and_refuses_changes() {
+    use std::os::unix::fs::PermissionsExt;
+    let (data, id) = data_with_a_game(4);
+    let mode = |p: &Path, m| std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap();
+    mode(data.path(), 0o777);
+    for f in ["sleuth.db", "sleuth.db-wal"] {
+        mode(&data.path().join(f), 0o444);
+    }
+    // Root ignores permissions: then the server runs as nobody (setpriv, util-linux).
+    let bin = env!("CARGO_BIN_EXE_sleuth");
+    let mut cmd = Command::new(if is_root() { "setpriv" } else { bin });
+    if is_root() {
+        cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups", bin]);
+    }
+    let mut child = cmd
+        .args(["serve", "--port", "0", "--data"])
+        .arg(data.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the server starts (as root: setpriv from util-linux drops to nobody)");
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let (mut first, mut said) = (String::new(), String::new());
+    out.read_line(&mut first).unwrap();
+    out.read_line(&mut said).unwrap();
+    let addr = first.split("http://").nth(1).and_then(|r| r.split('/').next()).unwrap_or_else(|| panic!("{first}"));
+    assert!(
+        said.contains("1 game in") && said.contains("read-only") && said.contains("sleuth.db cannot be written"),
+        "{said}"
+    );
+    let (status, list) = request(addr, "GET", "/api/games", "").unwrap();
+    assert_eq!((status, list["games"][0]["events"].as_u64()), (200, Some(4)), "{list}");
+    let (status, answer) = add_turn(addr, &id, 4, "ro-file-1");
+    assert_eq!(status, 503, "{answer}");
+    assert!(answer["error"].as_str().unwrap().contains("read-only"), "{answer}");
+    child.kill().unwrap();
+    child.wait().unwrap();
+}

@@ -140,9 +140,9 @@ pub fn open_writable(path: &Path) -> rusqlite::Result<Connection> {
 /// through SQLite's read-only mode when it can; as an immutable file when
 /// no write-ahead log is left; and when a log is left (a server killed
 /// before the folder became read-only) from a copy of both in a temporary
-/// folder, where SQLite reads the log in. The copy goes with the returned
-/// folder.
-pub fn open_read_only(path: &Path) -> rusqlite::Result<(Connection, Option<tempfile::TempDir>)> {
+/// folder, where SQLite reads the log in, copied on into memory (the
+/// temporary folder goes at once, whatever happens to the server later).
+pub fn open_read_only(path: &Path) -> rusqlite::Result<Connection> {
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let check = |conn: Connection| -> rusqlite::Result<Connection> {
         conn.query_row("SELECT count(*) FROM games", [], |r| r.get::<_, i64>(0))?;
@@ -150,11 +150,11 @@ pub fn open_read_only(path: &Path) -> rusqlite::Result<(Connection, Option<tempf
     };
     let uri = |query: &str| format!("file:{}?{query}", uri_path(path));
     if let Ok(conn) = Connection::open_with_flags(uri("mode=ro"), flags).and_then(check) {
-        return Ok((conn, None));
+        return Ok(conn);
     }
     let wal = path.with_extension("db-wal");
     if std::fs::metadata(&wal).map_or(true, |m| m.len() == 0) {
-        return Ok((Connection::open_with_flags(uri("immutable=1"), flags).and_then(check)?, None));
+        return Connection::open_with_flags(uri("immutable=1"), flags).and_then(check);
     }
     let cannot = |e: std::io::Error| {
         rusqlite::Error::SqliteFailure(
@@ -165,9 +165,11 @@ pub fn open_read_only(path: &Path) -> rusqlite::Result<(Connection, Option<tempf
     let dir = tempfile::tempdir().map_err(cannot)?;
     std::fs::copy(path, dir.path().join("sleuth.db")).map_err(cannot)?;
     std::fs::copy(&wal, dir.path().join("sleuth.db-wal")).map_err(cannot)?;
-    let conn = Connection::open(dir.path().join("sleuth.db")).and_then(check)?;
-    conn.pragma_update(None, "query_only", true)?;
-    Ok((conn, Some(dir)))
+    let copy = Connection::open(dir.path().join("sleuth.db")).and_then(check)?;
+    let mut memory = Connection::open_in_memory()?;
+    rusqlite::backup::Backup::new(&copy, &mut memory)?.run_to_completion(1024, std::time::Duration::ZERO, None)?;
+    memory.pragma_update(None, "query_only", true)?;
+    check(memory)
 }
 
 /// An empty database in memory, with the tables.
@@ -192,23 +194,34 @@ fn uri_path(path: &Path) -> String {
     out
 }
 
-/// Whether `dir` takes new files: creates and removes an empty probe file.
-/// A full disk still counts as writable (a change then fails by itself,
-/// with its own message); a read-only file system or no permission does not.
-pub fn writable(dir: &Path) -> Result<(), String> {
+/// Whether the data folder `dir` and its database `db` (with its log, when
+/// they exist) can be written: creates and removes an empty probe file,
+/// and opens the database's files for writing (changing nothing). A full
+/// disk still counts as writable (a change then fails by itself, with its
+/// own message); a read-only file system or no permission does not, and
+/// the error says which (SQLite would open a read-only file read-only
+/// without a word, and fail at the first change).
+pub fn writable(dir: &Path, db: &Path) -> Result<(), String> {
     let probe = dir.join(format!(".sleuth-probe-{}", std::process::id()));
     match std::fs::OpenOptions::new().write(true).create_new(true).open(&probe) {
         Ok(_) => {
             let _ = std::fs::remove_file(&probe);
-            Ok(())
         }
-        Err(e) if e.kind() == std::io::ErrorKind::StorageFull => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::StorageFull => {}
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
             let _ = std::fs::remove_file(&probe);
-            Ok(())
         }
-        Err(e) => Err(e.to_string()),
+        Err(e) => return Err(format!("the data folder cannot be written: {e}")),
     }
+    for file in [db.to_path_buf(), db.with_extension("db-wal")] {
+        match std::fs::OpenOptions::new().append(true).open(&file) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(format!("{} cannot be written: {e}", file.display()))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -168,8 +168,6 @@ pub struct Store {
     db: Mutex<Connection>,
     report: Report,
     open: Mutex<HashMap<String, Arc<Mutex<Entry>>>>,
-    /// The copy a read-only database is read from, when it had a log to read in.
-    _copy: Option<tempfile::TempDir>,
 }
 
 /// Locks a mutex, recovering it if a panicking thread poisoned it (memory
@@ -200,8 +198,7 @@ impl Store {
         let path = data.join(DB_FILE);
         let old = data.join(OLD_GAMES);
         let mut notes = Vec::new();
-        let mut scratch = None;
-        let opened = match db::writable(data) {
+        let opened = match db::writable(data, &path) {
             Ok(()) => match db::open_writable(&path) {
                 Ok(conn) => Ok(conn),
                 Err(e) => match db::error("cannot open the database", &e) {
@@ -209,14 +206,13 @@ impl Store {
                     other => return Err(StoreError::Io(format!("{} ({})", other, path.display()))),
                 },
             },
-            Err(why) => Err(format!("the data folder cannot be written: {why}")),
+            Err(why) => Err(why),
         };
         let (conn, mode) = match opened {
             Ok(conn) => (conn, Mode::Writable),
             Err(why) if path.exists() => {
-                let (conn, copy) = db::open_read_only(&path)
+                let conn = db::open_read_only(&path)
                     .map_err(|e| db::error(&format!("cannot open {} (not even read-only)", path.display()), &e))?;
-                scratch = copy;
                 (conn, Mode::ReadOnly(why))
             }
             Err(why) => {
@@ -240,7 +236,7 @@ impl Store {
             }
         }
         report.notes.splice(0..0, notes);
-        let mut store = Store { db: Mutex::new(conn), report, open: Mutex::new(HashMap::new()), _copy: scratch };
+        let mut store = Store { db: Mutex::new(conn), report, open: Mutex::new(HashMap::new()) };
         store.check()?;
         if imported && store.report.mode == Mode::Writable {
             store.report.notes.push(set_aside(&old));
