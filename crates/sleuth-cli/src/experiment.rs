@@ -3,9 +3,11 @@
 //! `sleuth experiment sampling` is Neller and Luo's sampling-error experiment
 //! (the protocol is documented in `sleuth_sim::experiment`); `sleuth
 //! experiment merge` combines the outputs of `--shard` runs. Both write the
-//! raw results, `summary.json`, `summary.md` and the plots into `--out`.
+//! raw results, `summary.json`, `summary.md` and the plots into `--out` (a
+//! new folder by default; see [`crate::outdir`]).
 
 use crate::input::display;
+use crate::outdir::OutArgs;
 use crate::plot;
 use crate::progress::Bar;
 use crate::Outcome;
@@ -30,7 +32,8 @@ enum Experiment {
     /// of 6 random agents, every state within 10,000,000 deals and none beyond, 100 runs of
     /// 100,000 iterations of every method (hours on two cores: see --shard).
     Sampling(SamplingArgs),
-    /// Merge the outputs of `sleuth experiment sampling --shard i/n` runs.
+    /// Merge the outputs of `sleuth experiment sampling --shard i/n` runs: every shard of
+    /// the run, each once and finished.
     Merge(MergeArgs),
     /// Neller and Luo's Table 1: the game, its exact probabilities, Algorithm 1's and
     /// Algorithm 2's estimates with each cell's error, and the paper's observations on
@@ -86,9 +89,8 @@ struct SamplingArgs {
     /// and 1 beyond per game (overrides those options).
     #[arg(long)]
     quick: bool,
-    /// The output directory.
-    #[arg(long, default_value = "experiments/sampling")]
-    out: PathBuf,
+    #[command(flatten)]
+    out: OutArgs,
     /// Worker threads (default: one per core).
     #[arg(long)]
     threads: Option<usize>,
@@ -107,12 +109,16 @@ fn parse_beyond(s: &str) -> Result<Beyond, String> {
 
 #[derive(Debug, clap::Args)]
 struct MergeArgs {
-    /// Output directories of the shards.
+    /// The results folders of the shards, every one of them.
     #[arg(required = true)]
     dirs: Vec<PathBuf>,
-    /// The output directory for the merged results.
-    #[arg(long, default_value = "experiments/sampling")]
-    out: PathBuf,
+    /// The folder for the merged results [default: a new folder results/sampling-DATE-TIME].
+    /// A folder that already holds files is refused unless --force.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Write into a folder that already holds files, replacing its results.
+    #[arg(long)]
+    force: bool,
 }
 
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
@@ -153,12 +159,20 @@ fn sampling(a: &SamplingArgs, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         bail!("--threads must be at least 1");
     }
     let cfg = config(a);
+    let dir = a.out.folder("sampling")?;
+    let games = experiment::shard_games(&cfg).len();
+    if games == 0 {
+        eprintln!("{}", empty_shard(&cfg));
+    }
     let started = Instant::now();
     let progress = Bar::new();
-    let results = experiment::run_sampling(&cfg, &progress).context("the sampling experiment failed")?;
+    let run = experiment::run_sampling_in(&dir, &cfg, a.out.resume, &progress);
     progress.finish();
-    experiment::write_raw(&a.out, &results).with_context(|| format!("cannot write to {}", display(&a.out)))?;
+    let (results, already) = run.context("the sampling experiment failed")?;
     let elapsed = started.elapsed();
+    if a.out.resume {
+        writeln!(out, "resumed in {}: {already} of the {games} games were done before", display(&dir))?;
+    }
     if cfg.shard.count > 1 {
         writeln!(
             out,
@@ -168,25 +182,34 @@ fn sampling(a: &SamplingArgs, out: &mut dyn Write) -> anyhow::Result<Outcome> {
             results.states.len(),
             results.runs.len(),
             elapsed.as_secs_f64(),
-            display(&a.out)
+            display(&dir)
         )?;
-        writeln!(out, "merge the shards with: sleuth experiment merge DIR... --out DIR")?;
+        if games == 0 {
+            writeln!(out, "{}", empty_shard(&cfg))?;
+        }
+        writeln!(out, "merge every shard with: sleuth experiment merge DIR... --out DIR")?;
         return Ok(Outcome::Success);
     }
-    report(&results, &a.out, out)?;
+    report(&results, &dir, out)?;
     writeln!(out, "\n{:.0} s in all", elapsed.as_secs_f64())?;
     Ok(Outcome::Success)
 }
 
+/// What an empty shard says, at its start and in its summary.
+fn empty_shard(cfg: &SamplingConfig) -> String {
+    format!(
+        "shard {} is empty: the run has {} games, and none is numbered {} modulo {} (its results are empty, \
+         and the merge still needs them)",
+        cfg.shard, cfg.games, cfg.shard.index, cfg.shard.count
+    )
+}
+
 fn merge(a: &MergeArgs, out: &mut dyn Write) -> anyhow::Result<Outcome> {
-    let parts = a
-        .dirs
-        .iter()
-        .map(|d| experiment::read_raw(d).with_context(|| format!("cannot read the results in {}", display(d))))
-        .collect::<anyhow::Result<Vec<Results>>>()?;
-    let merged = experiment::merge(parts)?;
-    experiment::write_raw(&a.out, &merged).with_context(|| format!("cannot write to {}", display(&a.out)))?;
-    report(&merged, &a.out, out)?;
+    let target = OutArgs { out: a.out.clone(), resume: false, force: a.force };
+    let dir = target.folder("sampling")?;
+    let merged = experiment::merge(&a.dirs)?;
+    experiment::write_merged(&dir, &merged).with_context(|| format!("cannot write to {}", display(&dir)))?;
+    report(&merged, &dir, out)?;
     Ok(Outcome::Success)
 }
 
@@ -207,7 +230,7 @@ fn report(results: &Results, dir: &Path, out: &mut dyn Write) -> anyhow::Result<
         files.iter().map(|f| f.file_name().unwrap_or_default().to_string_lossy().into_owned()).collect();
     writeln!(
         out,
-        "\nwritten to {}: config.json, games.csv, states.csv, runs.csv, summary.json, summary.md, {}",
+        "\nwritten to {}: config.json, results.jsonl, games.csv, states.csv, runs.csv, summary.json, summary.md, {}",
         display(dir),
         names.join(", ")
     )?;

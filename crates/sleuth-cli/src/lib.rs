@@ -17,6 +17,7 @@ mod input;
 mod limits;
 mod logic;
 mod notepad;
+mod outdir;
 mod output;
 #[doc(hidden)]
 pub mod plot; // also drawn by the examples

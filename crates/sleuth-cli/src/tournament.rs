@@ -1,17 +1,18 @@
 //! `sleuth tournament`: every seating of the chosen agents for each player
 //! count (the format is documented in `sleuth_sim::tournament`), and
 //! `sleuth tournament merge` for the outputs of `--shard` runs. Both write
-//! `config.json`, `games.csv`, `summary.json`, `summary.md` and the plot
-//! `win_rates.{svg,png}` into `--out` (a shard writes only the first two).
+//! `config.json`, `results.jsonl`, `games.csv`, `summary.json`, `summary.md`
+//! and the plot `win_rates.{svg,png}` into `--out` (a new folder by default;
+//! a shard writes only the first three).
 
 use crate::input::display;
+use crate::outdir::OutArgs;
 use crate::plot::tournament::write_tournament_plot;
 use crate::progress::Bar;
 use crate::Outcome;
 use anyhow::{bail, Context as _};
 use sleuth_sim::experiment::Shard;
-use sleuth_sim::tournament::{self, DeckName, TournamentConfig, TournamentResults};
-use sleuth_sim::AGENT_NAMES;
+use sleuth_sim::tournament::{self, DeckName, TournamentConfig, TournamentResults, DEFAULT_AGENTS};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -27,18 +28,20 @@ pub struct Args {
 
 #[derive(Debug, clap::Subcommand)]
 enum Sub {
-    /// Merge the outputs of `sleuth tournament --shard i/n` runs.
+    /// Merge the outputs of `sleuth tournament --shard i/n` runs: every shard of the
+    /// tournament, each once and finished.
     Merge(MergeArgs),
 }
 
 #[derive(Debug, clap::Args)]
 struct PlayArgs {
-    /// The agents, comma-separated (default: every registered agent).
+    /// The agents, comma-separated [default: random, exact, notepad, group4, sat, sleuth;
+    /// minimax, inference, bluffer, ray and spock play when named].
     #[arg(long, value_delimiter = ',')]
     agents: Vec<String>,
-    /// Player counts: a range `3..6`, a list `3,5`, or one count.
-    #[arg(long, default_value = "3..6", value_parser = parse_players)]
-    players: PlayerCounts,
+    /// Player counts: a range `3..6`, a list `3,5`, or one count [default: 3..6].
+    #[arg(long, value_parser = parse_players)]
+    players: Option<PlayerCounts>,
     /// Games per seating (each seating of agents is played this many times, each game with
     /// its own deal).
     #[arg(long, default_value_t = 1)]
@@ -60,22 +63,33 @@ struct PlayArgs {
     /// `sleuth tournament merge`.
     #[arg(long, value_name = "i/n")]
     shard: Option<Shard>,
+    /// A quick look: 3 players only (120 games with the default agents, seconds).
+    #[arg(long, conflicts_with = "players")]
+    quick: bool,
     /// Worker threads (default: one per core).
     #[arg(long)]
     threads: Option<usize>,
-    /// The output directory.
-    #[arg(long, default_value = "tournament")]
-    out: PathBuf,
+    #[command(flatten)]
+    out: OutArgs,
 }
 
 #[derive(Debug, clap::Args)]
 struct MergeArgs {
-    /// Output directories of the shards.
+    /// The results folders of the shards, every one of them.
     #[arg(required = true)]
     dirs: Vec<PathBuf>,
-    /// The output directory for the merged results.
-    #[arg(long, default_value = "tournament")]
-    out: PathBuf,
+    /// The folder for the merged results [default: a new folder
+    /// results/tournament-DATE-TIME]. A folder that already holds files is refused unless
+    /// --force.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Write into a folder that already holds files, replacing its results.
+    #[arg(long)]
+    force: bool,
+    /// Merge a part of the tournament on purpose: shards may be missing (the summary says
+    /// how many games of the schedule are not in it).
+    #[arg(long)]
+    partial: bool,
 }
 
 /// Player counts from the command line.
@@ -112,11 +126,15 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
 fn config(a: &PlayArgs) -> TournamentConfig {
     TournamentConfig {
         agents: if a.agents.is_empty() {
-            AGENT_NAMES.iter().map(|s| s.to_string()).collect()
+            DEFAULT_AGENTS.iter().map(|s| s.to_string()).collect()
         } else {
             a.agents.iter().map(|s| s.trim().to_string()).collect()
         },
-        players: a.players.0.clone(),
+        players: match (&a.players, a.quick) {
+            (Some(p), _) => p.0.clone(),
+            (None, true) => vec![3],
+            (None, false) => vec![3, 4, 5, 6],
+        },
         games: a.games,
         deck: a.deck,
         max_rounds: a.max_rounds,
@@ -133,37 +151,54 @@ fn play(a: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     }
     let cfg = config(a);
     cfg.validate()?;
+    let dir = a.out.folder("tournament")?;
+    let games = tournament::shard_fixtures(&cfg)?.len();
+    if games == 0 {
+        eprintln!("{}", empty_shard(&cfg));
+    }
     let started = Instant::now();
     let progress = Bar::new();
-    let results = tournament::run_tournament(&cfg, &progress).context("the tournament failed")?;
+    let run = tournament::run_tournament_in(&dir, &cfg, a.out.resume, &progress);
     progress.finish();
-    tournament::write_games(&a.out, &results).with_context(|| format!("cannot write to {}", display(&a.out)))?;
+    let (results, already) = run.context("the tournament failed")?;
     let elapsed = started.elapsed().as_secs_f64();
+    if a.out.resume {
+        writeln!(out, "resumed in {}: {already} of the {games} games were played before", display(&dir))?;
+    }
     if cfg.shard.count > 1 {
         writeln!(
             out,
             "shard {}: {} games in {elapsed:.0} s; results in {}",
             cfg.shard,
             results.games.len(),
-            display(&a.out)
+            display(&dir)
         )?;
-        writeln!(out, "merge the shards with: sleuth tournament merge DIR... --out DIR")?;
+        if games == 0 {
+            writeln!(out, "{}", empty_shard(&cfg))?;
+        }
+        writeln!(out, "merge every shard with: sleuth tournament merge DIR... --out DIR")?;
         return Ok(Outcome::Success);
     }
-    report(&results, &a.out, out)?;
+    report(&results, &dir, out)?;
     writeln!(out, "\n{elapsed:.0} s in all")?;
     Ok(Outcome::Success)
 }
 
+/// What an empty shard says, at its start and in its summary.
+fn empty_shard(cfg: &TournamentConfig) -> String {
+    format!(
+        "shard {} is empty: no game of the tournament is numbered {} modulo {} (its results are empty, and the \
+         merge still needs them)",
+        cfg.shard, cfg.shard.index, cfg.shard.count
+    )
+}
+
 fn merge(a: &MergeArgs, out: &mut dyn Write) -> anyhow::Result<Outcome> {
-    let parts = a
-        .dirs
-        .iter()
-        .map(|d| tournament::read_games(d).with_context(|| format!("cannot read the results in {}", display(d))))
-        .collect::<anyhow::Result<Vec<TournamentResults>>>()?;
-    let merged = tournament::merge(parts)?;
-    tournament::write_games(&a.out, &merged).with_context(|| format!("cannot write to {}", display(&a.out)))?;
-    report(&merged, &a.out, out)?;
+    let target = OutArgs { out: a.out.clone(), resume: false, force: a.force };
+    let dir = target.folder("tournament")?;
+    let merged = tournament::merge(&a.dirs, a.partial)?;
+    tournament::write_merged(&dir, &merged).with_context(|| format!("cannot write to {}", display(&dir)))?;
+    report(&merged, &dir, out)?;
     Ok(Outcome::Success)
 }
 
@@ -178,7 +213,7 @@ fn report(results: &TournamentResults, dir: &Path, out: &mut dyn Write) -> anyho
         files.iter().map(|f| f.file_name().unwrap_or_default().to_string_lossy().into_owned()).collect();
     writeln!(
         out,
-        "\nwritten to {}: config.json, games.csv, summary.json, summary.md, {}",
+        "\nwritten to {}: config.json, results.jsonl, games.csv, summary.json, summary.md, {}",
         display(dir),
         names.join(", ")
     )?;

@@ -66,6 +66,7 @@ mod deal;
 mod error;
 pub mod experiment;
 pub mod file;
+pub mod journal;
 mod perspective;
 mod record;
 mod sim;

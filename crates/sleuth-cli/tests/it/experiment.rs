@@ -75,7 +75,7 @@ fn shards_merge() {
         let out = format!("shard{}", &shard[..1]);
         let run = scratch.sleuth(&["experiment", "sampling", "--quick", "--shard", shard, "--out", &out]);
         run.code(0);
-        assert!(run.stdout.contains("merge the shards"), "{}", run.stdout);
+        assert!(run.stdout.contains("merge every shard"), "{}", run.stdout);
         assert!(!scratch.path().join(&out).join("summary.md").exists());
     }
     let run = scratch.sleuth(&["experiment", "merge", "shard0", "shard1", "--out", "merged"]);
@@ -83,12 +83,84 @@ fn shards_merge() {
     check_outputs(&scratch.path().join("merged"));
     let games = scratch.read("merged/games.csv");
     assert_eq!(games.lines().count(), 1 + 3, "{games}");
-    // A shard merged with itself is refused.
+    // A shard merged with itself, or alone, is refused.
     let run = scratch.sleuth(&["experiment", "merge", "shard0", "shard0", "--out", "bad"]);
     run.code(2);
-    assert!(run.stderr.contains("appears in two"), "{}", run.stderr);
+    assert!(run.stderr.contains("shard 0/2 is given twice"), "{}", run.stderr);
+    let run = scratch.sleuth(&["experiment", "merge", "shard1", "--out", "bad"]);
+    run.code(2);
+    assert!(run.stderr.contains("1 of the 2 shards is missing (0/2)"), "{}", run.stderr);
+    // A shard of other settings is named, with the settings that differ.
+    scratch.sleuth(&["experiment", "sampling", "--quick", "--shard", "1/2", "--seed", "3", "--out", "other"]).code(0);
+    let run = scratch.sleuth(&["experiment", "merge", "shard0", "other", "--out", "bad"]);
+    run.code(2);
+    assert!(run.stderr.contains("'other' is a shard of another sampling experiment"), "{}", run.stderr);
+    assert!(run.stderr.contains("seed 0 in 'shard0', 3 in 'other'"), "{}", run.stderr);
+    assert!(!scratch.path().join("bad").exists());
     let run = scratch.sleuth(&["experiment", "sampling", "--quick", "--shard", "2/2"]);
     run.code(2);
+    // 3 games in 4 shards: shard 3/4 is empty, says so, and still merges.
+    let run = scratch.sleuth(&["experiment", "sampling", "--quick", "--shard", "3/4", "--out", "empty"]);
+    run.code(0);
+    assert!(run.stderr.contains("shard 3/4 is empty: the run has 3 games"), "{}", run.stderr);
+    assert!(run.stdout.contains("shard 3/4: 0 games") && run.stdout.contains("shard 3/4 is empty"), "{}", run.stdout);
+}
+
+/// Everything of a run's results but the clock: games, states, and every
+/// run's numbers except its time (and the time-matched uniform runs).
+fn untimed(dir: &std::path::Path) -> String {
+    let r = sleuth_sim::experiment::read_raw(dir).unwrap();
+    let runs: Vec<String> = r
+        .runs
+        .iter()
+        .filter(|r| r.method != "uniform-time")
+        .map(|r| format!("{} {} {} {} {:?} {}", r.state, r.method, r.run, r.rmsd, r.samples, r.log10_models))
+        .collect();
+    let states: Vec<String> = r.states.iter().map(|s| format!("{} {}", s.state, s.sampled)).collect();
+    format!("{:?}\n{}\n{}", r.games, states.join("\n"), runs.join("\n"))
+}
+
+#[test]
+fn a_killed_run_resumes_into_the_unbroken_run() {
+    let s = Scratch::new();
+    let args = ["experiment", "sampling", "--quick", "--threads", "1"];
+    s.sleuth(&[&args[..], &["--out", "whole"]].concat()).code(0);
+    let killed = [&args[..], &["--out", "cut"]].concat();
+    let kept = crate::support::kill_midway(s.path(), &killed, "cut/results.jsonl", 5);
+    let total = s.read("whole/results.jsonl").lines().count();
+    assert!(kept < total, "the run finished before the kill ({kept} records)");
+    let run = s.sleuth(&killed);
+    run.code(2);
+    assert!(run.stderr.contains("'cut' already holds files: add --resume"), "{}", run.stderr);
+    // Other settings do not resume it.
+    let run = s.sleuth(&[&args[..], &["--out", "cut", "--resume", "--seed", "1"]].concat());
+    run.code(2);
+    assert!(run.stderr.contains("seed 1 on the command line, 0 in 'cut'"), "{}", run.stderr);
+    let run = s.sleuth(&[&args[..], &["--out", "cut", "--resume"]].concat());
+    run.code(0);
+    assert!(run.stdout.contains("resumed in 'cut'"), "{}", run.stdout);
+    assert_eq!(s.read("cut/results.jsonl").lines().count(), total);
+    assert_eq!(untimed(&s.path().join("cut")), untimed(&s.path().join("whole")));
+    // --force starts afresh.
+    s.sleuth(&[&args[..], &["--out", "cut", "--force"]].concat()).code(0);
+    assert_eq!(untimed(&s.path().join("cut")), untimed(&s.path().join("whole")));
+}
+
+#[test]
+fn the_default_folder_is_new_and_committed_results_are_never_overwritten() {
+    let s = Scratch::new();
+    std::fs::create_dir_all(s.path().join("experiments/sampling")).unwrap();
+    s.write("experiments/sampling/summary.md", "the paper's results");
+    let run = s.sleuth(&["experiment", "sampling", "--quick", "--out", "experiments/sampling"]);
+    run.code(2);
+    assert!(run.stderr.contains("'experiments/sampling' already holds files"), "{}", run.stderr);
+    assert_eq!(s.read("experiments/sampling/summary.md"), "the paper's results");
+    let run = s.sleuth(&["experiment", "sampling", "--quick"]);
+    run.code(0);
+    let made: Vec<_> = std::fs::read_dir(s.path().join("results")).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(made.len(), 1);
+    assert!(made[0].file_name().unwrap().to_string_lossy().starts_with("sampling-"));
+    check_outputs(&made[0]);
 }
 
 #[test]

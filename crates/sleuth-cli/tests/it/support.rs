@@ -113,3 +113,36 @@ pub fn classic_game(events: &str) -> String {
   "me": "sc", "hand": ["wh", "li", "st"], "events": [{events}]}}"#
     )
 }
+
+/// Starts `sleuth` in `dir` and kills it (SIGKILL on Unix) once `file`
+/// there has at least `lines` lines; returns how many it had. Panics if the
+/// program ends on its own first.
+pub fn kill_midway(dir: &Path, args: &[&str], file: &str, lines: usize) -> usize {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sleuth"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the sleuth binary runs");
+    let path = dir.join(file);
+    let count = || std::fs::read(&path).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count());
+    let start = std::time::Instant::now();
+    while count() < lines {
+        if let Some(status) = child.try_wait().expect("wait") {
+            panic!("sleuth {args:?} ended ({status}) before {lines} lines of {file}");
+        }
+        assert!(start.elapsed().as_secs() < 120, "sleuth {args:?} wrote too slowly");
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    child.kill().expect("kill");
+    let status = child.wait().expect("wait");
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt as _;
+        assert_eq!(status.signal(), Some(9), "sleuth {args:?} was not killed by SIGKILL: {status}");
+    }
+    count()
+}

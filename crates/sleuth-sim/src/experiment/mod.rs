@@ -47,13 +47,14 @@ pub mod table1;
 pub use protocol::{
     case_file_determined, game_config, minimal_suggestions, prepare_game, winner_view, GameStatus, PreparedGame, State,
 };
-pub use results::{merge, read_raw, write_raw, GameRow, Range, Results, RunRow, StateRow};
+pub use results::{merge, read_raw, write_merged, write_raw, GameRow, Range, Results, RunRow, StateRow};
 pub use summary::{
     by_size, loess, methods_run, state_means, summarize, write_summary, MethodSummary, RangeStats, SizeRow, StateMean,
     Summary, TenureRow, Wins, PAPER_THRESHOLD, SPAN,
 };
 
 use crate::error::SimError;
+use crate::journal::Journal;
 use crate::stats::game_seed;
 use rand::SeedableRng;
 use rayon::prelude::*;
@@ -61,6 +62,7 @@ use serde::{Deserialize, Serialize};
 use sleuth_core::sample::{estimate_from_deals, search_and_sample, Estimate, Formula, UniformSampler, WalkSatConfig};
 use sleuth_core::CountOptions;
 use sleuth_core::{Analysis, CountError, Game, Status};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -142,12 +144,6 @@ impl SamplingConfig {
     /// Whether a state with `models` deals is in the paper's range.
     pub fn in_paper_range(&self, models: u128) -> bool {
         self.max_models == 0 || models <= u128::from(self.max_models)
-    }
-
-    /// The configuration with the shard and thread count cleared, for
-    /// comparing shards.
-    fn shared(&self) -> SamplingConfig {
-        SamplingConfig { shard: Shard::ALL, threads: None, ..self.clone() }
     }
 }
 
@@ -494,8 +490,7 @@ impl Progress for NoProgress {
 
 /// A state selected for sampling.
 struct Selected<'a> {
-    row: usize,
-    game: usize,
+    row: StateRow,
     state: &'a State,
     formula: Formula,
 }
@@ -530,11 +525,133 @@ pub fn rmsd_open(estimate: &Estimate, game: &Game, analysis: &Analysis) -> Optio
     (n > 0).then(|| (sum / n as f64).sqrt())
 }
 
-/// Runs the experiment (the games of `cfg.shard`).
+/// Runs the experiment (the games of `cfg.shard`) in memory.
 ///
 /// # Errors
 /// A simulation or counting error, or a thread pool that cannot start.
 pub fn run_sampling(cfg: &SamplingConfig, progress: &dyn Progress) -> Result<Results, ExperimentError> {
+    run_recorded(cfg, progress, Vec::new(), &|_| Ok(()))
+}
+
+/// Runs the experiment into the results folder `dir`, each game and each
+/// state with its runs appended to `results.jsonl` as it finishes
+/// ([`crate::journal`]). With `resume`, the records already in `dir` are
+/// kept and only the work they lack is done (the folder must hold this
+/// run: the same settings and shard); otherwise the run starts afresh.
+/// When every game of the shard is done, the CSV files are written
+/// ([`write_raw`]).
+///
+/// Returns the results and how many games of the shard were already done.
+///
+/// # Errors
+/// As [`run_sampling`], and a folder that cannot be written or holds
+/// another run.
+pub fn run_sampling_in(
+    dir: &std::path::Path,
+    cfg: &SamplingConfig,
+    resume: bool,
+    progress: &dyn Progress,
+) -> Result<(Results, usize), ExperimentError> {
+    check_config(cfg)?;
+    let (journal, done) = if resume { Journal::resume(dir, cfg)? } else { (Journal::start(dir, cfg)?, Vec::new()) };
+    let already = completed_games(cfg, &done)?.len();
+    let results = run_recorded(cfg, progress, done, &|r| journal.append(r))?;
+    write_raw(dir, &results)?;
+    Ok((results, already))
+}
+
+/// The games of this shard (in order).
+pub fn shard_games(cfg: &SamplingConfig) -> Vec<usize> {
+    (0..cfg.games).filter(|&i| cfg.shard.contains(i)).collect()
+}
+
+/// The games whose records are all in `records`: the game and every one of
+/// its states.
+///
+/// # Errors
+/// [`ExperimentError::Invalid`] for a record of a game outside the shard,
+/// or one recorded twice.
+fn completed_games(cfg: &SamplingConfig, records: &[Record]) -> Result<BTreeSet<usize>, ExperimentError> {
+    let (games, states, _) = sorted_records(cfg, records.to_vec())?;
+    Ok(games.iter().filter(|g| (0..g.states).all(|s| states.contains_key(&(g.game, s)))).map(|g| g.game).collect())
+}
+
+/// What a shard's records lack, in words (`None`: it is finished).
+pub fn unfinished(cfg: &SamplingConfig, records: &[Record]) -> Option<String> {
+    let expected = shard_games(cfg).len();
+    match completed_games(cfg, records) {
+        Ok(done) if done.len() == expected => None,
+        Ok(done) => Some(format!("{} of its {expected} games done", done.len())),
+        Err(e) => Some(e.to_string()),
+    }
+}
+
+/// The records by key, checked: every game in the shard, none twice.
+#[allow(clippy::type_complexity)]
+fn sorted_records(
+    cfg: &SamplingConfig,
+    records: Vec<Record>,
+) -> Result<(Vec<GameRow>, BTreeMap<(usize, usize), StateRow>, Vec<RunRow>), ExperimentError> {
+    let mut games: BTreeMap<usize, GameRow> = BTreeMap::new();
+    let mut states = BTreeMap::new();
+    let mut runs = Vec::new();
+    let outside = |game: usize| {
+        ExperimentError::Invalid(format!(
+            "the results hold game {game}, which is not one of shard {}'s {} games",
+            cfg.shard, cfg.games
+        ))
+    };
+    for record in records {
+        match record {
+            Record::Game(g) => {
+                if g.game >= cfg.games || !cfg.shard.contains(g.game) {
+                    return Err(outside(g.game));
+                }
+                let game = g.game;
+                if games.insert(game, g).is_some() {
+                    return Err(ExperimentError::Invalid(format!("the results hold game {game} twice")));
+                }
+            }
+            Record::State { state, runs: r } => {
+                if state.game >= cfg.games || !cfg.shard.contains(state.game) {
+                    return Err(outside(state.game));
+                }
+                let id = state.state.clone();
+                if states.insert((state.game, state.removed), state).is_some() {
+                    return Err(ExperimentError::Invalid(format!("the results hold state {id} twice")));
+                }
+                runs.extend(r);
+            }
+        }
+    }
+    Ok((games.into_values().collect(), states, runs))
+}
+
+/// One line of `results.jsonl`: a simulated game, or a state with its
+/// runs (none for a state that is not sampled).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Record {
+    /// A game, once prepared (its states follow as they finish).
+    Game(GameRow),
+    /// A state and every run on it.
+    State {
+        /// The state.
+        state: StateRow,
+        /// Its runs, every method's.
+        runs: Vec<RunRow>,
+    },
+}
+
+impl crate::journal::RunConfig for SamplingConfig {
+    const KIND: &'static str = "sampling experiment";
+    fn shard(&self) -> Shard {
+        self.shard
+    }
+}
+
+/// Checks what the experiment cannot run.
+fn check_config(cfg: &SamplingConfig) -> Result<(), ExperimentError> {
     if cfg.shard.count == 0 || cfg.shard.index >= cfg.shard.count {
         return Err(ExperimentError::Invalid(format!("invalid shard {}", cfg.shard)));
     }
@@ -546,18 +663,38 @@ pub fn run_sampling(cfg: &SamplingConfig, progress: &dyn Progress) -> Result<Res
     if cfg.players < 3 || cfg.players > 6 {
         return Err(ExperimentError::Invalid(format!("{} players; the classic game has 3 to 6", cfg.players)));
     }
+    Ok(())
+}
+
+/// Runs the work of `cfg.shard` that `done` lacks, handing every record
+/// to `record` as it finishes.
+fn run_recorded(
+    cfg: &SamplingConfig,
+    progress: &dyn Progress,
+    done: Vec<Record>,
+    record: &(dyn Fn(&Record) -> Result<(), ExperimentError> + Sync),
+) -> Result<Results, ExperimentError> {
+    check_config(cfg)?;
     match cfg.threads {
         Some(threads) => rayon::ThreadPoolBuilder::new()
             .num_threads(threads.max(1))
             .build()
             .map_err(|e| ExperimentError::Invalid(format!("cannot start {threads} threads: {e}")))?
-            .install(|| run_inner(cfg, progress)),
-        None => run_inner(cfg, progress),
+            .install(|| run_inner(cfg, progress, done, record)),
+        None => run_inner(cfg, progress, done, record),
     }
 }
 
-fn run_inner(cfg: &SamplingConfig, progress: &dyn Progress) -> Result<Results, ExperimentError> {
-    let indices: Vec<usize> = (0..cfg.games).filter(|&i| cfg.shard.contains(i)).collect();
+fn run_inner(
+    cfg: &SamplingConfig,
+    progress: &dyn Progress,
+    done: Vec<Record>,
+    record: &(dyn Fn(&Record) -> Result<(), ExperimentError> + Sync),
+) -> Result<Results, ExperimentError> {
+    let complete = completed_games(cfg, &done)?;
+    let (games, mut states, mut runs) = sorted_records(cfg, done)?;
+    let mut games: BTreeMap<usize, GameRow> = games.into_iter().map(|g| (g.game, g)).collect();
+    let indices: Vec<usize> = shard_games(cfg).into_iter().filter(|i| !complete.contains(i)).collect();
     progress.phase("games", indices.len() as u64);
     let prepared: Vec<PreparedGame> = indices
         .par_iter()
@@ -568,23 +705,84 @@ fn run_inner(cfg: &SamplingConfig, progress: &dyn Progress) -> Result<Results, E
         })
         .collect::<Result<_, _>>()?;
 
-    let mut games = Vec::new();
-    let mut states = Vec::new();
     let mut selected = Vec::new();
     for g in &prepared {
-        let winner = g.record.winner.map(|w| g.record.players[w.index()].clone()).unwrap_or_default();
-        games.push(GameRow {
-            game: g.index,
-            seed: g.record.seed,
-            status: g.status.as_str().to_string(),
-            winner,
-            turns: g.record.turns,
-            suggestions: g.view.as_ref().map_or(0, |v| v.events().len()),
-            minimal: g.kept.len(),
-            states: g.states.len(),
-        });
-        let (mut paper, mut beyond) = (0usize, 0usize);
-        for s in &g.states {
+        if let std::collections::btree_map::Entry::Vacant(slot) = games.entry(g.index) {
+            let row = game_row(g);
+            record(&Record::Game(row.clone()))?;
+            slot.insert(row);
+        }
+        for (s, row, sampled) in state_rows(cfg, g) {
+            if states.contains_key(&(g.index, s.removed)) {
+                continue;
+            }
+            if sampled {
+                let formula = Formula::new(&s.game, &s.analysis).expect("sampled states are consistent");
+                selected.push(Selected { row, state: s, formula });
+            } else {
+                record(&Record::State { state: row.clone(), runs: Vec::new() })?;
+                states.insert((g.index, s.removed), row);
+            }
+        }
+    }
+
+    let per_state = cfg.methods.len() * cfg.runs;
+    progress.phase("sampling", (selected.len() * per_state) as u64);
+    for sel in selected {
+        let (row, state_runs) = sample_state(cfg, &sel, progress)?;
+        record(&Record::State { state: row.clone(), runs: state_runs.clone() })?;
+        states.insert((row.game, row.removed), row);
+        runs.extend(state_runs);
+    }
+    sort_runs(&mut runs);
+    Ok(Results {
+        config: cfg.clone(),
+        games: games.into_values().collect(),
+        states: states.into_values().collect(),
+        runs,
+    })
+}
+
+/// Runs in table order: by game, state, method and run.
+fn sort_runs(runs: &mut [RunRow]) {
+    runs.sort_by(|a, b| {
+        let key = |r: &RunRow| (r.game, r.removed, Method::from_name(&r.method), r.run);
+        key(a).cmp(&key(b))
+    });
+}
+
+/// The results that `records` hold, in order.
+///
+/// # Errors
+/// [`ExperimentError::Invalid`] for a record outside `cfg`'s shard or
+/// recorded twice.
+fn results_of(cfg: &SamplingConfig, records: Vec<Record>) -> Result<Results, ExperimentError> {
+    let (games, states, mut runs) = sorted_records(cfg, records)?;
+    sort_runs(&mut runs);
+    Ok(Results { config: cfg.clone(), games, states: states.into_values().collect(), runs })
+}
+
+/// The row of `games.csv` of a prepared game.
+fn game_row(g: &PreparedGame) -> GameRow {
+    GameRow {
+        game: g.index,
+        seed: g.record.seed,
+        status: g.status.as_str().to_string(),
+        winner: g.record.winner.map(|w| g.record.players[w.index()].clone()).unwrap_or_default(),
+        turns: g.record.turns,
+        suggestions: g.view.as_ref().map_or(0, |v| v.events().len()),
+        minimal: g.kept.len(),
+        states: g.states.len(),
+    }
+}
+
+/// Every state of a game with its row and whether it is sampled: those
+/// with an open pair, up to the quotas in and beyond the paper's range.
+fn state_rows<'a>(cfg: &SamplingConfig, g: &'a PreparedGame) -> Vec<(&'a State, StateRow, bool)> {
+    let (mut paper, mut beyond) = (0usize, 0usize);
+    g.states
+        .iter()
+        .map(|s| {
             let models = s.analysis.models();
             let range = if cfg.in_paper_range(models) { Range::Paper } else { Range::Beyond };
             let open = s.open_pairs();
@@ -599,8 +797,7 @@ fn run_inner(cfg: &SamplingConfig, progress: &dyn Progress) -> Result<Results, E
                     Range::Beyond => beyond += 1,
                 }
             }
-            let row = states.len();
-            states.push(StateRow {
+            let row = StateRow {
                 state: state_id(g.index, s.removed),
                 game: g.index,
                 removed: s.removed,
@@ -612,104 +809,85 @@ fn run_inner(cfg: &SamplingConfig, progress: &dyn Progress) -> Result<Results, E
                 sampled,
                 exact_seconds: s.exact_seconds,
                 uniform_setup_seconds: None,
-            });
-            if sampled {
-                let formula = Formula::new(&s.game, &s.analysis).expect("sampled states are consistent");
-                selected.push(Selected { row, game: g.index, state: s, formula });
-            }
-        }
-    }
+            };
+            (s, row, sampled)
+        })
+        .collect()
+}
 
+/// Every run of every method on one state (WalkSAT's in parallel, then
+/// the uniform sampler's, matched to Algorithm 2's mean samples and time
+/// there), and the state's row with the uniform sampler's setup time.
+fn sample_state(
+    cfg: &SamplingConfig,
+    sel: &Selected<'_>,
+    progress: &dyn Progress,
+) -> Result<(StateRow, Vec<RunRow>), ExperimentError> {
     let runs = cfg.runs;
-    let walksat_methods: Vec<Method> = cfg.methods.iter().copied().filter(|m| m.is_walksat()).collect();
-    let uniform_methods: Vec<Method> = cfg.methods.iter().copied().filter(|m| !m.is_walksat()).collect();
-    let walksat_tasks: Vec<(usize, Method, usize)> = (0..selected.len())
-        .flat_map(|k| walksat_methods.iter().flat_map(move |&m| (0..runs).map(move |r| (k, m, r))))
-        .collect();
-    let uniform_tasks = selected.len() * runs * uniform_methods.len();
-    progress.phase("sampling", (walksat_tasks.len() + uniform_tasks) as u64);
-    let walksat_rows: Vec<(usize, RunRow)> = walksat_tasks
+    let (game, removed) = (sel.row.game, sel.row.removed);
+    let walksat_tasks: Vec<(Method, usize)> =
+        cfg.methods.iter().copied().filter(|m| m.is_walksat()).flat_map(|m| (0..runs).map(move |r| (m, r))).collect();
+    let mut rows: Vec<RunRow> = walksat_tasks
         .par_iter()
-        .map(|&(k, method, run)| {
-            let sel = &selected[k];
+        .map(|&(method, run)| {
             let walksat = method.walksat(cfg.iterations).expect("a WalkSAT method");
-            let mut rng = task_rng(cfg.seed, sel.game, sel.state.removed, method, run);
+            let mut rng = task_rng(cfg.seed, game, removed, method, run);
             let start = Instant::now();
             let estimate = search_and_sample(&sel.formula, &walksat, &mut rng);
             let seconds = start.elapsed().as_secs_f64();
-            let row = run_row(&states[sel.row], sel.state, method, run, &estimate, seconds);
-            progress.advance(1);
-            (k, row)
-        })
-        .collect();
-
-    // The uniform sampler, matched to Algorithm 2's mean samples and time
-    // on each state.
-    let mut alg2 = vec![(0u64, 0f64, 0usize); selected.len()];
-    for (k, r) in walksat_rows.iter().filter(|(_, r)| r.method == Method::Alg2.name()) {
-        alg2[*k].0 += r.samples;
-        alg2[*k].1 += r.seconds;
-        alg2[*k].2 += 1;
-    }
-    let mut rows: Vec<RunRow> = walksat_rows.into_iter().map(|(_, r)| r).collect();
-    let setups: Vec<(UniformSampler, f64)> = if uniform_methods.is_empty() { &[][..] } else { &selected[..] }
-        .par_iter()
-        .map(|sel| {
-            let start = Instant::now();
-            let sampler = UniformSampler::new(&sleuth_core::Problem::new(&sel.state.game), &CountOptions::default())?
-                .expect("sampled states are consistent");
-            Ok((sampler, start.elapsed().as_secs_f64()))
-        })
-        .collect::<Result<_, CountError>>()?;
-    for (sel, (_, setup)) in selected.iter().zip(&setups) {
-        states[sel.row].uniform_setup_seconds = Some(*setup);
-    }
-    let uniform: Vec<(usize, Method, usize)> = (0..selected.len())
-        .flat_map(|k| uniform_methods.iter().flat_map(move |&m| (0..runs).map(move |r| (k, m, r))))
-        .collect();
-    let uniform_rows: Vec<RunRow> = uniform
-        .par_iter()
-        .map(|&(k, method, run)| {
-            let sel = &selected[k];
-            let (sampler, _) = &setups[k];
-            let (samples, seconds, n) = alg2[k];
-            let n = n.max(1);
-            let mut rng = task_rng(cfg.seed, sel.game, sel.state.removed, method, run);
-            let game = &sel.state.game;
-            let start = Instant::now();
-            let estimate = match method {
-                Method::UniformSamples => {
-                    let draws = ((samples as f64 / n as f64).round() as u64).max(1);
-                    estimate_from_deals(game, (0..draws).map(|_| sampler.sample(&mut rng)), "uniform", true)
-                }
-                _ => {
-                    let budget = Duration::from_secs_f64(seconds / n as f64);
-                    let mut drawn = 0u64;
-                    let deals = std::iter::from_fn(|| {
-                        (drawn == 0 || start.elapsed() < budget).then(|| {
-                            drawn += 1;
-                            sampler.sample(&mut rng)
-                        })
-                    });
-                    estimate_from_deals(game, deals, "uniform", true)
-                }
-            };
-            let elapsed = start.elapsed().as_secs_f64();
-            let row = run_row(&states[sel.row], sel.state, method, run, &estimate, elapsed);
+            let row = run_row(&sel.row, sel.state, method, run, &estimate, seconds);
             progress.advance(1);
             row
         })
         .collect();
-    rows.extend(uniform_rows);
-    rows.sort_by(|a, b| {
-        (a.game, a.removed, Method::from_name(&a.method), a.run).cmp(&(
-            b.game,
-            b.removed,
-            Method::from_name(&b.method),
-            b.run,
-        ))
-    });
-    Ok(Results { config: cfg.clone(), games, states, runs: rows })
+    let mut state = sel.row.clone();
+    let uniform_tasks: Vec<(Method, usize)> =
+        cfg.methods.iter().copied().filter(|m| !m.is_walksat()).flat_map(|m| (0..runs).map(move |r| (m, r))).collect();
+    if !uniform_tasks.is_empty() {
+        let alg2: Vec<&RunRow> = rows.iter().filter(|r| r.method == Method::Alg2.name()).collect();
+        let n = alg2.len().max(1);
+        let samples: u64 = alg2.iter().map(|r| r.samples).sum();
+        let seconds: f64 = alg2.iter().map(|r| r.seconds).sum();
+        let start = Instant::now();
+        let sampler = UniformSampler::new(&sleuth_core::Problem::new(&sel.state.game), &CountOptions::default())?
+            .expect("sampled states are consistent");
+        state.uniform_setup_seconds = Some(start.elapsed().as_secs_f64());
+        let uniform_rows: Vec<RunRow> = uniform_tasks
+            .par_iter()
+            .map(|&(method, run)| {
+                let mut rng = task_rng(cfg.seed, game, removed, method, run);
+                let start = Instant::now();
+                let estimate = match method {
+                    Method::UniformSamples => {
+                        let draws = ((samples as f64 / n as f64).round() as u64).max(1);
+                        estimate_from_deals(
+                            &sel.state.game,
+                            (0..draws).map(|_| sampler.sample(&mut rng)),
+                            "uniform",
+                            true,
+                        )
+                    }
+                    _ => {
+                        let budget = Duration::from_secs_f64(seconds / n as f64);
+                        let mut drawn = 0u64;
+                        let deals = std::iter::from_fn(|| {
+                            (drawn == 0 || start.elapsed() < budget).then(|| {
+                                drawn += 1;
+                                sampler.sample(&mut rng)
+                            })
+                        });
+                        estimate_from_deals(&sel.state.game, deals, "uniform", true)
+                    }
+                };
+                let elapsed = start.elapsed().as_secs_f64();
+                let row = run_row(&sel.row, sel.state, method, run, &estimate, elapsed);
+                progress.advance(1);
+                row
+            })
+            .collect();
+        rows.extend(uniform_rows);
+    }
+    Ok((state, rows))
 }
 
 fn run_row(

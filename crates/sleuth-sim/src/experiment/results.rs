@@ -1,10 +1,10 @@
 //! The experiment's raw results, their files (`config.json`, `games.csv`,
 //! `states.csv`, `runs.csv`) and the merging of shards.
 
-use super::{ExperimentError, SamplingConfig, Shard};
+use super::{ExperimentError, Record, SamplingConfig, Shard};
+use crate::journal;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
 
@@ -145,74 +145,62 @@ pub(crate) fn read_csv<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>, Exper
     r.deserialize().collect::<Result<Vec<T>, _>>().map_err(csv_err)
 }
 
-/// Writes `config.json`, `games.csv`, `states.csv` and `runs.csv` into
-/// `dir` (created if missing).
+/// Writes `games.csv`, `states.csv` and `runs.csv` into `dir` (created if
+/// missing); `config.json` is the journal's ([`crate::journal`]).
 ///
 /// # Errors
 /// [`ExperimentError::Io`] and friends when a file cannot be written.
 pub fn write_raw(dir: &Path, results: &Results) -> Result<(), ExperimentError> {
     fs::create_dir_all(dir).map_err(io_err(dir))?;
-    let path = dir.join("config.json");
-    let json = serde_json::to_string_pretty(&results.config)
-        .map_err(|source| ExperimentError::Json { path: path.clone(), source })?;
-    write_file(&path, (json + "\n").as_bytes())?;
     write_csv(&dir.join("games.csv"), &results.games)?;
     write_csv(&dir.join("states.csv"), &results.states)?;
     write_csv(&dir.join("runs.csv"), &results.runs)
 }
 
-/// Reads what [`write_raw`] wrote.
+/// Reads the settings and the CSV files of a finished run.
 ///
 /// # Errors
 /// [`ExperimentError::Io`] and friends when a file is missing or malformed.
 pub fn read_raw(dir: &Path) -> Result<Results, ExperimentError> {
-    let path = dir.join("config.json");
-    let text = fs::read_to_string(&path).map_err(io_err(&path))?;
-    let config = serde_json::from_str(&text).map_err(|source| ExperimentError::Json { path, source })?;
     Ok(Results {
-        config,
+        config: crate::journal::read_config(dir)?,
         games: read_csv(&dir.join("games.csv"))?,
         states: read_csv(&dir.join("states.csv"))?,
         runs: read_csv(&dir.join("runs.csv"))?,
     })
 }
 
-/// Combines the results of shards of one run.
+/// Combines the shards in `dirs` into the results of the whole run.
 ///
 /// # Errors
-/// [`ExperimentError::Invalid`] when the parts were run with different
-/// settings or overlap (the same game twice). Missing shards are allowed:
-/// the merge then covers fewer games, as its `games.csv` shows.
-pub fn merge(parts: Vec<Results>) -> Result<Results, ExperimentError> {
-    let mut parts = parts.into_iter();
-    let Some(first) = parts.next() else {
-        return Err(ExperimentError::Invalid("nothing to merge".into()));
-    };
-    let shared = first.config.shared();
-    let mut merged = Results { config: SamplingConfig { shard: Shard::ALL, ..first.config.clone() }, ..first };
-    let mut seen: BTreeSet<usize> = merged.games.iter().map(|g| g.game).collect();
-    for part in parts {
-        if part.config.shared() != shared {
-            return Err(ExperimentError::Invalid(format!(
-                "the shards were run with different settings: {:?} and {:?}",
-                shared,
-                part.config.shared()
-            )));
+/// [`ExperimentError::Invalid`], in words naming the folder, when a shard is
+/// missing, given twice, of another run (its differing settings listed) or
+/// unfinished; read errors.
+pub fn merge(dirs: &[impl AsRef<Path>]) -> Result<Results, ExperimentError> {
+    let parts =
+        dirs.iter().map(|d| journal::read_part::<SamplingConfig, Record>(d.as_ref())).collect::<Result<Vec<_>, _>>()?;
+    journal::check_shards(&parts, false, |p| super::unfinished(&p.config, &p.records))?;
+    let config = SamplingConfig { shard: Shard::ALL, ..parts[0].config.clone() };
+    let records: Vec<Record> = parts.into_iter().flat_map(|p| p.records).collect();
+    super::results_of(&config, records)
+}
+
+/// Writes merged results as the folder of an unsharded run: `config.json`,
+/// `results.jsonl` and the CSV files.
+///
+/// # Errors
+/// [`ExperimentError::Io`] and friends when a file cannot be written.
+pub fn write_merged(dir: &Path, results: &Results) -> Result<(), ExperimentError> {
+    let journal = journal::Journal::start(dir, &results.config)?;
+    let mut records: Vec<Record> = results.games.iter().cloned().map(Record::Game).collect();
+    let mut runs = results.runs.iter().peekable();
+    for state in &results.states {
+        let mut mine = Vec::new();
+        while let Some(r) = runs.next_if(|r| (r.game, r.removed) == (state.game, state.removed)) {
+            mine.push(r.clone());
         }
-        for g in &part.games {
-            if !seen.insert(g.game) {
-                return Err(ExperimentError::Invalid(format!("game {} appears in two of the merged runs", g.game)));
-            }
-        }
-        merged.games.extend(part.games);
-        merged.states.extend(part.states);
-        merged.runs.extend(part.runs);
+        records.push(Record::State { state: state.clone(), runs: mine });
     }
-    merged.games.sort_by_key(|g| g.game);
-    merged.states.sort_by_key(|s| (s.game, s.removed));
-    merged.runs.sort_by(|a, b| {
-        let key = |r: &RunRow| (r.game, r.removed, super::Method::from_name(&r.method), r.run);
-        key(a).cmp(&key(b))
-    });
-    Ok(merged)
+    journal.append_all(&records)?;
+    write_raw(dir, results)
 }

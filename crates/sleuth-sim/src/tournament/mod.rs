@@ -34,8 +34,9 @@ mod summary;
 pub use summary::{summarize, wilson, write_summary, AgentRow, GambleRow, Judgement, LengthRow, SeatRow, Summary};
 
 use crate::agents::{agent_by_name, AGENT_NAMES};
-use crate::experiment::results::{io_err, read_csv, write_csv, write_file};
+use crate::experiment::results::{read_csv, write_csv};
 use crate::experiment::{ExperimentError, Progress, Shard};
+use crate::journal::Journal;
 use crate::record::End;
 use crate::sim::{play, GameConfig};
 use crate::stats::game_seed;
@@ -44,7 +45,6 @@ use serde::{Deserialize, Serialize};
 use sleuth_core::Deck;
 use std::collections::BTreeSet;
 use std::fmt;
-use std::fs;
 use std::path::Path;
 use std::str::FromStr;
 
@@ -209,12 +209,6 @@ impl TournamentConfig {
             return invalid(format!("invalid shard {}", self.shard));
         }
         Ok(())
-    }
-
-    /// The configuration with the shard and threads cleared, for comparing
-    /// shards.
-    fn shared(&self) -> TournamentConfig {
-        TournamentConfig { shard: Shard::ALL, threads: None, ..self.clone() }
     }
 }
 
@@ -416,25 +410,113 @@ pub fn per_player_deck(players: usize, per_player: usize) -> Result<Deck, Experi
     Deck::custom(categories).map_err(|e| ExperimentError::Invalid(format!("cannot build the deck: {e:?}")))
 }
 
-/// Plays the games of `cfg.shard` on all cores (or `cfg.threads`).
+/// Plays the games of `cfg.shard` on all cores (or `cfg.threads`), in
+/// memory.
 ///
 /// # Errors
 /// An invalid configuration, or the first game in which an agent broke the
 /// rules (with its seed, to replay it).
 pub fn run_tournament(cfg: &TournamentConfig, progress: &dyn Progress) -> Result<TournamentResults, ExperimentError> {
-    let all = fixtures(cfg)?;
-    let mine: Vec<&Fixture> = all.iter().filter(|f| cfg.shard.contains(f.game)).collect();
+    run_recorded(cfg, progress, Vec::new(), &|_| Ok(()))
+}
+
+/// Plays the games of `cfg.shard` into the results folder `dir`, each game
+/// appended to `results.jsonl` as it ends ([`crate::journal`]). With
+/// `resume`, the games already recorded there are kept and only the others
+/// are played (the folder must hold this run: the same settings and
+/// shard); otherwise the run starts afresh. `games.csv` is written at the
+/// end.
+///
+/// Returns the results and how many of the shard's games were already done.
+///
+/// # Errors
+/// As [`run_tournament`], and a folder that cannot be written or holds
+/// another run.
+pub fn run_tournament_in(
+    dir: &Path,
+    cfg: &TournamentConfig,
+    resume: bool,
+    progress: &dyn Progress,
+) -> Result<(TournamentResults, usize), ExperimentError> {
+    cfg.validate()?;
+    let (journal, done) = if resume { Journal::resume(dir, cfg)? } else { (Journal::start(dir, cfg)?, Vec::new()) };
+    let already = done.len();
+    let results = run_recorded(cfg, progress, done, &|g| journal.append(g))?;
+    write_csv(&dir.join("games.csv"), &results.games)?;
+    Ok((results, already))
+}
+
+impl crate::journal::RunConfig for TournamentConfig {
+    const KIND: &'static str = "tournament";
+    fn shard(&self) -> Shard {
+        self.shard
+    }
+}
+
+/// The games of `cfg.shard`, in schedule order.
+///
+/// # Errors
+/// As [`fixtures`].
+pub fn shard_fixtures(cfg: &TournamentConfig) -> Result<Vec<Fixture>, ExperimentError> {
+    Ok(fixtures(cfg)?.into_iter().filter(|f| cfg.shard.contains(f.game)).collect())
+}
+
+/// Checks recorded games against the schedule of `cfg.shard`: each must be
+/// one of its games (the same seating and seed), recorded once.
+fn check_records(cfg: &TournamentConfig, mine: &[Fixture], games: &[GameRow]) -> Result<(), ExperimentError> {
+    let by_game: std::collections::BTreeMap<usize, &Fixture> = mine.iter().map(|f| (f.game, f)).collect();
+    let mut seen = BTreeSet::new();
+    for g in games {
+        match by_game.get(&g.game) {
+            Some(f) if f.seed == g.seed && f.agents.join(" ") == g.agents => {}
+            _ => {
+                return Err(ExperimentError::Invalid(format!(
+                    "the results hold game {}, which is not one of shard {}'s games",
+                    g.game, cfg.shard
+                )))
+            }
+        }
+        if !seen.insert(g.game) {
+            return Err(ExperimentError::Invalid(format!("the results hold game {} twice", g.game)));
+        }
+    }
+    Ok(())
+}
+
+/// What a shard's games lack, in words (`None`: it is finished).
+pub fn unfinished(cfg: &TournamentConfig, games: &[GameRow]) -> Option<String> {
+    let mine = match shard_fixtures(cfg) {
+        Ok(mine) => mine,
+        Err(e) => return Some(e.to_string()),
+    };
+    if let Err(e) = check_records(cfg, &mine, games) {
+        return Some(e.to_string());
+    }
+    (games.len() < mine.len()).then(|| format!("{} of its {} games played", games.len(), mine.len()))
+}
+
+fn run_recorded(
+    cfg: &TournamentConfig,
+    progress: &dyn Progress,
+    done: Vec<GameRow>,
+    record: &(dyn Fn(&GameRow) -> Result<(), ExperimentError> + Sync),
+) -> Result<TournamentResults, ExperimentError> {
+    let mine = shard_fixtures(cfg)?;
+    check_records(cfg, &mine, &done)?;
+    let played: BTreeSet<usize> = done.iter().map(|g| g.game).collect();
+    let todo: Vec<&Fixture> = mine.iter().filter(|f| !played.contains(&f.game)).collect();
     let run = || -> Result<Vec<GameRow>, ExperimentError> {
-        progress.phase("games", mine.len() as u64);
-        mine.par_iter()
+        progress.phase("games", todo.len() as u64);
+        todo.par_iter()
             .map(|f| {
-                let row = cfg.deck_for(f.players).and_then(|deck| play_fixture(cfg, &deck, f));
+                let row = cfg.deck_for(f.players).and_then(|deck| play_fixture(cfg, &deck, f))?;
+                record(&row)?;
                 progress.advance(1);
-                row
+                Ok(row)
             })
             .collect()
     };
-    let games = match cfg.threads {
+    let new = match cfg.threads {
         Some(threads) => rayon::ThreadPoolBuilder::new()
             .num_threads(threads.max(1))
             .build()
@@ -442,6 +524,9 @@ pub fn run_tournament(cfg: &TournamentConfig, progress: &dyn Progress) -> Result
             .install(run)?,
         None => run()?,
     };
+    let mut games = done;
+    games.extend(new);
+    games.sort_by_key(|g| g.game);
     Ok(TournamentResults { config: cfg.clone(), games })
 }
 
@@ -486,57 +571,42 @@ fn play_fixture(cfg: &TournamentConfig, deck: &Deck, f: &Fixture) -> Result<Game
     })
 }
 
-/// Writes `config.json` and `games.csv` into `dir` (created if missing).
+/// Writes merged results as the folder of an unsharded run: `config.json`,
+/// `results.jsonl` and `games.csv`.
 ///
 /// # Errors
 /// [`ExperimentError::Io`] and friends when a file cannot be written.
-pub fn write_games(dir: &Path, results: &TournamentResults) -> Result<(), ExperimentError> {
-    fs::create_dir_all(dir).map_err(io_err(dir))?;
-    let path = dir.join("config.json");
-    let json = serde_json::to_string_pretty(&results.config)
-        .map_err(|source| ExperimentError::Json { path: path.clone(), source })?;
-    write_file(&path, (json + "\n").as_bytes())?;
+pub fn write_merged(dir: &Path, results: &TournamentResults) -> Result<(), ExperimentError> {
+    let journal = Journal::start(dir, &results.config)?;
+    journal.append_all(&results.games)?;
     write_csv(&dir.join("games.csv"), &results.games)
 }
 
-/// Reads what [`write_games`] wrote.
+/// Reads the settings and `games.csv` of a finished run.
 ///
 /// # Errors
 /// [`ExperimentError::Io`] and friends when a file is missing or malformed.
 pub fn read_games(dir: &Path) -> Result<TournamentResults, ExperimentError> {
-    let path = dir.join("config.json");
-    let text = fs::read_to_string(&path).map_err(io_err(&path))?;
-    let config = serde_json::from_str(&text).map_err(|source| ExperimentError::Json { path, source })?;
-    Ok(TournamentResults { config, games: read_csv(&dir.join("games.csv"))? })
+    Ok(TournamentResults { config: crate::journal::read_config(dir)?, games: read_csv(&dir.join("games.csv"))? })
 }
 
-/// Joins the results of shards of one tournament, in schedule order.
+/// Joins the shards in `dirs` into the results of the whole tournament, in
+/// schedule order. With `partial`, shards may be missing (a part of the
+/// schedule played on purpose; [`Summary::missing`] counts its games).
 ///
 /// # Errors
-/// [`ExperimentError::Invalid`] when there is nothing to merge, the parts
-/// were run with different settings, or a game appears twice. Missing
-/// shards are allowed; the merge then has fewer games, and says so in
-/// [`Summary::missing`].
-pub fn merge(parts: Vec<TournamentResults>) -> Result<TournamentResults, ExperimentError> {
-    let mut parts = parts.into_iter();
-    let Some(first) = parts.next() else {
-        return Err(ExperimentError::Invalid("nothing to merge".into()));
-    };
-    let shared = first.config.shared();
-    let mut merged = TournamentResults { config: shared.clone(), games: first.games };
-    for part in parts {
-        if part.config.shared() != shared {
-            return Err(ExperimentError::Invalid(format!(
-                "the shards were run with different settings: {:?} and {:?}",
-                shared,
-                part.config.shared()
-            )));
-        }
-        merged.games.extend(part.games);
-    }
-    merged.games.sort_by_key(|g| g.game);
-    if let Some(w) = merged.games.windows(2).find(|w| w[0].game == w[1].game) {
-        return Err(ExperimentError::Invalid(format!("game {} appears in two of the merged runs", w[0].game)));
-    }
-    Ok(merged)
+/// [`ExperimentError::Invalid`], in words naming the folder, when a shard is
+/// missing (unless `partial`), given twice, of another tournament (its
+/// differing settings listed) or unfinished; read errors.
+pub fn merge(dirs: &[impl AsRef<Path>], partial: bool) -> Result<TournamentResults, ExperimentError> {
+    let parts = dirs
+        .iter()
+        .map(|d| crate::journal::read_part::<TournamentConfig, GameRow>(d.as_ref()))
+        .collect::<Result<Vec<_>, _>>()?;
+    crate::journal::check_shards(&parts, partial, |p| unfinished(&p.config, &p.records))?;
+    let config = TournamentConfig { shard: Shard::ALL, ..parts[0].config.clone() };
+    let mut games: Vec<GameRow> = parts.into_iter().flat_map(|p| p.records).collect();
+    games.sort_by_key(|g| g.game);
+    check_records(&config, &fixtures(&config)?, &games)?;
+    Ok(TournamentResults { config, games })
 }

@@ -1,9 +1,9 @@
 //! Win rates with Wilson intervals, by player count and by seat, game
 //! lengths, and whether one agent is ahead of all others beyond doubt.
 
-use super::{fixtures, GameRow, TournamentResults};
+use super::{fixtures, GameRow, TournamentConfig, TournamentResults};
 use crate::experiment::results::{io_err, write_file};
-use crate::experiment::ExperimentError;
+use crate::experiment::{ExperimentError, Shard};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -169,7 +169,9 @@ fn agent_row(players: Option<usize>, agent: &str, seats: usize, wins: usize) -> 
 /// Sums up the games of `results`.
 pub fn summarize(results: &TournamentResults) -> Summary {
     let cfg = &results.config;
-    let scheduled = fixtures(&cfg.shared()).map(|f| f.len()).unwrap_or(results.games.len());
+    let scheduled = fixtures(&TournamentConfig { shard: Shard::ALL, ..cfg.clone() })
+        .map(|f| f.len())
+        .unwrap_or(results.games.len());
     // (players, agent) -> (seats, wins); (players, seat, agent) likewise.
     let mut agent: BTreeMap<(usize, &str), (usize, usize)> = BTreeMap::new();
     let mut seat: BTreeMap<(usize, usize, &str), (usize, usize)> = BTreeMap::new();

@@ -2,8 +2,8 @@
 
 use sleuth_core::brute::deal_fits;
 use sleuth_sim::experiment::{
-    case_file_determined, minimal_suggestions, prepare_game, read_raw, run_sampling, summarize, write_raw,
-    write_summary, Agents, GameStatus, Method, NoProgress, Range, Results, RunRow, SamplingConfig, Shard,
+    case_file_determined, merge, minimal_suggestions, prepare_game, read_raw, run_sampling, run_sampling_in, summarize,
+    write_merged, write_summary, Agents, GameStatus, Method, NoProgress, Range, Results, RunRow, SamplingConfig, Shard,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -115,8 +115,9 @@ fn the_minimal_subset_determines_the_case_file_and_every_kept_suggestion_is_need
 fn raw_results_round_trip_and_summaries_are_written() {
     let results = quick();
     let dir = tempfile::tempdir().unwrap();
-    write_raw(dir.path(), results).unwrap();
+    write_merged(dir.path(), results).unwrap();
     let back = read_raw(dir.path()).unwrap();
+    assert_eq!(back.config, results.config);
     assert_eq!(back.games, results.games);
     assert_eq!(back.states.len(), results.states.len());
     assert_eq!(back.runs.len(), results.runs.len());
@@ -147,9 +148,14 @@ fn raw_results_round_trip_and_summaries_are_written() {
     assert!(md.contains("0.00602"));
 }
 
-#[test]
-fn shards_merge_into_the_whole_and_threads_do_not_change_results() {
-    let cfg = SamplingConfig {
+/// Everything but the clock: times, and the draws of time-matched uniform
+/// runs.
+fn strip(runs: &[RunRow]) -> Vec<RunRow> {
+    runs.iter().filter(|r| r.method != "uniform-time").map(|r| RunRow { seconds: 0.0, ..r.clone() }).collect()
+}
+
+fn small() -> SamplingConfig {
+    SamplingConfig {
         games: 3,
         runs: 2,
         iterations: 500,
@@ -158,24 +164,55 @@ fn shards_merge_into_the_whole_and_threads_do_not_change_results() {
         seed: 7,
         threads: Some(1),
         ..SamplingConfig::paper()
-    };
+    }
+}
+
+#[test]
+fn shards_merge_into_the_whole_and_threads_do_not_change_results() {
+    let cfg = small();
     let whole = run_sampling(&SamplingConfig { threads: Some(2), ..cfg.clone() }, &NoProgress).unwrap();
-    let parts: Vec<Results> = (0..2)
-        .map(|i| run_sampling(&SamplingConfig { shard: Shard { index: i, count: 2 }, ..cfg.clone() }, &NoProgress))
-        .collect::<Result<_, _>>()
-        .unwrap();
-    assert_eq!(parts[0].games.iter().map(|g| g.game).collect::<Vec<_>>(), vec![0, 2]);
-    let merged = sleuth_sim::experiment::merge(parts.clone()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let dirs: Vec<_> = (0..2).map(|i| dir.path().join(format!("shard{i}"))).collect();
+    for (i, d) in dirs.iter().enumerate() {
+        let shard = SamplingConfig { shard: Shard { index: i, count: 2 }, ..cfg.clone() };
+        let (part, _) = run_sampling_in(d, &shard, false, &NoProgress).unwrap();
+        if i == 0 {
+            assert_eq!(part.games.iter().map(|g| g.game).collect::<Vec<_>>(), vec![0, 2]);
+        }
+    }
+    let merged = merge(&dirs).unwrap();
     assert_eq!(merged.config.shard, Shard::ALL);
     assert_eq!(merged.games, whole.games);
-    // Everything but the clock: times, and the draws of time-matched uniform runs.
-    let strip = |runs: &[RunRow]| -> Vec<RunRow> {
-        runs.iter().filter(|r| r.method != "uniform-time").map(|r| RunRow { seconds: 0.0, ..r.clone() }).collect()
-    };
     assert_eq!(strip(&merged.runs), strip(&whole.runs));
     // The same shard twice does not merge.
-    assert!(sleuth_sim::experiment::merge(vec![parts[0].clone(), parts[0].clone()]).is_err());
+    let err = merge(&[&dirs[0], &dirs[0]]).unwrap_err().to_string();
+    assert!(err.contains("shard 0/2 is given twice"), "{err}");
     assert!("1/2".parse::<Shard>().is_ok() && "2/2".parse::<Shard>().is_err() && "x".parse::<Shard>().is_err());
+}
+
+/// A run stopped part way (its results file cut after some records, the
+/// last line half written) resumes into the unbroken run's results.
+#[test]
+fn a_cut_run_resumes_into_the_unbroken_run() {
+    let cfg = SamplingConfig { max_states: Some(2), beyond: Some(1), ..small() };
+    let dir = tempfile::tempdir().unwrap();
+    let (whole, _) = run_sampling_in(dir.path(), &cfg, false, &NoProgress).unwrap();
+    let log = dir.path().join("results.jsonl");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() >= 6, "{} records", lines.len());
+    for keep in [0, 1, lines.len() / 2, lines.len() - 1] {
+        let done: String = lines[..keep].iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(&log, format!("{done}{}", &lines[keep][..9])).unwrap();
+        let (resumed, _) = run_sampling_in(dir.path(), &cfg, true, &NoProgress).unwrap();
+        assert_eq!(resumed.games, whole.games, "cut after {keep} records");
+        assert_eq!(resumed.states.len(), whole.states.len());
+        assert_eq!(strip(&resumed.runs), strip(&whole.runs), "cut after {keep} records");
+        assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), lines.len());
+    }
+    // A finished run resumed does nothing more.
+    let (again, already) = run_sampling_in(dir.path(), &cfg, true, &NoProgress).unwrap();
+    assert_eq!((again.games.len(), already), (3, 3));
 }
 
 #[test]

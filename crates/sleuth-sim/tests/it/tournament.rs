@@ -3,7 +3,8 @@
 
 use sleuth_sim::experiment::{NoProgress, Shard};
 use sleuth_sim::tournament::{
-    fixtures, merge, read_games, run_tournament, summarize, write_games, TournamentConfig, TournamentResults,
+    fixtures, merge, read_games, run_tournament, run_tournament_in, summarize, write_merged, TournamentConfig,
+    TournamentResults,
 };
 
 fn small() -> TournamentConfig {
@@ -68,31 +69,82 @@ fn summary_adds_up() {
 #[test]
 fn shards_merge_into_the_full_run_and_round_trip_through_files() {
     let dir = tempfile::tempdir().unwrap();
-    let mut parts = Vec::new();
+    let mut dirs = Vec::new();
     for index in 0..3 {
         let cfg = TournamentConfig { shard: Shard { index, count: 3 }, threads: Some(1), ..small() };
-        let part = run_tournament(&cfg, &NoProgress).unwrap();
         let path = dir.path().join(format!("shard{index}"));
-        write_games(&path, &part).unwrap();
-        parts.push(read_games(&path).unwrap());
+        let (part, already) = run_tournament_in(&path, &cfg, false, &NoProgress).unwrap();
+        assert_eq!(already, 0);
+        assert_eq!(read_games(&path).unwrap().games, part.games);
+        dirs.push(path);
     }
     // Merge order does not matter.
-    parts.reverse();
-    let merged = merge(parts).unwrap();
+    dirs.reverse();
+    let merged = merge(&dirs, false).unwrap();
     let mut expected = full().clone();
     expected.config.threads = None;
     assert_eq!(merged, expected);
+    let out = dir.path().join("merged");
+    write_merged(&out, &merged).unwrap();
+    assert_eq!(read_games(&out).unwrap(), merged);
+}
+
+/// A shard stopped after some games (its results file cut, the last line
+/// half written) resumes into exactly the unbroken run.
+#[test]
+fn a_cut_shard_resumes_into_the_unbroken_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = TournamentConfig { shard: Shard { index: 1, count: 2 }, threads: Some(2), ..small() };
+    let (whole, _) = run_tournament_in(dir.path(), &cfg, false, &NoProgress).unwrap();
+    let log = dir.path().join("results.jsonl");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), whole.games.len());
+    let cut = format!("{}\n{}", lines[..5].join("\n"), &lines[5][..lines[5].len() / 2]);
+    std::fs::write(&log, cut).unwrap();
+    std::fs::remove_file(dir.path().join("games.csv")).unwrap();
+    let (resumed, already) = run_tournament_in(dir.path(), &cfg, true, &NoProgress).unwrap();
+    assert_eq!(already, 5);
+    assert_eq!(resumed.games, whole.games);
+    assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), whole.games.len());
+    // Another shard's settings do not resume it.
+    let other = TournamentConfig { shard: Shard { index: 0, count: 2 }, ..cfg.clone() };
+    assert!(run_tournament_in(dir.path(), &other, true, &NoProgress).is_err());
+    let other = TournamentConfig { seed: 12, ..cfg };
+    let err = run_tournament_in(dir.path(), &other, true, &NoProgress).unwrap_err().to_string();
+    assert!(err.contains("seed 12 on the command line, 11 in"), "{err}");
 }
 
 #[test]
-fn merge_refuses_overlaps_and_mixed_settings() {
-    let a = full().clone();
-    assert!(merge(vec![a.clone(), a.clone()]).is_err());
-    let mut b = a.clone();
-    b.config.seed += 1;
-    b.games.clear();
-    assert!(merge(vec![a, b]).is_err());
-    assert!(merge(Vec::new()).is_err());
+fn merge_refuses_missing_doubled_foreign_and_unfinished_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, cfg: TournamentConfig| {
+        let path = dir.path().join(name);
+        run_tournament_in(&path, &cfg, false, &NoProgress).unwrap();
+        path
+    };
+    let shard = |i| TournamentConfig { shard: Shard { index: i, count: 3 }, ..small() };
+    let (s0, s1, s2) = (run("s0", shard(0)), run("s1", shard(1)), run("s2", shard(2)));
+    let foreign = run("f2", TournamentConfig { seed: 99, ..shard(2) });
+    let err = |dirs: &[&std::path::PathBuf]| merge(dirs, false).unwrap_err().to_string();
+    assert!(err(&[&s0, &s1]).contains("1 of the 3 shards is missing (2/3)"));
+    assert!(err(&[&s0, &s1, &s1, &s2]).contains("shard 1/3 is given twice"));
+    let e = err(&[&s0, &s1, &foreign]);
+    assert!(e.contains("is a shard of another tournament") && e.contains("seed 11 in"), "{e}");
+    // An unfinished shard: its last games cut from the file.
+    let log = s2.join("results.jsonl");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let kept: Vec<&str> = text.lines().take(3).collect();
+    std::fs::write(&log, kept.join("\n") + "\n").unwrap();
+    let e = err(&[&s0, &s1, &s2]);
+    assert!(e.contains("shard 2/3 in") && e.contains("unfinished (3 of its"), "{e}");
+    let none: &[&std::path::Path] = &[];
+    assert!(merge(none, false).is_err());
+    // A part of the schedule on purpose.
+    assert_eq!(
+        summarize(&merge(&[&s0, &s1], true).unwrap()).missing,
+        sleuth_sim::tournament::shard_fixtures(&shard(2)).unwrap().len()
+    );
 }
 
 #[test]
