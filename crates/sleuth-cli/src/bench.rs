@@ -143,7 +143,8 @@ fn progress(len: u64) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} states  {msg}") {
+    let bar_spec = if crate::output::Paint::for_stderr().is_on() { "{bar:40.cyan/blue}" } else { "{bar:40}" };
+    if let Ok(style) = ProgressStyle::with_template(&format!("{bar_spec} {{pos}}/{{len}} states  {{msg}}")) {
         bar.set_style(style);
     }
     bar

@@ -11,6 +11,7 @@ mod bench;
 mod check;
 mod constraints;
 mod count_progress;
+mod docs;
 mod experiment;
 mod generate;
 mod input;
@@ -31,14 +32,17 @@ mod table1;
 mod tournament;
 mod why;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory as _, Parser, Subcommand};
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
 /// The longest error message printed, in characters: a screenful or so.
 const MAX_ERROR_CHARS: usize = 8000;
 
-const EXIT_CODES: &str = "\
+/// The exit codes, for every command's help.
+macro_rules! exit_codes {
+    () => {
+        "\
 Exit codes:
   0  success
   1  no result: the fact asked about is not certain (why), or a benchmark state failed
@@ -46,14 +50,23 @@ Exit codes:
      count too large
   3  the history is inconsistent: no deal fits every event (notepad, analyze, check, why,
      advise)
-  10, 20  sleuth logic solve: satisfiable, unsatisfiable (see sleuth logic --help)
+  10, 20  sleuth logic solve: satisfiable, unsatisfiable (see sleuth logic --help)"
+    };
+}
 
-A GAME argument of '-' reads the game file from standard input.";
+const EXIT_CODES: &str = exit_codes!();
+
+/// The footer of the commands that read a game file.
+const GAME_FOOTER: &str = concat!(exit_codes!(), "\n\nA GAME argument of '-' reads the game file from standard input.");
 
 /// Exact reasoning for Clue (Cluedo): every consistent deal counted, nothing sampled.
 #[derive(Debug, Parser)]
-#[command(name = "sleuth", version, after_help = EXIT_CODES, propagate_version = true)]
+#[command(name = "sleuth", version, after_help = GAME_FOOTER, propagate_version = true)]
 struct Cli {
+    /// When to colour the output and progress bars: 'auto' on a terminal unless NO_COLOR is
+    /// set, 'always', or 'never'.
+    #[arg(long, global = true, value_name = "WHEN", default_value = "auto")]
+    color: output::ColorChoice,
     #[command(subcommand)]
     command: Command,
 }
@@ -61,10 +74,10 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Print the detective notepad: every card at every place, as O, X or a probability.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = GAME_FOOTER)]
     Notepad(notepad::Args),
     /// Print the exact analysis: counts, probabilities, certain facts, case files.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = GAME_FOOTER)]
     Analyze(analyze::Args),
     /// Advise the player: best suggestions, whether to accuse, the opponents' progress;
     /// or, with --refute, which card to show.
@@ -90,16 +103,16 @@ enum Command {
     /// - BEHAVIOUR HINT: "if the opponents avoid asking about their own cards, ...": a
     ///   guess about how people play, read only for opponents whose questions show that
     ///   habit. It never decides "accuse now" and is never a probability of a case file.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = GAME_FOOTER)]
     Advise(advise::Args),
     /// Validate a game file and say whether its history is consistent.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = GAME_FOOTER)]
     Check(check::Args),
     /// Print the game as at-least constraints, or as DIMACS CNF.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = GAME_FOOTER)]
     Constraints(constraints::Args),
     /// Explain a certain fact: a smallest set of events that forces it.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = GAME_FOOTER)]
     Why(why::Args),
     /// Write a random game played by the rules, from a seed.
     #[command(after_help = EXIT_CODES)]
@@ -111,7 +124,7 @@ enum Command {
     Logic(logic::Args),
     /// Estimate probabilities from sampled deals (exactly uniform, or WalkSAT as in
     /// Neller and Luo), with 95 % intervals; or print the deals.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = GAME_FOOTER)]
     Sample(sample::Args),
     /// Rerun experiments: Neller and Luo's sampling-error experiment, and merging its shards.
     Experiment(experiment::Args),
@@ -123,6 +136,10 @@ enum Command {
     /// Play in a Speed Clue contest: connect to its server on localhost:PORT and answer it
     /// with an agent until the server says `done`.
     Speedclue(speedclue::Args),
+    /// Print the shell completion script for bash, zsh, fish, elvish or powershell.
+    Completions(docs::CompletionArgs),
+    /// Print the manual page (roff), or write one page per command into a folder.
+    Man(docs::ManArgs),
 }
 
 /// How a command that ran to the end went; errors are exit code 2.
@@ -167,6 +184,8 @@ fn run(command: &Command, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         Command::Serve(args) => serve::run(args, out),
         Command::Tournament(args) => tournament::run(args, out),
         Command::Speedclue(args) => speedclue::run(args, out),
+        Command::Completions(args) => docs::completions(args, Cli::command(), out),
+        Command::Man(args) => docs::man(args, Cli::command(), out),
     }
 }
 
@@ -184,7 +203,16 @@ pub fn main() -> ExitCode {
 }
 
 fn run_command_line() -> u8 {
-    let cli = match Cli::try_parse() {
+    // `--color` is read before parsing, so that help and usage errors
+    // follow it too.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let color = output::ColorChoice::from_args(&args);
+    output::set_color(color);
+    let parsed = Cli::command()
+        .color(color.for_clap())
+        .try_get_matches_from(&args)
+        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             // Help and version go to stdout with code 0; usage errors to

@@ -18,7 +18,7 @@ pub const TOP_CASE_FILES: usize = 5;
 pub struct Args {
     /// The game file (JSON, format version 1); '-' reads standard input.
     game: PathBuf,
-    /// Never colour the output (colour is also off when stdout is not a terminal or NO_COLOR is set).
+    /// Never colour the output (the same as --color never).
     #[arg(long)]
     no_color: bool,
     /// The engine: 'exact' counts every deal (probabilities); 'sat' asks DPLL's
@@ -26,12 +26,12 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = crate::sat_notepad::Engine::Exact)]
     engine: crate::sat_notepad::Engine,
     /// With --engine sat, the clauses: 'counting' is the whole game file (hand sizes
-    /// through a unary counter); 'basic' is the seed's ClueReasoner without card
-    /// counting (its section 8, before the advanced projects).
+    /// through a unary counter); 'basic' is the ClueReasoner of Neller, Markov and
+    /// Russell's "Clue Deduction" (section 8), without card counting.
     #[arg(long, value_enum, default_value_t = crate::sat_engine::Reasoner::Counting)]
     reasoner: crate::sat_engine::Reasoner,
     /// With --engine sat, print the notepad after the hand and after every event, as
-    /// the seed's printNotepad would after each call.
+    /// "Clue Deduction"'s printNotepad would after each call.
     #[arg(long)]
     every_event: bool,
 }

@@ -2,7 +2,76 @@
 
 use sleuth_core::analysis::ratio;
 use sleuth_core::{Card, CardSet, Explanation, Game, Place};
+use std::ffi::OsString;
 use std::io::{self, IsTerminal as _, Write};
+use std::sync::OnceLock;
+
+/// `--color`: when to colour the output and the progress bars.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless `NO_COLOR` is set (<https://no-color.org>).
+    #[default]
+    Auto,
+    /// Always, even into a file or a pipe, and whatever `NO_COLOR` says.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// The process's `--color`, set once from the command line. A process-wide
+/// setting of the front end (the core has none): every subcommand and
+/// progress bar reads it, and it is known before the subcommand is parsed.
+static COLOR: OnceLock<ColorChoice> = OnceLock::new();
+
+/// Sets the process's `--color` (the first call wins).
+pub fn set_color(choice: ColorChoice) {
+    let _ = COLOR.set(choice);
+}
+
+impl ColorChoice {
+    /// The last `--color WHEN` or `--color=WHEN` among the arguments, read
+    /// before clap parses them (`auto` if absent or not a choice: clap then
+    /// says what is wrong with it).
+    pub fn from_args(args: &[OsString]) -> ColorChoice {
+        let mut choice = ColorChoice::Auto;
+        let mut words = args.iter().skip(1).map(|a| a.to_str());
+        while let Some(word) = words.next() {
+            let value = match word {
+                Some("--") => break,
+                Some("--color") => words.next().flatten(),
+                Some(w) => w.strip_prefix("--color="),
+                None => None,
+            };
+            if let Some(c) = value.and_then(|v| <ColorChoice as clap::ValueEnum>::from_str(v, false).ok()) {
+                choice = c;
+            }
+        }
+        choice
+    }
+
+    /// The same choice for clap's help and error messages.
+    pub fn for_clap(self) -> clap::ColorChoice {
+        match self {
+            ColorChoice::Auto => clap::ColorChoice::Auto,
+            ColorChoice::Always => clap::ColorChoice::Always,
+            ColorChoice::Never => clap::ColorChoice::Never,
+        }
+    }
+
+    /// Whether to colour a stream that is (or is not) a terminal.
+    fn on(self, terminal: bool) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        }
+    }
+}
+
+/// The process's `--color`.
+fn color() -> ColorChoice {
+    COLOR.get().copied().unwrap_or_default()
+}
 
 /// ANSI colour, on only when asked for and allowed.
 #[derive(Copy, Clone, Debug)]
@@ -11,11 +80,21 @@ pub struct Paint {
 }
 
 impl Paint {
-    /// Colour for standard output: only on a terminal, never with
-    /// `--no-color` or a non-empty `NO_COLOR` (<https://no-color.org>).
+    /// Colour for standard output, as `--color` says (`auto`: only on a
+    /// terminal, never with a non-empty `NO_COLOR`); never with the
+    /// subcommand's `no_color` (`--no-color`).
     pub fn for_stdout(no_color: bool) -> Paint {
-        let env_off = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        Paint { on: !no_color && !env_off && io::stdout().is_terminal() }
+        Paint { on: !no_color && color().on(io::stdout().is_terminal()) }
+    }
+
+    /// Colour for standard error (progress bars), as `--color` says.
+    pub fn for_stderr() -> Paint {
+        Paint { on: color().on(io::stderr().is_terminal()) }
+    }
+
+    /// Whether colour is on.
+    pub fn is_on(self) -> bool {
+        self.on
     }
 
     fn wrap(self, code: &str, text: &str) -> String {

@@ -20,9 +20,9 @@ impl Bar {
     pub fn new() -> Bar {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
-            if let Ok(style) =
-                ProgressStyle::with_template("{msg:>8} {bar:40} {pos}/{len} [{elapsed_precise}, eta {eta}]")
-            {
+            let bar_spec = if crate::output::Paint::for_stderr().is_on() { "{bar:40.cyan/blue}" } else { "{bar:40}" };
+            let template = format!("{{msg:>8}} {bar_spec} {{pos}}/{{len}} [{{elapsed_precise}}, eta {{eta}}]");
+            if let Ok(style) = ProgressStyle::with_template(&template) {
                 bar.set_style(style);
             }
             bar

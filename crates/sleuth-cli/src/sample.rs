@@ -64,7 +64,7 @@ pub struct Args {
     /// plus 'intervals') instead of text.
     #[arg(long)]
     json: bool,
-    /// Never colour the output.
+    /// Never colour the output (the same as --color never).
     #[arg(long)]
     no_color: bool,
 }

@@ -39,8 +39,9 @@ pub const OPTIONS: DpllOptions =
 /// How the cells are decided; both give the same answers.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Method {
-    /// `Dpll::test_literal` on every atom, as the seed's ClueReasoner does: two
-    /// satisfiability questions per atom (one when the first is unsatisfiable).
+    /// Tests every card-place atom, as the ClueReasoner of Neller, Markov and
+    /// Russell's "Clue Deduction" does: two satisfiability questions per atom
+    /// (one when the first is unsatisfiable).
     TestLiteral,
     /// The same questions, skipping those that a model found by an earlier
     /// question already answers: a model with the atom true shows that
@@ -54,13 +55,14 @@ pub enum Method {
 /// Which clauses describe the game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Reasoner {
-    /// Everything the game file says, hand sizes included: `to_dimacs`'s CNF,
-    /// with the seed's card counting (advanced project 10.1) through a unary
-    /// counter. Its notepad agrees with the exact engine's certain cells.
+    /// Everything the game file says, hand sizes included (the CNF of `sleuth
+    /// constraints --dimacs`), with the card counting of "Clue Deduction"'s advanced
+    /// project 10.1 through a unary counter. Its notepad agrees with the exact
+    /// engine's certain cells.
     Counting,
-    /// Exactly the seed's ClueReasoner of section 8, before its advanced
-    /// projects: the four kinds of initial clauses, `hand`, `suggest` and
-    /// `accuse`, and no card counting (see [`basic_cnf`]).
+    /// Exactly the ClueReasoner of Neller, Markov and Russell's "Clue Deduction"
+    /// (section 8), before its advanced projects: the four kinds of initial
+    /// clauses, the hand, suggestions and accusations, and no card counting.
     Basic,
 }
 

@@ -53,7 +53,7 @@ struct PlayArgs {
     #[arg(long, default_value_t = 200)]
     max_rounds: usize,
     /// Instead of the deck: a three-category deck that gives every player this many
-    /// cards (the agent seed's tournaments by cards per player).
+    /// cards (the Cluedo agent-strategies article's tournaments by cards per player).
     #[arg(long, conflicts_with = "deck")]
     cards_per_player: Option<usize>,
     /// The tournament seed.

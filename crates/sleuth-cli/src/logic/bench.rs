@@ -255,7 +255,7 @@ fn clue_table(out: &mut dyn Write, games: u64, markdown: bool, failures: &mut Ve
     )?;
     writeln!(
         out,
-        "{bullet}testLiteral: CNF (sleuth constraints --dimacs) + Dpll::test_literal on every card-place atom, as the seed"
+        "{bullet}testLiteral: CNF (sleuth constraints --dimacs) + DPLL's test of every card-place atom, as Clue Deduction's ClueReasoner"
     )?;
     writeln!(
         out,

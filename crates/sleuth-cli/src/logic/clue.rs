@@ -53,7 +53,8 @@ pub struct WalkArgs {
 pub struct DpllArgs {
     #[command(flatten)]
     games: GameArgs,
-    /// The clauses: counting (the game's CNF) or basic (the seed's, no card counting).
+    /// The clauses: counting (the game's CNF) or basic ("Clue Deduction"'s ClueReasoner,
+    /// no card counting).
     #[arg(long, value_enum, default_value_t = Reasoner::Counting)]
     reasoner: Reasoner,
 }

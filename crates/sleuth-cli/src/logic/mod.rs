@@ -49,7 +49,8 @@ Exit codes:
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Convert sentences to CNF in the seed's four steps, or by Tseitin, or to DIMACS.
+    /// Convert sentences to CNF in the four steps of Neller, Markov and Russell's "Clue
+    /// Deduction", or by Tseitin, or to DIMACS.
     #[command(after_help = LOGIC_HELP)]
     Cnf(cnf::Args),
     /// Print the truth table of sentences (or only their models).

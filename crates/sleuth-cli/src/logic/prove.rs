@@ -15,7 +15,7 @@ pub struct Args {
     /// A goal sentence (may be repeated); without --goal, the files' '#?' queries.
     #[arg(short, long, value_name = "SENTENCE")]
     goal: Vec<String>,
-    /// List every clause of the knowledge base in the proof, as the seed does,
+    /// List every clause of the knowledge base in the proof, as "Clue Deduction" does,
     /// not only those the refutation uses.
     #[arg(long)]
     all_premises: bool,

@@ -8,6 +8,7 @@ mod bench;
 mod check;
 mod cli;
 mod constraints;
+mod conventions;
 mod errors;
 mod experiment;
 mod fuzz;
