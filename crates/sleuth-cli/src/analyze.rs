@@ -40,7 +40,7 @@ fn write_text(out: &mut dyn Write, game: &Game, analysis: &Analysis) -> std::io:
     if !analysis.is_consistent() {
         return write_conflict(out, game, analysis.conflict());
     }
-    let total = analysis.models();
+    let total = analysis.consistent_deals();
     writeln!(out, "consistent: yes, {} consistent deal{} (exact count)", group_digits(total), plural(total))?;
 
     writeln!(out, "\nknown cards:")?;

@@ -1,7 +1,7 @@
 //! `sleuth bench`: time the exact analysis of a state.
 //!
 //! Two things are timed, one after the other on each state: the *count*,
-//! `count_marginals(&Problem::new(&game))` (every card-place marginal), and
+//! `count_marginals(&CountProblem::new(&game))` (every card-place marginal), and
 //! the *whole* analysis, `Analysis::new(&game)` (the count and the
 //! possible case files with their counts): what `sleuth analyze`,
 //! `sleuth notepad` and the web analysis run. Parsing and validation are
@@ -16,7 +16,7 @@ use anyhow::{anyhow, Context as _};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sleuth_core::count::count_marginals;
 use sleuth_core::generate::{DeckChoice, GenConfig};
-use sleuth_core::{Analysis, CountError, CountOptions, Game, Problem};
+use sleuth_core::{Analysis, CountError, CountOptions, CountProblem, Game};
 use std::io::{IsTerminal as _, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -108,7 +108,7 @@ impl Timing {
 fn time_once(game: &Game, max_states: usize) -> Result<Timing, CountError> {
     let options = CountOptions::new().max_states(max_states);
     let start = Instant::now();
-    let counts = count_marginals(&Problem::new(game), &options)?;
+    let counts = count_marginals(&CountProblem::new(game), &options)?;
     let count = start.elapsed();
     let models = std::hint::black_box(counts).total;
     let start = Instant::now();

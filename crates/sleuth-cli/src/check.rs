@@ -5,7 +5,7 @@ use crate::input::{counted, display, in_file, load_game};
 use crate::output::{deck_name, explanation_lines, group_digits, write_json};
 use crate::Outcome;
 use sleuth_core::count::count;
-use sleuth_core::{conflict, wire, CountOptions, Problem};
+use sleuth_core::{conflict, wire, CountOptions, CountProblem};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -40,7 +40,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         players.join(" "),
         if n == 1 { "" } else { "s" },
     );
-    let models = match count(&Problem::new(&game), &counting.options()) {
+    let models = match count(&CountProblem::new(&game), &counting.options()) {
         Ok(m) => m,
         Err(e) => {
             writeln!(out, "{summary}; history not checked")?;
@@ -69,7 +69,7 @@ fn json(
     game: &sleuth_core::Game,
     options: &CountOptions<'_>,
 ) -> anyhow::Result<Outcome> {
-    let models = match count(&Problem::new(game), options) {
+    let models = match count(&CountProblem::new(game), options) {
         Ok(m) => m,
         Err(e) => {
             write_json(out, &wire::Check::new(game, None, None))?;

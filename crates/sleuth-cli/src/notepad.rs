@@ -71,7 +71,7 @@ pub fn write_notepad(out: &mut dyn Write, game: &Game, analysis: &Analysis, pain
     })?;
     writeln!(out)?;
 
-    let total = analysis.models();
+    let total = analysis.consistent_deals();
     writeln!(out, "{} consistent deal{} (exact count)", group_digits(total), if total == 1 { "" } else { "s" })?;
     let case_files: Vec<(&[Card], u128)> = analysis.case_files().collect();
     if let [(cards, n)] = case_files.as_slice() {

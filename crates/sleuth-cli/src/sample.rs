@@ -19,7 +19,7 @@ use sleuth_core::deduce::Settled;
 use sleuth_core::sample::{
     estimate_from_deals, search_and_sample_traced, Deal, Estimate, Formula, Trace, UniformSampler, WalkSatConfig,
 };
-use sleuth_core::{wire, Analysis, Card, CardSet, CountOptions, Game, Place, Problem, Status};
+use sleuth_core::{wire, Analysis, Card, CardSet, CountOptions, CountProblem, Game, Place, Status};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -202,7 +202,7 @@ fn sample_with(
     };
     let estimate = match &sampler {
         Sampler::Uniform(draws) => {
-            let uniform = in_file(&args.game, UniformSampler::new(&Problem::new(game), limit))?
+            let uniform = in_file(&args.game, UniformSampler::new(&CountProblem::new(game), limit))?
                 .ok_or_else(|| anyhow!("no deal fits the history"))?;
             let deals = (0..*draws).map(|_| {
                 let deal = uniform.sample(&mut rng);
@@ -244,7 +244,7 @@ fn sample_with(
     };
     if args.json {
         let (models, status) = match known {
-            Known::Exact(a) => (Some(a.models()), known),
+            Known::Exact(a) => (Some(a.consistent_deals()), known),
             Known::Settled(_) => (None, known),
         };
         let sample =

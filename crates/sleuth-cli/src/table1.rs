@@ -156,7 +156,7 @@ fn write_table(out: &mut dyn Write, game: &Game, source: &str, t: &Table1, itera
     writeln!(
         out,
         "\n(b) Exact probabilities (O: 1, X: 0): {} consistent deals, {uncertain} cards uncertain\n",
-        group_digits(t.exact.models())
+        group_digits(t.exact.consistent_deals())
     )?;
     writeln!(out, "{}", head(5))?;
     for (ci, c) in deck.cards().enumerate() {

@@ -21,7 +21,7 @@ use random_deck::RandomDeck;
 use sleuth_core::count::count_marginals;
 use sleuth_core::generate::{try_generate, DeckChoice, GenConfig};
 use sleuth_core::CountOptions;
-use sleuth_core::{Game, Problem};
+use sleuth_core::{CountProblem, Game};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -55,7 +55,7 @@ fn main() -> ExitCode {
         let name = format!("{}_{}_{view}_{}_{}", d.deck().replace(',', "-"), d.players, d.suggestions, d.seed);
         let game = Game::new(&generated.file).expect("generated games are valid");
         let start = Instant::now();
-        let counted = count_marginals(&Problem::new(&game), &options);
+        let counted = count_marginals(&CountProblem::new(&game), &options);
         let secs = start.elapsed().as_secs_f64();
         match counted {
             Ok(c) => println!("{name}\tok\t{secs:.1}\t{} states", c.states),

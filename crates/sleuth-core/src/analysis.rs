@@ -3,7 +3,7 @@
 //! conflict).
 
 use crate::count::{count, count_with_case_files, CaseFileList, CountError, CountOptions, Counts};
-use crate::deduce::{find_deal, Deal, Found, Problem};
+use crate::deduce::{find_deal, CountProblem, Deal, Found};
 pub use crate::model::Status;
 use crate::model::{Card, Game, Place};
 
@@ -72,7 +72,7 @@ impl Analysis {
     /// [`CountError`] when the count does not fit in `u128`, or the game is
     /// too large for the limits.
     pub fn with_options(game: &Game, options: &CountOptions<'_>) -> Result<Analysis, CountError> {
-        let problem = Problem::new(game);
+        let problem = CountProblem::new(game);
         // The counts and the case files from the same passes (one code path
         // for analyze, notepad, the web and `sleuth bench`).
         let (counts, case_files) = count_with_case_files(&problem, options)?;
@@ -93,11 +93,13 @@ impl Analysis {
     /// // Nobody refuted a's suggestion, and a holds none of pe, ro, lo:
     /// // all three are in the case file, and b and c share the other 12
     /// // cards 6 and 6.
-    /// assert_eq!(analysis.models(), 924);
+    /// assert_eq!(analysis.consistent_deals(), 924);
     /// assert!(analysis.is_consistent());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn models(&self) -> u128 {
+    ///
+    /// The wire schema calls it `models` ([`wire::Analysis`](crate::wire::Analysis)).
+    pub fn consistent_deals(&self) -> u128 {
         self.counts.total
     }
 
@@ -129,7 +131,7 @@ impl Analysis {
     }
 
     /// The number of consistent deals with `card` at `place`: exact, so that
-    /// `count / models` is the exact probability.
+    /// `count / consistent_deals` is the exact probability.
     ///
     /// # Examples
     /// ```
@@ -151,7 +153,7 @@ impl Analysis {
     }
 
     /// The exact probability as a fraction `(deals with it, all deals)`, not
-    /// reduced: `(count, models)`.
+    /// reduced: `(count, consistent_deals)`.
     ///
     /// # Examples
     /// ```
@@ -218,7 +220,7 @@ impl Analysis {
     ///
     /// Each is one card per category, in category order, with its number of
     /// consistent deals: its exact probability is that over
-    /// [`Analysis::models`]. Ties keep deck order. Empty when there are more
+    /// [`Analysis::consistent_deals`]. Ties keep deck order. Empty when there are more
     /// than [`crate::count::MAX_CASE_FILES`] possible case files;
     /// [`Analysis::case_files_listed`] tells.
     ///
@@ -233,7 +235,7 @@ impl Analysis {
     /// // White, one of 5 weapons, one of 9 rooms: 45, equally likely.
     /// assert_eq!(files.len(), 45);
     /// assert_eq!(files[0].0, ["wh", "ca", "ha"]);
-    /// assert!(files.iter().all(|&(_, n)| n * 45 == analysis.models()));
+    /// assert!(files.iter().all(|&(_, n)| n * 45 == analysis.consistent_deals()));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn case_files(&self) -> impl Iterator<Item = (&[Card], u128)> {
@@ -282,13 +284,13 @@ impl Items {
     }
     /// The problem of a subset of the items: the rules, those events, and
     /// the hand if it is one of them.
-    fn problem(&self, game: &Game, subset: &[usize]) -> Problem {
+    fn problem(&self, game: &Game, subset: &[usize]) -> CountProblem {
         let events = subset.iter().filter_map(|&i| self.events.get(i)).map(|&e| &game.events()[e]);
         let hand = self.hand && subset.contains(&self.events.len());
-        Problem::with_evidence(game, hand, events)
+        CountProblem::with_evidence(game, hand, events)
     }
     /// Each item's problem alone (the rules and that event, or the hand).
-    fn singles(&self, game: &Game) -> Vec<Problem> {
+    fn singles(&self, game: &Game) -> Vec<CountProblem> {
         (0..self.len()).map(|i| self.problem(game, &[i])).collect()
     }
     fn explain(&self, subset: Vec<usize>, minimum: bool) -> Explanation {
@@ -329,15 +331,15 @@ struct Witnesses<'o, F> {
     /// kept was found for such a problem, so it meets what they share).
     kept: Vec<(Deal, Vec<usize>)>,
     /// Each item's problem alone.
-    singles: Vec<Problem>,
+    singles: Vec<CountProblem>,
     /// The problem of a subset of the items.
     problem_of: F,
     /// The limits of the counts.
     options: CountOptions<'o>,
 }
 
-impl<'o, F: Fn(&[usize]) -> Problem> Witnesses<'o, F> {
-    fn new(singles: Vec<Problem>, problem_of: F, options: &CountOptions<'o>) -> Witnesses<'o, F> {
+impl<'o, F: Fn(&[usize]) -> CountProblem> Witnesses<'o, F> {
+    fn new(singles: Vec<CountProblem>, problem_of: F, options: &CountOptions<'o>) -> Witnesses<'o, F> {
         Witnesses { kept: Vec::new(), singles, problem_of, options: *options }
     }
 
@@ -447,7 +449,7 @@ impl<'o, F: Fn(&[usize]) -> Problem> Witnesses<'o, F> {
 /// [`CountError`] from the underlying counts, each within the limits of
 /// `options`.
 pub fn conflict(game: &Game, options: &CountOptions<'_>) -> Result<Option<Explanation>, CountError> {
-    if count(&Problem::new(game), options)? > 0 {
+    if count(&CountProblem::new(game), options)? > 0 {
         return Ok(None);
     }
     conflict_in(game, options).map(Some)
@@ -522,7 +524,7 @@ pub enum Why {
 /// # Errors
 /// [`CountError`] from the underlying counts.
 pub fn why(game: &Game, card: Card, place: Place, options: &CountOptions<'_>) -> Result<Why, CountError> {
-    let problem = Problem::new(game);
+    let problem = CountProblem::new(game);
     let total = count(&problem, options)?;
     if total == 0 {
         return Ok(Why::Inconsistent);
@@ -590,7 +592,11 @@ mod tests {
                     let p = items.problem(&game, &subset);
                     let events: Vec<usize> = subset.iter().filter_map(|&i| items.events.get(i).copied()).collect();
                     let hand = items.hand && subset.contains(&items.events.len());
-                    assert_eq!(p, Problem::new(&game.restricted(&events, hand)), "seed {seed}: the subset's problem");
+                    assert_eq!(
+                        p,
+                        CountProblem::new(&game.restricted(&events, hand)),
+                        "seed {seed}: the subset's problem"
+                    );
                     let has = count(&p, &CountOptions::default()).expect("these games count") > 0;
                     let decide = |nodes| match find_deal(&p, nodes) {
                         Found::Deal(deal) => {

@@ -29,7 +29,7 @@ pub(crate) struct CLit {
 /// The counting problem: which places each card may take, hand sizes,
 /// categories, and the "at least one of" clauses.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
+pub struct CountProblem {
     pub(crate) np: usize,
     pub(crate) in_play: CardSet,
     pub(crate) category_of: [u8; MAX_CARDS],
@@ -42,21 +42,25 @@ pub struct Problem {
     pub(crate) impossible: bool,
 }
 
-impl Problem {
+impl CountProblem {
     /// The counting problem for a game: the same as
-    /// [`Problem::from_knowledge`] on [`Knowledge::new`], read straight from
+    /// [`CountProblem::from_knowledge`] on [`Knowledge::new`], read straight from
     /// the hand and the events. Compiling every constraint first, with a
     /// vector per literal list and its duplicate check, was a tenth of a
     /// small state's whole analysis.
-    pub fn new(game: &Game) -> Problem {
+    pub fn new(game: &Game) -> CountProblem {
         Self::with_evidence(game, true, game.events())
     }
 
     /// The problem of the game with only some of its evidence: the hand if
-    /// `hand`, and `events`; the same as [`Problem::new`] of
+    /// `hand`, and `events`; the same as [`CountProblem::new`] of
     /// [`Game::restricted`], without building that game (the explanations
     /// test hundreds of subsets of the events).
-    pub(crate) fn with_evidence<'a>(game: &Game, hand: bool, events: impl IntoIterator<Item = &'a Event>) -> Problem {
+    pub(crate) fn with_evidence<'a>(
+        game: &Game,
+        hand: bool,
+        events: impl IntoIterator<Item = &'a Event>,
+    ) -> CountProblem {
         let mut problem = Self::structure(game);
         let np = game.num_players();
         let case_file = np as u8;
@@ -67,7 +71,7 @@ impl Problem {
         }
         // Clauses said twice are one (the first), as in `Knowledge::new`.
         let mut said = rustc_hash::FxHashSet::default();
-        let mut clause = |problem: &mut Problem, cards: CardSet, place: u8, positive: bool| {
+        let mut clause = |problem: &mut CountProblem, cards: CardSet, place: u8, positive: bool| {
             if !said.insert((cards, place, positive)) {
                 return;
             }
@@ -101,9 +105,9 @@ impl Problem {
     }
 
     /// The counting problem for compiled knowledge (its evidence: the hand
-    /// and the events). [`Problem::new`] gives the same problem for the
+    /// and the events). [`CountProblem::new`] gives the same problem for the
     /// game's own knowledge.
-    pub fn from_knowledge(game: &Game, knowledge: &Knowledge) -> Problem {
+    pub fn from_knowledge(game: &Game, knowledge: &Knowledge) -> CountProblem {
         let np = game.num_players();
         let mut problem = Self::structure(game);
         for con in knowledge.evidence() {
@@ -122,7 +126,7 @@ impl Problem {
     }
 
     /// The deal's structure alone: every card in play may be anywhere.
-    fn structure(game: &Game) -> Problem {
+    fn structure(game: &Game) -> CountProblem {
         let deck = game.deck();
         let np = game.num_players();
         let in_play = deck.all() - game.face_up();
@@ -140,7 +144,7 @@ impl Problem {
         for c in in_play {
             allowed[c.index()] = all_places;
         }
-        Problem { np, in_play, category_of, categories, cap, allowed, clauses: Vec::new(), impossible: false }
+        CountProblem { np, in_play, category_of, categories, cap, allowed, clauses: Vec::new(), impossible: false }
     }
 
     /// A one-literal clause, without building a vector.
@@ -197,13 +201,13 @@ pub(crate) struct Reduced {
 }
 
 impl Reduced {
-    pub fn unassigned(&self, p: &Problem) -> CardSet {
+    pub fn unassigned(&self, p: &CountProblem) -> CardSet {
         debug_assert_eq!(self.open, p.in_play.iter().filter(|c| self.assigned[c.index()] == NONE).collect());
         self.open
     }
 
     /// Per player, the unassigned cards it may still take.
-    fn possible_by_player(&self, p: &Problem) -> [CardSet; MAX_PLAYERS] {
+    fn possible_by_player(&self, p: &CountProblem) -> [CardSet; MAX_PLAYERS] {
         let mut possible = [0u64; MAX_PLAYERS];
         let players = (1u16 << p.np) - 1;
         for c in self.unassigned(p) {
@@ -217,7 +221,7 @@ impl Reduced {
         possible.map(CardSet)
     }
 
-    fn assign(&mut self, p: &Problem, c: usize, q: u8) -> Option<()> {
+    fn assign(&mut self, p: &CountProblem, c: usize, q: u8) -> Option<()> {
         debug_assert_eq!(self.assigned[c], NONE);
         if self.allowed[c] & (1 << q) == 0 {
             return None;
@@ -251,7 +255,7 @@ impl Reduced {
 }
 
 /// Propagates to a fixpoint. `None` means a contradiction was found.
-pub(crate) fn propagate(p: &Problem) -> Option<Reduced> {
+pub(crate) fn propagate(p: &CountProblem) -> Option<Reduced> {
     if p.impossible {
         return None;
     }
@@ -382,7 +386,7 @@ impl Settled {
     /// The facts propagation settles; `None` when it finds that no deal
     /// fits.
     pub fn new(game: &Game) -> Option<Settled> {
-        let p = Problem::new(game);
+        let p = CountProblem::new(game);
         let r = propagate(&p)?;
         let mut allowed = [0u16; MAX_CARDS];
         for c in p.in_play {
@@ -411,7 +415,7 @@ impl Settled {
 /// `np`), [`NONE`] for cards not in play.
 pub(crate) type Deal = [u8; MAX_CARDS];
 
-impl Problem {
+impl CountProblem {
     /// Whether a deal of this game's structure (hand sizes, one case card
     /// per category: a deal found for the same game) meets every fact and
     /// clause of this problem.
@@ -444,7 +448,7 @@ pub(crate) enum Found {
 /// One long run that took a wrong turn near the root stays below it; short
 /// runs leave it. A run proves that no deal fits only by exhausting its
 /// tree, which the growing runs eventually can.
-pub(crate) fn find_deal(p: &Problem, nodes: usize) -> Found {
+pub(crate) fn find_deal(p: &CountProblem, nodes: usize) -> Found {
     match deal::Searcher::new(p) {
         Some(searcher) => restarts(p, nodes, |left, shuffle| searcher.run(left, shuffle)),
         None => restarts(p, nodes, |left, shuffle| search(p, left, shuffle)),
@@ -454,12 +458,12 @@ pub(crate) fn find_deal(p: &Problem, nodes: usize) -> Found {
 /// [`find_deal`] by the reference search alone (the tests hold the fast
 /// one to it).
 #[cfg(test)]
-pub(crate) fn find_deal_reference(p: &Problem, nodes: usize) -> Found {
+pub(crate) fn find_deal_reference(p: &CountProblem, nodes: usize) -> Found {
     restarts(p, nodes, |left, shuffle| search(p, left, shuffle))
 }
 
 /// The runs of [`find_deal`], each by `run` within the nodes it is given.
-fn restarts(p: &Problem, nodes: usize, run: impl Fn(&mut usize, Option<&mut ChaCha8Rng>) -> Found) -> Found {
+fn restarts(p: &CountProblem, nodes: usize, run: impl Fn(&mut usize, Option<&mut ChaCha8Rng>) -> Found) -> Found {
     let mut per_run = (RESTART_NODES_PER_CARD * p.in_play.len() as f64) as usize + 2;
     let mut left_in_all = nodes;
     let mut shuffle = None;
@@ -499,7 +503,7 @@ const RESTART_SEED: u64 = 1;
 /// for (a search by fewest places first, most room first, gave up on 48
 /// subsets with deals where this gives up on 11, on the same histories).
 /// A node is also dead where a player has more disjoint clauses than room.
-fn search(p: &Problem, left: &mut usize, mut shuffle: Option<&mut ChaCha8Rng>) -> Found {
+fn search(p: &CountProblem, left: &mut usize, mut shuffle: Option<&mut ChaCha8Rng>) -> Found {
     let Some(r) = propagate(p) else { return Found::NoDeal };
     // A hand too small for its clauses (see `deal::overfull`).
     let positive = r.clauses.iter().filter_map(|cl| {

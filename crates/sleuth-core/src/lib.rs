@@ -16,7 +16,7 @@
 //! let scarlet = game.deck().card("sc").unwrap();
 //! let mustard = game.place("mu").unwrap();
 //! assert_eq!(analysis.status(scarlet, mustard), Status::Yes);
-//! println!("{} consistent deals", analysis.models());
+//! println!("{} consistent deals", analysis.consistent_deals());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -52,7 +52,7 @@ pub mod wire;
 
 pub use analysis::{conflict, why, Analysis, Explanation, Why};
 pub use count::{CountError, CountOptions, Counts};
-pub use deduce::Problem;
+pub use deduce::CountProblem;
 pub use format::{FormatError, GameFile};
 pub use knowledge::{Constraint, Knowledge, Lit, Origin};
 pub use model::{Card, CardSet, Category, Deck, Event, Game, GameError, LoadError, Place, Player, Status};

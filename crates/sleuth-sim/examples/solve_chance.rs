@@ -14,7 +14,7 @@
 use sleuth_core::advice::{case_file_candidates, certain_case_file};
 use sleuth_core::count::count_marginals;
 use sleuth_core::CountOptions;
-use sleuth_core::{Counts, Deck, Event, Game, Problem};
+use sleuth_core::{CountProblem, Counts, Deck, Event, Game};
 use sleuth_sim::{agent_by_name, game_seed, play, Agent, GameConfig, GameRecord};
 use std::collections::BTreeMap;
 
@@ -23,7 +23,7 @@ const POOL: usize = 12;
 
 fn analyse(record: &GameRecord, seat: sleuth_core::Player, events: usize) -> (Game, Counts) {
     let game = Game::new(&record.game_file_prefix(Some(seat), events)).expect("a recorded game is valid");
-    let counts = count_marginals(&Problem::new(&game), &CountOptions::default()).expect("classic counts fit");
+    let counts = count_marginals(&CountProblem::new(&game), &CountOptions::default()).expect("classic counts fit");
     (game, counts)
 }
 

@@ -348,7 +348,7 @@ fn check_answer(game: &Game, label: &str) -> Result<(), TestCaseError> {
         Ok(a) => a,
         Err(e) => return check_message(label, &e.to_string()),
     };
-    let total = analysis.models();
+    let total = analysis.consistent_deals();
     for card in game.deck().cards() {
         let sum: f64 = game.places().map(|p| analysis.probability(card, p)).sum();
         let want = if total == 0 || game.face_up().contains(card) { 0.0 } else { 1.0 };

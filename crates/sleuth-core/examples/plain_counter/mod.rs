@@ -4,7 +4,7 @@
 //!
 //! Only the validated `Game` is taken from sleuth-core; the constraints are
 //! derived here from the events, as /work/shared/game-format.md defines
-//! them, with none of `deduce`, `count` or `Problem`.
+//! them, with none of `deduce`, `count` or `CountProblem`.
 //!
 //! The DP places the cards one at a time in a fixed order (clauses
 //! together). Its state is the room left in every hand, which case-file

@@ -5,12 +5,12 @@
 
 use rand::SeedableRng;
 use sleuth_core::generate::{try_generate, DeckChoice, GenConfig};
-use sleuth_core::{Game, Problem};
+use sleuth_core::{CountProblem, Game};
 
 /// The states of the first five arguments after the program name, as
 /// `(seed, problem)`, and the arguments after them; `None` when there
 /// are fewer than five.
-pub fn from_args(args: &[String]) -> Option<(impl Iterator<Item = (u64, Problem)>, Vec<String>)> {
+pub fn from_args(args: &[String]) -> Option<(impl Iterator<Item = (u64, CountProblem)>, Vec<String>)> {
     if args.len() < 6 {
         return None;
     }
@@ -32,7 +32,7 @@ pub fn from_args(args: &[String]) -> Option<(impl Iterator<Item = (u64, Problem)
     let states = (from..to).map(move |seed| {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let game = Game::new(&try_generate(&cfg, &mut rng).expect("generates").file).expect("valid");
-        (seed, Problem::new(&game))
+        (seed, CountProblem::new(&game))
     });
     Some((states, args[6..].to_vec()))
 }

@@ -58,7 +58,7 @@ pub use tells::{
 
 use crate::analysis::ratio;
 use crate::count::{count_marginals, CountError, CountOptions, Counts, MAX_STATES};
-use crate::deduce::Problem;
+use crate::deduce::CountProblem;
 use crate::model::{CardSet, Event, Game, Place, Player, MAX_CARDS, MAX_PLACES};
 use rand::SeedableRng;
 use std::borrow::Cow;
@@ -157,7 +157,7 @@ pub struct Position<'g> {
     game: Cow<'g, Game>,
     me: Player,
     hand: CardSet,
-    problem: Problem,
+    problem: CountProblem,
     counts: Counts,
     entropy: f64,
     /// `prob[card][place]` as floats.
@@ -188,24 +188,24 @@ impl<'g> Position<'g> {
     /// # Errors
     /// As [`Position::new`].
     pub fn with_options(game: &'g Game, options: &CountOptions<'g>) -> Result<Position<'g>, AdviceError> {
-        let problem = Problem::new(game);
+        let problem = CountProblem::new(game);
         let counts = count_marginals(&problem, options)?;
         Position::from_counts(game, problem, counts, options)
     }
 
     /// The position from counts already computed for `problem`, which must
-    /// be `Problem::new(game)` (not checked).
+    /// be `CountProblem::new(game)` (not checked).
     ///
     /// # Errors
     /// As [`Position::new`].
-    pub fn with_counts(game: &'g Game, problem: Problem, counts: Counts) -> Result<Position<'g>, AdviceError> {
+    pub fn with_counts(game: &'g Game, problem: CountProblem, counts: Counts) -> Result<Position<'g>, AdviceError> {
         Position::from_counts(game, problem, counts, &CountOptions::default())
     }
 
     /// [`Position::with_counts`] with the limits of later counts.
     fn from_counts(
         game: &'g Game,
-        problem: Problem,
+        problem: CountProblem,
         counts: Counts,
         options: &CountOptions<'g>,
     ) -> Result<Position<'g>, AdviceError> {

@@ -27,7 +27,7 @@
 use super::entropy::{case_file_candidates, case_file_entropy, certain_case_file};
 use super::Position;
 use crate::count::{count_marginals, CountError, CountOptions};
-use crate::deduce::Problem;
+use crate::deduce::CountProblem;
 use crate::model::{Card, CardSet, Event, Game, Place, Player};
 use crate::sample::{Deal, UniformSampler};
 use rand::seq::IteratorRandom;
@@ -86,8 +86,8 @@ impl Position<'_> {
     /// The problem of what `player` certainly knows, as the observer sees
     /// it: the public events, the cards the observer showed it (held by the
     /// observer), and the cards it showed the observer (its own).
-    pub fn public_model(&self, player: Player) -> Problem {
-        let mut q = Problem::new(&self.game.bystander());
+    pub fn public_model(&self, player: Player) -> CountProblem {
+        let mut q = CountProblem::new(&self.game.bystander());
         for e in self.game.events() {
             if let Event::Suggestion(s) = e {
                 if let (Some(r), Some(c)) = (s.refuted_by, s.shown) {
@@ -111,7 +111,7 @@ impl Position<'_> {
         let samples = samples.max(1);
         let Some(sampler) = UniformSampler::new(&self.problem, &self.count)? else { return Ok(Vec::new()) };
         let deals: Vec<_> = (0..samples).map(|_| sampler.sample(rng)).collect();
-        let public = Problem::new(&self.game.bystander());
+        let public = CountProblem::new(&self.game.bystander());
         let mut out = Vec::new();
         for j in self.game.players().filter(|&j| j != self.me) {
             let is_out =
@@ -258,7 +258,7 @@ type OpponentView = (CardSet, Vec<Option<Card>>);
 /// certain after its best next question among `shortlist` (1 when certain,
 /// 0 with an empty shortlist), and its case-file entropy.
 fn view_progress(game: &Game, shortlist: usize, options: &CountOptions<'_>) -> Result<(bool, f64, f64), CountError> {
-    let problem = Problem::new(game);
+    let problem = CountProblem::new(game);
     let counts = count_marginals(&problem, options)?;
     if counts.total == 0 {
         return Ok((false, 0.0, 0.0)); // cannot happen for a deal drawn from a consistent view

@@ -370,7 +370,7 @@ pub fn focused_tiers(
 /// the marginal count; larger `U` need one count each (at most one for a
 /// three-category deck).
 fn refuter_weight(
-    q: &crate::Problem,
+    q: &crate::CountProblem,
     cc: &crate::Counts,
     c: Card,
     open: CardSet,

@@ -9,7 +9,7 @@ use super::dp;
 use super::plan::Plan;
 use super::sym;
 use super::{CaseFileList, CaseFiles, CountError, CountOptions, Counts, MAX_CASE_FILES};
-use crate::deduce::{Problem, Reduced, NONE};
+use crate::deduce::{CountProblem, Reduced, NONE};
 use crate::model::{MAX_CARDS, MAX_PLACES};
 
 /// Past this many states in the count, case files the sweeps cannot list
@@ -18,7 +18,7 @@ use crate::model::{MAX_CARDS, MAX_PLACES};
 const FALLBACK_MAX_STATES: usize = 20_000_000;
 
 /// The total of a reduced problem by the card-outer DP, without marginals.
-pub(super) fn total(p: &Problem, r: &Reduced, options: &CountOptions<'_>) -> Result<u128, CountError> {
+pub(super) fn total(p: &CountProblem, r: &Reduced, options: &CountOptions<'_>) -> Result<u128, CountError> {
     let plan = plan(p, r)?;
     let total = |plan: &Plan| dp::total(plan, &dp::forward(plan, false, options)?).map(|t| t / plan.scale);
     match total(&plan) {
@@ -30,9 +30,9 @@ pub(super) fn total(p: &Problem, r: &Reduced, options: &CountOptions<'_>) -> Res
 /// [`card_outer_files`] with the plan `plan` compiles, and again unpooled
 /// when the pooled (scaled) counts overflow.
 pub(super) fn card_outer_and_files(
-    p: &Problem,
+    p: &CountProblem,
     r: &Reduced,
-    plan: impl Fn(&Problem, &Reduced) -> Result<Plan, CountError>,
+    plan: impl Fn(&CountProblem, &Reduced) -> Result<Plan, CountError>,
     files: bool,
     options: &CountOptions<'_>,
 ) -> Result<(Counts, CaseFiles), CountError> {
@@ -44,7 +44,7 @@ pub(super) fn card_outer_and_files(
 /// `counted`, or where `plan`'s pooled (scaled) counts overflowed, the
 /// card-outer count again unpooled.
 pub(super) fn or_unpooled(
-    p: &Problem,
+    p: &CountProblem,
     r: &Reduced,
     plan: &Plan,
     files: bool,
@@ -61,7 +61,7 @@ pub(super) fn or_unpooled(
 /// passes ([`case_sweep`], or [`case_file`]'s methods where it does not
 /// apply).
 pub(super) fn card_outer_files(
-    p: &Problem,
+    p: &CountProblem,
     r: &Reduced,
     plan: &Plan,
     files: bool,
@@ -99,7 +99,7 @@ pub(super) fn backward(
 /// [`card_outer_files`] after its forward pass `fwd` (kept, with the
 /// placed categories where `files`).
 pub(super) fn card_outer_passed(
-    p: &Problem,
+    p: &CountProblem,
     r: &Reduced,
     plan: &Plan,
     files: bool,
@@ -145,7 +145,7 @@ pub(super) fn card_outer_passed(
 /// Sets the marginals of cards fixed by propagation: they are where they
 /// are in every deal.
 pub(super) fn finish(
-    p: &Problem,
+    p: &CountProblem,
     r: &Reduced,
     total: u128,
     mut marginal: Vec<[u128; MAX_PLACES]>,

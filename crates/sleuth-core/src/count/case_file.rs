@@ -19,7 +19,7 @@ use super::card_outer::card_outer_files;
 use super::choice::{choose_order, plan};
 use super::plan::{CardClasses, Plan};
 use super::{count_marginals, dp, CaseFiles, CountError, CountOptions, Counts, MAX_CASE_FILES};
-use crate::deduce::{propagate, Problem, Reduced, NONE};
+use crate::deduce::{propagate, CountProblem, Reduced, NONE};
 use crate::model::{Card, CardSet, MAX_PLACES};
 use rustc_hash::FxHashMap;
 
@@ -29,7 +29,7 @@ use rustc_hash::FxHashMap;
 /// # Errors
 /// [`CountError::TooManyCaseFiles`] when more than [`MAX_CASE_FILES`] case
 /// files are possible; otherwise [`CountError`] from the underlying count.
-pub fn case_files(p: &Problem, counts: &Counts, options: &CountOptions<'_>) -> Result<CaseFileList, CountError> {
+pub fn case_files(p: &CountProblem, counts: &Counts, options: &CountOptions<'_>) -> Result<CaseFileList, CountError> {
     if counts.total == 0 {
         return Ok(CaseFileList::default());
     }
@@ -160,7 +160,7 @@ impl Eq for CaseFileList {}
 
 /// How many case files the marginals allow: the product over categories of
 /// the cards with a positive count at the case file.
-pub(super) fn listed(p: &Problem, counts: &Counts) -> u128 {
+pub(super) fn listed(p: &CountProblem, counts: &Counts) -> u128 {
     let cf = p.np;
     p.categories
         .iter()
@@ -170,7 +170,12 @@ pub(super) fn listed(p: &Problem, counts: &Counts) -> u128 {
 
 /// The case files of a counted problem (unsorted), by a card-outer count
 /// with the case-file sweep; `None` when there are too many.
-fn after_count(p: &Problem, r: &Reduced, counts: &Counts, options: &CountOptions<'_>) -> Result<CaseFiles, CountError> {
+fn after_count(
+    p: &CountProblem,
+    r: &Reduced,
+    counts: &Counts,
+    options: &CountOptions<'_>,
+) -> Result<CaseFiles, CountError> {
     if counts.total == 0 {
         return Ok(Some(CaseFileList::default()));
     }
@@ -190,7 +195,7 @@ fn after_count(p: &Problem, r: &Reduced, counts: &Counts, options: &CountOptions
 
 /// The case files of the players-outer counter (card bitmasks of the open
 /// categories) as card lists, with the categories propagation decided.
-pub(super) fn from_masks(p: &Problem, r: &Reduced, files: &[(u64, u128)]) -> CaseFileList {
+pub(super) fn from_masks(p: &CountProblem, r: &Reduced, files: &[(u64, u128)]) -> CaseFileList {
     let cf = p.np as u8;
     let mut out = CaseFileList::new(p.categories.len());
     for &(mask, n) in files {
@@ -208,7 +213,7 @@ pub(super) fn from_masks(p: &Problem, r: &Reduced, files: &[(u64, u128)]) -> Cas
 /// comment): the identifying DP, or one count per combination where that
 /// is too large.
 pub(super) fn without_sweep(
-    p: &Problem,
+    p: &CountProblem,
     r: &Reduced,
     counts: &Counts,
     options: &CountOptions<'_>,
@@ -222,7 +227,11 @@ pub(super) fn without_sweep(
 /// The case files (unsorted) from one forward pass of the identifying DP,
 /// in the order [`super::plan`] would pick (pooled counts that overflow
 /// are recounted without the pool).
-pub(super) fn identified(p: &Problem, r: &Reduced, options: &CountOptions<'_>) -> Result<CaseFileList, CountError> {
+pub(super) fn identified(
+    p: &CountProblem,
+    r: &Reduced,
+    options: &CountOptions<'_>,
+) -> Result<CaseFileList, CountError> {
     let cards = CardClasses::new(p, r);
     let (order, symmetric) = choose_order(p, r, &cards);
     let pooled =
@@ -236,7 +245,7 @@ pub(super) fn identified(p: &Problem, r: &Reduced, options: &CountOptions<'_>) -
 }
 
 pub(super) fn from_plan(
-    p: &Problem,
+    p: &CountProblem,
     r: &Reduced,
     cards: &CardClasses,
     plan: &Plan,
@@ -328,7 +337,11 @@ fn expand(per: &[Vec<u8>], n: u128, out: &mut CaseFileList) {
 /// # Errors
 /// [`CountError::TooManyCaseFiles`] when more than [`MAX_CASE_FILES`] case
 /// files are possible; otherwise [`CountError`] from the underlying counts.
-pub(super) fn by_fixing(p: &Problem, counts: &Counts, options: &CountOptions<'_>) -> Result<CaseFileList, CountError> {
+pub(super) fn by_fixing(
+    p: &CountProblem,
+    counts: &Counts,
+    options: &CountOptions<'_>,
+) -> Result<CaseFileList, CountError> {
     if counts.total == 0 {
         return Ok(CaseFileList::default());
     }

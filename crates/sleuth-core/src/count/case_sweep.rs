@@ -32,7 +32,7 @@ use super::arith::Word;
 use super::dp::{zeroed, Edges, Forward};
 use super::plan::{CardClasses, Plan};
 use super::{CaseFileList, CaseFiles, CountError};
-use crate::deduce::{Problem, Reduced};
+use crate::deduce::{CountProblem, Reduced};
 use crate::model::{Card, MAX_CARDS};
 
 /// The case files with their (unscaled) counts, or `None` when the plan
@@ -44,7 +44,7 @@ use crate::model::{Card, MAX_CARDS};
 /// paths after `a` case cards where `a` is below the open categories,
 /// elsewhere where [`many`] chooses.
 pub(super) fn case_files<B: Word>(
-    p: &Problem,
+    p: &CountProblem,
     r: &Reduced,
     plan: &Plan,
     fwd: &Forward,
@@ -102,7 +102,7 @@ struct Setup {
 }
 
 impl Setup {
-    fn new(p: &Problem, r: &Reduced, plan: &Plan, fwd: &Forward) -> Option<Setup> {
+    fn new(p: &CountProblem, r: &Reduced, plan: &Plan, fwd: &Forward) -> Option<Setup> {
         let cards = CardClasses::new(p, r);
         let cf = p.np as u8;
         let open = plan.open_cats();

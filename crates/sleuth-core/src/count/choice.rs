@@ -7,7 +7,7 @@ use super::estimate;
 use super::order;
 use super::plan::{CardClasses, Plan};
 use super::CountError;
-use crate::deduce::{Problem, Reduced};
+use crate::deduce::{CountProblem, Reduced};
 
 /// Below this card bound the symmetric DP's bookkeeping (the sweep of the
 /// free players, kept keys) costs more than the states it saves.
@@ -27,7 +27,7 @@ const OTHER_MARGIN: f64 = 0.7;
 const FRONTIER_MARGIN: f64 = 0.4;
 
 /// The DP for a reduced problem.
-pub(super) fn plan(p: &Problem, r: &Reduced) -> Result<Plan, CountError> {
+pub(super) fn plan(p: &CountProblem, r: &Reduced) -> Result<Plan, CountError> {
     let cards = CardClasses::new(p, r);
     plan_from(p, r, &cards, BaseOrders::if_symmetric(p, r, &cards).as_ref())
 }
@@ -35,7 +35,7 @@ pub(super) fn plan(p: &Problem, r: &Reduced) -> Result<Plan, CountError> {
 /// [`plan`] from the problem's card classes and, where the DP pools free
 /// players, its base orders: the usual order alone otherwise.
 pub(super) fn plan_from(
-    p: &Problem,
+    p: &CountProblem,
     r: &Reduced,
     cards: &CardClasses,
     base: Option<&BaseOrders>,
@@ -51,7 +51,7 @@ pub(super) fn plan_from(
 /// [`OTHER_MARGIN`] × the in-flight order's. The other orders are no
 /// candidates here: without the pool their estimates mislead more often
 /// than not.
-fn plain_order(p: &Problem, r: &Reduced, cards: &CardClasses) -> Vec<u8> {
+fn plain_order(p: &CountProblem, r: &Reduced, cards: &CardClasses) -> Vec<u8> {
     let usual = order::dp_order(r, cards);
     if card_bound(p, r, cards) < ORDER_CHOICE_MIN_CARD_BOUND {
         return usual;
@@ -67,7 +67,7 @@ fn plain_order(p: &Problem, r: &Reduced, cards: &CardClasses) -> Vec<u8> {
 }
 
 /// The card order [`plan`] picks, and whether it pools free players.
-pub(super) fn choose_order(p: &Problem, r: &Reduced, cards: &CardClasses) -> (Vec<u8>, bool) {
+pub(super) fn choose_order(p: &CountProblem, r: &Reduced, cards: &CardClasses) -> (Vec<u8>, bool) {
     match BaseOrders::if_symmetric(p, r, cards) {
         Some(base) => (pooled_order(p, r, cards, &base), true),
         None => (plain_order(p, r, cards), false),
@@ -83,7 +83,7 @@ pub(super) struct BaseOrders {
 }
 
 impl BaseOrders {
-    pub fn new(p: &Problem, r: &Reduced, cards: &CardClasses) -> BaseOrders {
+    pub fn new(p: &CountProblem, r: &Reduced, cards: &CardClasses) -> BaseOrders {
         let usual = order::dp_order(r, cards);
         let freeing = order::freeing_order(r, cards, p.np);
         let usual_est = estimate::dp_states(p, r, cards, &usual);
@@ -93,7 +93,7 @@ impl BaseOrders {
 
     /// The base orders where the DP pools free players (see
     /// [`SYMMETRY_MIN_CARD_BOUND`]), `None` elsewhere.
-    pub fn if_symmetric(p: &Problem, r: &Reduced, cards: &CardClasses) -> Option<BaseOrders> {
+    pub fn if_symmetric(p: &CountProblem, r: &Reduced, cards: &CardClasses) -> Option<BaseOrders> {
         (card_bound(p, r, cards) >= SYMMETRY_MIN_CARD_BOUND).then(|| BaseOrders::new(p, r, cards))
     }
 }
@@ -101,7 +101,7 @@ impl BaseOrders {
 /// The card order of a pooled DP: the in-flight order (the plain DP's
 /// clause order), or another whose estimate is below a fraction of its
 /// estimate ([`OTHER_MARGIN`], [`FRONTIER_MARGIN`]), the smallest such.
-fn pooled_order(p: &Problem, r: &Reduced, cards: &CardClasses, base: &BaseOrders) -> Vec<u8> {
+fn pooled_order(p: &CountProblem, r: &Reduced, cards: &CardClasses, base: &BaseOrders) -> Vec<u8> {
     let estimate = |order: &[u8]| estimate::dp_states(p, r, cards, order);
     let inflight = order::inflight_order(r, cards);
     let bar = estimate(&inflight);
@@ -125,7 +125,7 @@ fn pooled_order(p: &Problem, r: &Reduced, cards: &CardClasses, base: &BaseOrders
 /// The pooled plan (see [`super::sym`]), or the plain one when its scale
 /// does not fit (large custom decks: the scale is a product of factorials
 /// of rooms).
-pub(super) fn pooled(p: &Problem, r: &Reduced, cards: &CardClasses, order: Vec<u8>) -> Result<Plan, CountError> {
+pub(super) fn pooled(p: &CountProblem, r: &Reduced, cards: &CardClasses, order: Vec<u8>) -> Result<Plan, CountError> {
     match Plan::new_symmetric(p, r, cards, order.clone()) {
         Err(CountError::Overflow) => Plan::new(p, r, cards, order),
         other => other,
@@ -134,13 +134,13 @@ pub(super) fn pooled(p: &Problem, r: &Reduced, cards: &CardClasses, order: Vec<u
 
 /// The same DP without the pool: pooled counts are scaled (see
 /// [`super::sym`]), so they may overflow where the true counts fit.
-pub(super) fn unpooled(p: &Problem, r: &Reduced, plan: &Plan) -> Result<Plan, CountError> {
+pub(super) fn unpooled(p: &CountProblem, r: &Reduced, plan: &Plan) -> Result<Plan, CountError> {
     Plan::new(p, r, &CardClasses::new(p, r), plan.steps.iter().map(|s| s.card).collect())
 }
 
 /// A crude bound on the card-outer DP's states: the room vectors times the
 /// DP cards.
-pub(super) fn card_bound(p: &Problem, r: &Reduced, cards: &CardClasses) -> f64 {
+pub(super) fn card_bound(p: &CountProblem, r: &Reduced, cards: &CardClasses) -> f64 {
     let room: f64 = (0..p.np).map(|a| f64::from(r.rem[a]) + 1.0).product();
     room * cards.dp.len() as f64
 }

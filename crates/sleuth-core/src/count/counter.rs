@@ -17,7 +17,7 @@ use super::dp;
 use super::plan::CardClasses;
 use super::players;
 use super::{CaseFiles, CountError, CountOptions, Counts, MAX_CASE_FILES};
-use crate::deduce::{Problem, Reduced};
+use crate::deduce::{CountProblem, Reduced};
 use crate::model::{MAX_CARDS, MAX_PLACES};
 
 /// Below this card bound the card-outer DP takes well under a millisecond,
@@ -51,7 +51,7 @@ pub(super) const PLAYERS_MAX_MOVES: usize = 3_000_000;
 /// The counts, and with `files` the case files, by the counter the state
 /// suits.
 pub(super) fn chosen(
-    p: &Problem,
+    p: &CountProblem,
     r: &Reduced,
     files: bool,
     options: &CountOptions<'_>,
@@ -72,7 +72,7 @@ pub(super) struct Trial {
 /// [`chosen`] with the card-outer trial `trial` and the players-outer
 /// counter within `max_moves` (the tests take every branch).
 pub(super) fn chosen_within(
-    p: &Problem,
+    p: &CountProblem,
     r: &Reduced,
     files: bool,
     trial: Trial,
@@ -81,7 +81,7 @@ pub(super) fn chosen_within(
 ) -> Result<(Counts, CaseFiles), CountError> {
     let cards = CardClasses::new(p, r);
     let base = BaseOrders::if_symmetric(p, r, &cards);
-    let plan_of = |p: &Problem, r: &Reduced| plan_from(p, r, &cards, base.as_ref());
+    let plan_of = |p: &CountProblem, r: &Reduced| plan_from(p, r, &cards, base.as_ref());
     let Some(pp) = players_outer_candidate(p, r, &cards, base.as_ref()) else {
         return card_outer_and_files(p, r, plan_of, files, options);
     };
@@ -113,7 +113,7 @@ pub(super) fn chosen_within(
 /// The players-outer counter's preparation where [`chosen`] considers it.
 /// `base`: the base orders where the card-outer DP pools free players.
 pub(super) fn players_outer_candidate(
-    p: &Problem,
+    p: &CountProblem,
     r: &Reduced,
     cards: &CardClasses,
     base: Option<&BaseOrders>,
@@ -136,7 +136,7 @@ pub(super) fn players_outer_candidate(
 /// case file with deals (cards as a bitmask, see [`players`]); `None` if it
 /// gives up.
 pub(super) fn players_outer_within(
-    p: &Problem,
+    p: &CountProblem,
     r: &Reduced,
     pp: &players::Prepared,
     max_moves: usize,
@@ -151,6 +151,11 @@ pub(super) fn players_outer_within(
 
 /// The case files of the players-outer counter's file counts, or `None`
 /// when there are more than [`MAX_CASE_FILES`].
-pub(super) fn files_from_masks(p: &Problem, r: &Reduced, counts: &Counts, masks: &players::FileCounts) -> CaseFiles {
+pub(super) fn files_from_masks(
+    p: &CountProblem,
+    r: &Reduced,
+    counts: &Counts,
+    masks: &players::FileCounts,
+) -> CaseFiles {
     (case_file::listed(p, counts) <= MAX_CASE_FILES).then(|| case_file::from_masks(p, r, masks))
 }

@@ -8,10 +8,10 @@
 //! case-file cards placed; times the in-flight clause bits.
 
 use super::plan::{clause_intervals, free_sets, CardClasses, Positions};
-use crate::deduce::{Problem, Reduced};
+use crate::deduce::{CountProblem, Reduced};
 
 /// The estimated number of states of the symmetric DP in `order`.
-pub(super) fn dp_states(p: &Problem, r: &Reduced, cards: &CardClasses, order: &[u8]) -> f64 {
+pub(super) fn dp_states(p: &CountProblem, r: &Reduced, cards: &CardClasses, order: &[u8]) -> f64 {
     let np = p.np;
     let cf = np;
     let n = order.len();

@@ -13,7 +13,7 @@
 //! The case-file list is the base's without those files.
 
 use super::{count, count_marginals, count_with_case_files, CaseFileList, CaseFiles, CountOptions, Counts};
-use crate::deduce::{CLit, Problem};
+use crate::deduce::{CLit, CountProblem};
 use crate::model::{Card, Place};
 
 /// The most case files subtracted, one count each; past it the clauses
@@ -23,14 +23,14 @@ const MAX_EXCLUDED: usize = 64;
 /// A state whose case-file clauses are counted by subtraction.
 pub(super) struct Split {
     /// The state without its case-file clauses.
-    pub base: Problem,
+    pub base: CountProblem,
     /// The case files the clauses rule out, cards in category order, sorted.
     pub files: Vec<Vec<Card>>,
 }
 
 impl Split {
     /// The base with case file `i` fixed.
-    pub fn fixed(&self, i: usize) -> Problem {
+    pub fn fixed(&self, i: usize) -> CountProblem {
         let mut p = self.base.clone();
         for &c in &self.files[i] {
             p.add_fact(c, Place::CaseFile, true);
@@ -85,7 +85,7 @@ impl Split {
 /// category (as a wrong accusation does), and at most [`MAX_EXCLUDED`] of
 /// them; any other clause on the case file alone, and the state is counted
 /// directly.
-pub(super) fn split(p: &Problem) -> Option<Split> {
+pub(super) fn split(p: &CountProblem) -> Option<Split> {
     let cf = p.np as u8;
     let on_case_file = |clause: &[CLit]| clause.iter().all(|l| !l.positive && l.place == cf);
     let mut files = Vec::new();

@@ -96,7 +96,7 @@ pub(crate) mod uniform;
 pub use case_file::{case_files, CaseFileList};
 pub use options::{states_for_memory, CountOptions, Progress, BYTES_PER_STATE, MAX_STATES, MAX_STATE_LIMIT};
 
-use crate::deduce::{propagate, Problem};
+use crate::deduce::{propagate, CountProblem};
 use crate::model::{MAX_CARDS, MAX_PLACES};
 
 /// Why a count could not be computed.
@@ -165,7 +165,7 @@ pub type CaseFiles = Option<CaseFileList>;
 ///
 /// # Errors
 /// [`CountError`] if the count does not fit or the state is too large.
-pub fn count(p: &Problem, options: &CountOptions<'_>) -> Result<u128, CountError> {
+pub fn count(p: &CountProblem, options: &CountOptions<'_>) -> Result<u128, CountError> {
     let Some(r) = propagate(p) else { return Ok(0) };
     if let Some(total) = excluded::split(p).and_then(|split| split.total(options)) {
         return Ok(total);
@@ -181,7 +181,7 @@ pub fn count(p: &Problem, options: &CountOptions<'_>) -> Result<u128, CountError
 // Out of line, so that a profiler finds it in a link-time-optimised build;
 // called once per analysis.
 #[inline(never)]
-pub fn count_marginals(p: &Problem, options: &CountOptions<'_>) -> Result<Counts, CountError> {
+pub fn count_marginals(p: &CountProblem, options: &CountOptions<'_>) -> Result<Counts, CountError> {
     let Some(r) = propagate(p) else { return Ok(Counts::none()) };
     if let Some(counts) = excluded::split(p).and_then(|split| split.marginals(options)) {
         return Ok(counts);
@@ -198,7 +198,7 @@ pub fn count_marginals(p: &Problem, options: &CountOptions<'_>) -> Result<Counts
 // Out of line, so that a profiler finds it in a link-time-optimised build;
 // called once per analysis.
 #[inline(never)]
-pub fn count_with_case_files(p: &Problem, options: &CountOptions<'_>) -> Result<(Counts, CaseFiles), CountError> {
+pub fn count_with_case_files(p: &CountProblem, options: &CountOptions<'_>) -> Result<(Counts, CaseFiles), CountError> {
     let Some(r) = propagate(p) else { return Ok((Counts::none(), Some(CaseFileList::default()))) };
     if let Some(found) = excluded::split(p).and_then(|split| split.with_case_files(options)) {
         return Ok(found);

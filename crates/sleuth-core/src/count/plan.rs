@@ -8,7 +8,7 @@
 use super::arith::{add, mul, multinomial, Stored};
 use super::demand::{need_table, single_player, Demand};
 use super::CountError;
-use crate::deduce::{Problem, Reduced};
+use crate::deduce::{CountProblem, Reduced};
 use crate::model::{Card, CardSet, MAX_CARDS, MAX_PLACES, MAX_PLAYERS};
 
 /// How the cards still open split between the DP and the closed-form tail.
@@ -22,7 +22,7 @@ pub(super) struct CardClasses {
 }
 
 impl CardClasses {
-    pub fn new(p: &Problem, r: &Reduced) -> CardClasses {
+    pub fn new(p: &CountProblem, r: &Reduced) -> CardClasses {
         let unassigned = r.unassigned(p);
         let active: u16 = (0..p.np).filter(|&a| r.rem[a] > 0).fold(0, |m, a| m | 1 << a);
         let mut in_clause = CardSet::EMPTY;
@@ -224,7 +224,7 @@ fn bits_for(max: u8) -> u32 {
 
 impl Plan {
     /// Compiles the DP for a reduced problem and an order of its DP cards.
-    pub fn new(p: &Problem, r: &Reduced, cards: &CardClasses, order: Vec<u8>) -> Result<Plan, CountError> {
+    pub fn new(p: &CountProblem, r: &Reduced, cards: &CardClasses, order: Vec<u8>) -> Result<Plan, CountError> {
         Plan::build(p, r, cards, order, false, false)
     }
 
@@ -232,7 +232,12 @@ impl Plan {
     /// states, but a state no longer says which free player has which room,
     /// so marginals need [`super::sym::free_marginals`], counts are scaled
     /// by [`Plan::scale`], and the uniform sampler cannot use it.
-    pub fn new_symmetric(p: &Problem, r: &Reduced, cards: &CardClasses, order: Vec<u8>) -> Result<Plan, CountError> {
+    pub fn new_symmetric(
+        p: &CountProblem,
+        r: &Reduced,
+        cards: &CardClasses,
+        order: Vec<u8>,
+    ) -> Result<Plan, CountError> {
         Plan::build(p, r, cards, order, true, false)
     }
 
@@ -242,7 +247,7 @@ impl Plan {
     /// pass (see [`super::case_file`]). The case cards of a category are
     /// mutually exclusive, so the field is a number, not one bit per card.
     pub fn new_identifying(
-        p: &Problem,
+        p: &CountProblem,
         r: &Reduced,
         cards: &CardClasses,
         order: Vec<u8>,
@@ -252,7 +257,7 @@ impl Plan {
     }
 
     fn build(
-        p: &Problem,
+        p: &CountProblem,
         r: &Reduced,
         cards: &CardClasses,
         order: Vec<u8>,

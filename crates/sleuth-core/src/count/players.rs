@@ -31,7 +31,7 @@
 use super::arith::{Word, BINOMIAL};
 use super::demand::single_player;
 use super::CountError;
-use crate::deduce::{Problem, Reduced};
+use crate::deduce::{CountProblem, Reduced};
 use crate::model::{Card, MAX_CARDS, MAX_PLACES};
 use rustc_hash::FxHashMap;
 
@@ -266,7 +266,7 @@ const MAX_FILES: usize = 20_000;
 
 /// The players-outer problem, or `None` if some clause is not a single
 /// player's positive clause or there are too many case files.
-pub(super) fn prepare(p: &Problem, r: &Reduced) -> Option<Prepared> {
+pub(super) fn prepare(p: &CountProblem, r: &Reduced) -> Option<Prepared> {
     let np = p.np;
     let mut owners = Vec::with_capacity(r.clauses.len());
     for cl in &r.clauses {

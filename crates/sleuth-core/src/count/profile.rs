@@ -9,7 +9,7 @@ use super::counter::{files_from_masks, players_outer_within};
 use super::plan::{CardClasses, Plan};
 use super::{count_with_case_files, dp, estimate, order, players};
 use super::{CaseFiles, CountError, CountOptions, Counts};
-use crate::deduce::{propagate, Problem, Reduced};
+use crate::deduce::{propagate, CountProblem, Reduced};
 
 /// The players-outer counter gives up after this many moves here.
 const PROFILE_MAX_MOVES: usize = 20_000_000;
@@ -35,14 +35,14 @@ pub enum Counter {
 /// # Errors
 /// [`CountError`] if a count does not fit or the state is too large.
 pub fn count_marginals_by(
-    p: &Problem,
+    p: &CountProblem,
     counter: Counter,
     options: &CountOptions<'_>,
 ) -> Result<Option<Counts>, CountError> {
     let Some(r) = propagate(p) else {
         return Ok(Some(Counts::none()));
     };
-    let card_outer = |plan: &dyn Fn(&Problem, &Reduced) -> Result<Plan, CountError>| {
+    let card_outer = |plan: &dyn Fn(&CountProblem, &Reduced) -> Result<Plan, CountError>| {
         card_outer_and_files(p, &r, plan, false, options).map(|(counts, _)| Some(counts))
     };
     match counter {
@@ -64,7 +64,7 @@ pub fn count_marginals_by(
 /// # Errors
 /// [`CountError`] if a count does not fit or the state is too large.
 pub fn count_with_case_files_by(
-    p: &Problem,
+    p: &CountProblem,
     counter: Counter,
     options: &CountOptions<'_>,
 ) -> Result<Option<(Counts, CaseFiles)>, CountError> {
@@ -87,7 +87,7 @@ pub fn count_with_case_files_by(
 /// The states and moves of the players-outer counter's forward pass, its
 /// estimate and the card-outer bound; `None` if it does not handle the
 /// problem or gives up.
-pub fn players_outer_cost(p: &Problem) -> Option<(usize, usize, f64, f64)> {
+pub fn players_outer_cost(p: &CountProblem) -> Option<(usize, usize, f64, f64)> {
     let r = propagate(p)?;
     let pp = players::prepare(p, &r)?;
     let card_bound = card_bound(p, &r, &CardClasses::new(p, &r));
@@ -97,7 +97,7 @@ pub fn players_outer_cost(p: &Problem) -> Option<(usize, usize, f64, f64)> {
 
 /// The estimated card-outer states in the usual order and in the order
 /// that frees players early, and the card-outer bound.
-pub fn order_estimates(p: &Problem) -> Option<(f64, f64, f64)> {
+pub fn order_estimates(p: &CountProblem) -> Option<(f64, f64, f64)> {
     let r = propagate(p)?;
     let cards = CardClasses::new(p, &r);
     let base = BaseOrders::new(p, &r, &cards);
@@ -112,7 +112,7 @@ pub fn order_estimates(p: &Problem) -> Option<(f64, f64, f64)> {
 ///
 /// # Panics
 /// If a named order is not a permutation of the DP cards (a broken order).
-pub fn order_variant_states(p: &Problem, name: &str) -> Option<(usize, f64)> {
+pub fn order_variant_states(p: &CountProblem, name: &str) -> Option<(usize, f64)> {
     let r = propagate(p)?;
     let cards = CardClasses::new(p, &r);
     match name {
@@ -139,7 +139,7 @@ pub fn order_variant_states(p: &Problem, name: &str) -> Option<(usize, f64)> {
 }
 
 /// The DP in one fixed order, pooled on large problems.
-fn plan_in(p: &Problem, r: &Reduced, freeing: bool) -> Result<Plan, CountError> {
+fn plan_in(p: &CountProblem, r: &Reduced, freeing: bool) -> Result<Plan, CountError> {
     let cards = CardClasses::new(p, r);
     let order = if freeing { order::freeing_order(r, &cards, p.np) } else { order::dp_order(r, &cards) };
     if card_bound(p, r, &cards) >= SYMMETRY_MIN_CARD_BOUND {

@@ -15,8 +15,8 @@ use std::cell::Cell;
 
 /// The card-outer counter with a given way to compile the DP.
 fn marginals_with(
-    p: &Problem,
-    plan: impl Fn(&Problem, &Reduced) -> Result<Plan, CountError>,
+    p: &CountProblem,
+    plan: impl Fn(&CountProblem, &Reduced) -> Result<Plan, CountError>,
 ) -> Result<Counts, CountError> {
     let Some(r) = propagate(p) else { return Ok(Counts::none()) };
     card_outer_and_files(p, &r, plan, false, &CountOptions::default()).map(|(counts, _)| counts)
@@ -24,7 +24,7 @@ fn marginals_with(
 
 /// The counter as it was before clause-demand pruning and the new card
 /// order: the obvious DP, used as the reference.
-fn reference(p: &Problem) -> Result<Counts, CountError> {
+fn reference(p: &CountProblem) -> Result<Counts, CountError> {
     marginals_with(p, |p, r| {
         let cards = CardClasses::new(p, r);
         Ok(Plan::new(p, r, &cards, order::basic_order(r, &cards))?.without_demand())
@@ -33,7 +33,7 @@ fn reference(p: &Problem) -> Result<Counts, CountError> {
 
 /// The plain card-outer DP (no pool) in the usual order: what the
 /// pooled plans and the other orders are compared with.
-fn plain_dp(p: &Problem) -> Result<Counts, CountError> {
+fn plain_dp(p: &CountProblem) -> Result<Counts, CountError> {
     marginals_with(p, |p, r| {
         let cards = CardClasses::new(p, r);
         Plan::new(p, r, &cards, order::dp_order(r, &cards))
@@ -49,7 +49,7 @@ fn for_each_generated(
     sizes: &[(DeckChoice, usize)],
     seeds: u64,
     seed_of: impl Fn(usize, u64) -> u64,
-    f: impl FnMut(&str, &Problem),
+    f: impl FnMut(&str, &CountProblem),
 ) {
     let accusations = |seed: u64| if seed % 3 == 0 { 0.1 } else { 0.0 };
     for_each_generated_with(sizes, &[0, 5, 10, 20, 40], seeds, accusations, seed_of, f);
@@ -63,7 +63,7 @@ fn for_each_generated_with(
     seeds: u64,
     accusations: impl Fn(u64) -> f64,
     seed_of: impl Fn(usize, u64) -> u64,
-    mut f: impl FnMut(&str, &Problem),
+    mut f: impl FnMut(&str, &CountProblem),
 ) {
     for (deck, players) in sizes {
         let players = *players;
@@ -81,7 +81,7 @@ fn for_each_generated_with(
                     let label = format!(
                         "{deck:?} {players} players, observer {observer}, {suggestions} suggestions, seed {seed}"
                     );
-                    f(&label, &Problem::new(&game));
+                    f(&label, &CountProblem::new(&game));
                 }
             }
         }
@@ -166,7 +166,7 @@ fn case_files_match_one_count_per_combination() {
 fn the_progress_callback_hears_the_layers() {
     let cfg = GenConfig::new(DeckChoice::Master, 6, true, 10);
     let generated = try_generate(&cfg, &mut rand_chacha::ChaCha8Rng::seed_from_u64(3)).expect("generates");
-    let p = Problem::new(&crate::Game::new(&generated.file).expect("valid"));
+    let p = CountProblem::new(&crate::Game::new(&generated.file).expect("valid"));
     let heard = std::cell::RefCell::new(Vec::new());
     let report = |visited: usize| heard.borrow_mut().push(visited);
     let options = CountOptions::new().progress(&report);
@@ -198,7 +198,7 @@ fn the_state_limit_refuses_exactly_past_it() {
         let cfg = GenConfig::new(DeckChoice::Master, 10, false, 10);
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5_500 + seed);
         let Ok(generated) = try_generate(&cfg, &mut rng) else { continue };
-        let p = Problem::new(&crate::Game::new(&generated.file).expect("valid"));
+        let p = CountProblem::new(&crate::Game::new(&generated.file).expect("valid"));
         let counts =
             count_marginals_by(&p, Counter::CardOuter, &CountOptions::default()).expect("counts").expect("card-outer");
         let with_limit = |limit: usize| {
@@ -458,7 +458,7 @@ fn pooled_counts_that_overflow_fall_back_to_the_plain_dp() {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
             let generated = try_generate(&cfg, &mut rng).expect("generates");
             let game = crate::Game::new(&generated.file).expect("generated games are valid");
-            let p = Problem::new(&game);
+            let p = CountProblem::new(&game);
             let label = format!("deck {deck:?}, {players} players, seed {seed}");
             let r = propagate(&p).expect("generated games are consistent");
             let cards = CardClasses::new(&p, &r);
@@ -487,7 +487,7 @@ fn every_counter_of_count_marginals_by_agrees() {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
             let generated = try_generate(&cfg, &mut rng).expect("generates");
             let game = crate::Game::new(&generated.file).expect("generated games are valid");
-            let p = Problem::new(&game);
+            let p = CountProblem::new(&game);
             let label = format!("observer {observer}, {suggestions} suggestions, seed {seed}");
             let auto = count_marginals(&p, &CountOptions::default()).expect(&label);
             for counter in [
@@ -518,7 +518,7 @@ fn forward_counts_widen_where_they_outgrow_u64() {
     for seed in 0..200u64 {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let generated = try_generate(&cfg, &mut rng).expect("generates");
-        let p = Problem::new(&crate::Game::new(&generated.file).expect("generated games are valid"));
+        let p = CountProblem::new(&crate::Game::new(&generated.file).expect("generated games are valid"));
         let Some(r) = propagate(&p) else { continue };
         let plan = plan(&p, &r).expect("plans");
         let fwd = dp::forward_with_placed(&plan, &CountOptions::default()).expect("counts");
@@ -562,7 +562,7 @@ fn a_paused_forward_pass_resumes_to_the_same_answer() {
             let cfg = GenConfig::new(DeckChoice::Master, 10, observer, suggestions);
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
             let generated = try_generate(&cfg, &mut rng).expect("generates");
-            let p = Problem::new(&crate::Game::new(&generated.file).expect("generated games are valid"));
+            let p = CountProblem::new(&crate::Game::new(&generated.file).expect("generated games are valid"));
             let label = format!("observer {observer}, {suggestions} suggestions, seed {seed}");
             let Some(r) = propagate(&p) else { continue };
             let plan = plan(&p, &r).expect("plans");
@@ -667,7 +667,7 @@ fn assert_same_pass(a: &dp::Forward, b: &dp::Forward, at: &str) {
 /// The card-outer plan in `order`, pooled where `symmetric` (and the
 /// state allows it).
 fn usual_plan(
-    p: &Problem,
+    p: &CountProblem,
     r: &Reduced,
     cards: &CardClasses,
     order: Vec<u8>,

@@ -11,7 +11,7 @@
 use super::dp::{self, Forward};
 use super::plan::{CardClasses, Plan};
 use super::{order, CountError, CountOptions};
-use crate::deduce::{propagate, Problem, Reduced, NONE};
+use crate::deduce::{propagate, CountProblem, Reduced, NONE};
 use crate::model::{Place, MAX_CARDS, MAX_PLACES};
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -36,7 +36,7 @@ impl UniformSampler {
     ///
     /// # Errors
     /// [`CountError`] when the count does not fit or the state is too large.
-    pub fn new(p: &Problem, options: &CountOptions<'_>) -> Result<Option<UniformSampler>, CountError> {
+    pub fn new(p: &CountProblem, options: &CountOptions<'_>) -> Result<Option<UniformSampler>, CountError> {
         let Some(r) = propagate(p) else { return Ok(None) };
         let cards = CardClasses::new(p, &r);
         let plan = Plan::new(p, &r, &cards, order::dp_order(&r, &cards))?;
@@ -147,7 +147,7 @@ mod tests {
             if !(2..=60).contains(&brute.total) {
                 continue;
             }
-            let sampler = UniformSampler::new(&Problem::new(&game), &CountOptions::default()).unwrap().unwrap();
+            let sampler = UniformSampler::new(&CountProblem::new(&game), &CountOptions::default()).unwrap().unwrap();
             assert_eq!(sampler.total(), brute.total);
             let draws = 100 * brute.total as usize;
             let mut freq: HashMap<Deal, usize> = HashMap::new();

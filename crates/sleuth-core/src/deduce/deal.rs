@@ -9,7 +9,7 @@
 //! all 1.00 G → 0.38 G instructions, the same answers; 0.30 G with
 //! [`overfull`]).
 
-use super::{Deal, Found, Problem, NONE};
+use super::{CountProblem, Deal, Found, NONE};
 use crate::model::{Card, CardSet, MAX_CARDS, MAX_PLAYERS};
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -59,7 +59,7 @@ fn cards(set: u64) -> impl Iterator<Item = usize> {
 impl Searcher {
     /// The searcher for `p`, or `None` if a clause mixes places or signs
     /// (evidence never does; [`super::search`] takes any clause).
-    pub(super) fn new(p: &Problem) -> Option<Searcher> {
+    pub(super) fn new(p: &CountProblem) -> Option<Searcher> {
         let clauses = p
             .clauses
             .iter()
@@ -516,7 +516,7 @@ mod tests {
                 for i in 0..6 {
                     let keep = [1.0, 0.9, 0.7, 0.5, 0.3, 0.1][i];
                     let events: Vec<_> = game.events().iter().filter(|_| rng.gen_bool(keep)).collect();
-                    let p = Problem::with_evidence(&game, rng.gen_bool(0.7), events);
+                    let p = CountProblem::with_evidence(&game, rng.gen_bool(0.7), events);
                     assert!(Searcher::new(&p).is_some(), "evidence clauses are set clauses");
                     for nodes in [1, 3, 10, 50, 200, usize::MAX] {
                         let found = find_deal(&p, nodes);

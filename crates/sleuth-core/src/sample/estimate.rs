@@ -6,7 +6,7 @@ use rand::Rng;
 use super::{Deal, UniformSampler};
 use crate::analysis::Analysis;
 use crate::count::CountError;
-use crate::deduce::Problem;
+use crate::deduce::CountProblem;
 use crate::model::Status;
 use crate::model::{Card, Game, Place};
 
@@ -339,7 +339,7 @@ pub fn rmsd(estimate: &Estimate, analysis: &Analysis) -> Option<f64> {
 /// # Errors
 /// [`CountError`] when the game is too large for the exact counter.
 pub fn estimate_uniform<R: Rng + ?Sized>(game: &Game, draws: u64, rng: &mut R) -> Result<Option<Estimate>, CountError> {
-    let sampler = UniformSampler::new(&Problem::new(game), &crate::CountOptions::default())?;
+    let sampler = UniformSampler::new(&CountProblem::new(game), &crate::CountOptions::default())?;
     Ok(sampler.map(|s| estimate_with_sampler(&s, game, draws, rng)))
 }
 

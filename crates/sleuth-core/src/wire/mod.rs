@@ -187,7 +187,7 @@ impl Analysis {
     /// can have 100,000.
     pub fn with_case_file_limit(game: &Game, analysis: &crate::Analysis, limit: usize) -> Analysis {
         let deck = game.deck();
-        let total = analysis.models();
+        let total = analysis.consistent_deals();
         let conflict = analysis.conflict().map(Explanation::from).or_else(|| {
             // An inconsistent analysis always names its conflict; keep the
             // keys of the contract even if it did not.

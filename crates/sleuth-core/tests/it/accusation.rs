@@ -20,7 +20,7 @@ use serde_json::{json, Value};
 use sleuth_core::advice::{advise, AccuseReason, AdviceOptions, Position, EVEN_ODDS};
 use sleuth_core::count::{case_files, count_marginals};
 use sleuth_core::CountOptions;
-use sleuth_core::{Card, CardSet, Game, Problem};
+use sleuth_core::{Card, CardSet, CountProblem, Game};
 
 /// Options light enough for hundreds of positions (the rule is the same).
 fn options() -> AdviceOptions {
@@ -30,7 +30,7 @@ fn options() -> AdviceOptions {
 /// The exact probability of the most likely case file, from the list of
 /// every case file with its count.
 fn mode_probability(game: &Game) -> f64 {
-    let problem = Problem::new(game);
+    let problem = CountProblem::new(game);
     let counts = count_marginals(&problem, &CountOptions::default()).expect("counts fit");
     let files = case_files(&problem, &counts, &CountOptions::default()).expect("case files fit");
     let best = files.iter().map(|(_, n)| n).max().expect("a consistent game has a case file");

@@ -5,7 +5,7 @@ use crate::support::{big_game, small_game};
 use sleuth_core::advice::{advise, case_file_entropy, AdviceError, AdviceOptions, Position};
 use sleuth_core::brute::deal_fits;
 use sleuth_core::CountOptions;
-use sleuth_core::{count::count_marginals, Card, CardSet, Event, Game, Place, Player, Problem};
+use sleuth_core::{count::count_marginals, Card, CardSet, CountProblem, Event, Game, Place, Player};
 use std::collections::BTreeMap;
 
 /// A deal: the place of every card (`None` face up).
@@ -249,7 +249,7 @@ fn advice_is_legal_on_random_classic_games() {
             let total: f64 = s.outcomes.iter().map(|o| o.probability).sum();
             assert!((total - 1.0).abs() < 1e-9, "game {i}: answer probabilities add up to one");
         }
-        let counts = count_marginals(&Problem::new(&game), &CountOptions::default()).expect("classic games count");
+        let counts = count_marginals(&CountProblem::new(&game), &CountOptions::default()).expect("classic games count");
         let a = &advice.accusation;
         assert!((a.cards & hand).is_empty(), "game {i}: accusation names my own card");
         assert!(a.cards.iter().all(|c| counts.marginal[c.index()][game.num_players()] > 0));

@@ -9,7 +9,7 @@ use rand::Rng;
 use sleuth_core::count::count_marginals;
 use sleuth_core::generate::{generate, DeckChoice, GenConfig, Generated};
 use sleuth_core::CountOptions;
-use sleuth_core::{Game, Problem};
+use sleuth_core::{CountProblem, Game};
 
 /// A classic or master game: 3-6 players (3-10 on master), observer or
 /// bystander, 0-40 suggestions, sometimes face-up cards, accusations and a
@@ -39,7 +39,7 @@ fn game(test: &str, i: u64, master: bool) -> Generated {
 /// Panics, with the game, unless the two counts agree on the total and on
 /// every card-place marginal.
 fn assert_agree(game: &Game, plain: &PlainCounts, what: &str) {
-    let sleuth = count_marginals(&Problem::new(game), &CountOptions::default()).expect("counts fit");
+    let sleuth = count_marginals(&CountProblem::new(game), &CountOptions::default()).expect("counts fit");
     let text = || game.to_file().to_json();
     assert_eq!(plain.total, sleuth.total, "{what}: totals differ\n{}", text());
     let places = game.num_places();

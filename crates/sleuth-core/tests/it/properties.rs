@@ -9,7 +9,7 @@ use sleuth_core::count::count;
 use sleuth_core::format::{CardSpec, DeckSpec, EventSpec, GameFile};
 use sleuth_core::generate::Generated;
 use sleuth_core::CountOptions;
-use sleuth_core::{conflict, why, Analysis, Card, Explanation, Game, Place, Problem, Status, Why};
+use sleuth_core::{conflict, why, Analysis, Card, CountProblem, Explanation, Game, Place, Status, Why};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// How many games of each kind a property runs over.
@@ -33,8 +33,8 @@ fn label_of(label: &str, file: &GameFile) -> String {
     format!("{label}:\n{}", file.to_json())
 }
 
-/// `Problem::new` reads the hand and the events directly; it must give the
-/// problem `Problem::from_knowledge` compiles from the at-least constraints
+/// `CountProblem::new` reads the hand and the events directly; it must give the
+/// problem `CountProblem::from_knowledge` compiles from the at-least constraints
 /// (same allowed places, clauses in the same order, duplicates dropped the
 /// same way), also with random events: face-up cards shown, suggested and
 /// accused, and events repeated.
@@ -54,7 +54,7 @@ fn problem_read_from_the_events_is_the_compiled_one() {
             game = game.with_event(event).unwrap();
         }
         let label = label_of(&label, &game.to_file());
-        assert_eq!(Problem::new(&game), Problem::from_knowledge(&game, &Knowledge::new(&game)), "{label}");
+        assert_eq!(CountProblem::new(&game), CountProblem::from_knowledge(&game, &Knowledge::new(&game)), "{label}");
     }
 }
 
@@ -69,7 +69,7 @@ fn counts_add_up() {
         let game = game_of(&generated);
         let label = label_of(&label, &generated.file);
         let a = analyse(&game);
-        let total = a.models();
+        let total = a.consistent_deals();
         let deck = game.deck();
         if total == 0 {
             inconsistent += 1;
@@ -156,7 +156,7 @@ fn the_true_deal_is_consistent_with_every_certain_fact() {
         let label = label_of(&label, &generated.file);
         assert!(sleuth_core::brute::deal_fits(&game, &deal), "{label}: the true deal fits");
         let a = analyse(&game);
-        assert!(a.models() >= 1, "{label}: the true deal is counted");
+        assert!(a.consistent_deals() >= 1, "{label}: the true deal is counted");
         for card in game.deck().cards() {
             for place in game.places() {
                 let here = deal[card.index()] == Some(place);
@@ -181,7 +181,7 @@ fn the_true_deal_is_consistent_with_every_certain_fact() {
 /// observer's private view compared with a bystander's.
 #[test]
 fn evidence_never_raises_the_count() {
-    let count_of = |g: &Game| count(&Problem::new(g), &CountOptions::default()).expect("counts fit");
+    let count_of = |g: &Game| count(&CountProblem::new(g), &CountOptions::default()).expect("counts fit");
     for (label, generated) in games("monotone", Sample { small: 800, classic: 80, master: 10 }) {
         let game = game_of(&generated);
         let label = label_of(&label, &generated.file);
@@ -267,7 +267,7 @@ fn assert_same_up_to_names(
     card: &dyn Fn(&str) -> String,
     label: &str,
 ) {
-    assert_eq!(a.models(), b.models(), "{label}: models");
+    assert_eq!(a.consistent_deals(), b.consistent_deals(), "{label}: models");
     let place_b = |p: Place| match p {
         Place::CaseFile => Place::CaseFile,
         Place::Player(q) => gb.place(&player(ga.player_id(q))).expect("mapped place"),
@@ -431,7 +431,7 @@ fn why_sets_force_their_fact_and_are_minimal() {
             };
             assert_eq!(status, a.status(card, place), "{what}: status");
             let forces = |set: &[usize]| {
-                let mut p = Problem::new(&restrict(&game, set));
+                let mut p = CountProblem::new(&restrict(&game, set));
                 p.add_fact(card, place, status == Status::No);
                 count(&p, &CountOptions::default()).unwrap() == 0
             };
@@ -482,7 +482,7 @@ fn conflict_sets_conflict_and_are_minimal() {
         assert!(!a.is_consistent(), "{label}: a consistent game has no conflict");
         let n_items = game.events().len() + usize::from(game.has_hand());
         let conflicting =
-            |set: &[usize]| count(&Problem::new(&restrict(&game, set)), &CountOptions::default()).unwrap() == 0;
+            |set: &[usize]| count(&CountProblem::new(&restrict(&game, set)), &CountOptions::default()).unwrap() == 0;
         let checked = check_minimal(n_items, &items(&game, &e), e.minimum, &conflicting, &label);
         smallest_past_twelve += usize::from(checked && n_items > 12);
         conflicts += 1;
@@ -518,7 +518,7 @@ fn conflicts_of_master_histories_are_proven_smallest() {
         assert_eq!((found.events.as_slice(), found.hand, found.minimum), (events, false, true), "{label}");
         let n_items = game.events().len();
         let conflicting =
-            |set: &[usize]| count(&Problem::new(&restrict(&game, set)), &CountOptions::default()).unwrap() == 0;
+            |set: &[usize]| count(&CountProblem::new(&restrict(&game, set)), &CountOptions::default()).unwrap() == 0;
         check_minimal(n_items, &items(&game, &found), found.minimum, &conflicting, &label);
     }
 }

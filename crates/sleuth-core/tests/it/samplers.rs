@@ -14,7 +14,7 @@ use sleuth_core::sample::{
     Deal, FlipKind, Formula, Trace, UniformSampler, WalkSatConfig,
 };
 use sleuth_core::CountOptions;
-use sleuth_core::{Analysis, Game, Knowledge, Place, Problem, Status};
+use sleuth_core::{Analysis, CountProblem, Game, Knowledge, Place, Status};
 use std::collections::HashSet;
 use std::path::PathBuf;
 
@@ -57,7 +57,7 @@ fn classic_games(test: &str, n: usize) -> Vec<(Game, Analysis)> {
             let a = analyse(&g);
             (g, a)
         })
-        .filter(|(_, a)| (100..=10_000_000).contains(&a.models()))
+        .filter(|(_, a)| (100..=10_000_000).contains(&a.consistent_deals()))
         .take(n)
         .collect()
 }
@@ -320,8 +320,8 @@ fn unique_samples_record_each_deal_once_and_can_cover_small_games() {
             let distinct: HashSet<&Deal> = deals.iter().collect();
             assert_eq!(distinct.len(), deals.len(), "game {i}: a deal was recorded twice");
             assert_eq!(est.samples(), deals.len() as u64);
-            assert!(u128::from(est.samples()) <= analysis.models());
-            if u128::from(est.samples()) == analysis.models() {
+            assert!(u128::from(est.samples()) <= analysis.consistent_deals());
+            if u128::from(est.samples()) == analysis.consistent_deals() {
                 // Every deal recorded once: the estimate is exact.
                 complete += 1;
                 assert!(rmsd(&est, analysis).is_none_or(|e| e < 1e-12), "game {i}");
@@ -367,7 +367,7 @@ fn uniform_intervals_cover_the_exact_values() {
     let mut games = small_games("coverage", 150);
     games.extend(classic_games("coverage", 12));
     for (i, (game, analysis)) in games.iter().enumerate() {
-        let sampler = UniformSampler::new(&Problem::new(game), &CountOptions::default()).unwrap().unwrap();
+        let sampler = UniformSampler::new(&CountProblem::new(game), &CountOptions::default()).unwrap().unwrap();
         let est = estimate_with_sampler(&sampler, game, 1000, &mut rng("coverage", i as u64));
         assert!(est.independent());
         for card in game.deck().cards() {
@@ -397,7 +397,7 @@ fn uniform_sampler_splits_two_deals_evenly() {
     for i in 0.. {
         let generated = small_game("barbarik", i);
         let game = game_of(&generated);
-        let models = analyse(&game).models();
+        let models = analyse(&game).consistent_deals();
         if (20..=300).contains(&models) {
             let truth = true_deal(&game, &generated);
             cases.push((format!("small game {i} ({models} deals)"), game, truth));
@@ -408,12 +408,12 @@ fn uniform_sampler_splits_two_deals_evenly() {
     }
     let game = corpus("classic-observer-6p-mid.json");
     let mut r = rng("barbarik classic", 0);
-    let sampler = UniformSampler::new(&Problem::new(&game), &CountOptions::default()).unwrap().unwrap();
+    let sampler = UniformSampler::new(&CountProblem::new(&game), &CountOptions::default()).unwrap().unwrap();
     let first = normal(&game, sampler.sample(&mut r));
     cases.push(("classic-observer-6p-mid (2153 deals)".into(), game, first));
 
     for (k, (label, game, sigma1)) in cases.iter().enumerate() {
-        let sampler = UniformSampler::new(&Problem::new(game), &CountOptions::default()).unwrap().unwrap();
+        let sampler = UniformSampler::new(&CountProblem::new(game), &CountOptions::default()).unwrap().unwrap();
         let mut r = rng("barbarik", 1000 + k as u64);
         assert!(deal_fits(game, sigma1));
         let sigma2 = loop {
@@ -477,8 +477,11 @@ fn rmsd_is_the_root_mean_square_over_uncertain_pairs() {
 /// asserted about them here.)
 #[test]
 fn algorithm_1_is_biased_on_small_games() {
-    let games: Vec<(Game, Analysis)> =
-        small_games("bias", 200).into_iter().filter(|(_, a)| (3..=300).contains(&a.models())).take(20).collect();
+    let games: Vec<(Game, Analysis)> = small_games("bias", 200)
+        .into_iter()
+        .filter(|(_, a)| (3..=300).contains(&a.consistent_deals()))
+        .take(20)
+        .collect();
     assert!(games.len() >= 15);
     let runs = 6;
     let (mut alg1, mut alg2, mut biased) = (0.0, 0.0, 0);

@@ -3,7 +3,7 @@
 use crate::support::{analyse, assert_matches, enumerate_pruned};
 use sleuth_core::count::count;
 use sleuth_core::CountOptions;
-use sleuth_core::{Game, Place, Problem, Status};
+use sleuth_core::{CountProblem, Game, Place, Status};
 
 /// `cr.suggest(suggester, card1, card2, card3, refuter, cardShown)`.
 type Call = (&'static str, [&'static str; 3], Option<&'static str>, Option<&'static str>);
@@ -75,7 +75,7 @@ fn sat_sample_game_determines_every_card() {
     let game = Game::from_json(&sat_sample(false)).expect("the sample game is valid");
     assert_eq!(game.events().len(), 27);
     let analysis = analyse(&game);
-    assert_eq!(analysis.models(), 1, "exactly one deal fits the sample game");
+    assert_eq!(analysis.consistent_deals(), 1, "exactly one deal fits the sample game");
     for card in game.deck().cards() {
         let statuses: Vec<Status> = game.places().map(|p| analysis.status(card, p)).collect();
         assert!(statuses.iter().all(|&s| s != Status::Maybe), "{}: {statuses:?}", game.deck().id(card));
@@ -96,7 +96,7 @@ fn sat_sample_game_determines_every_card() {
     // The final, correct accusation agrees.
     let game = Game::from_json(&sat_sample(true)).expect("valid");
     let after = analyse(&game);
-    assert_eq!(after.models(), 1);
+    assert_eq!(after.consistent_deals(), 1);
     assert_eq!(after.counts(), analysis.counts());
 }
 
@@ -192,7 +192,7 @@ fn clp_example_case_files_agree_with_enumeration() {
     // Per case file through the engine's own counter with added facts.
     let deck = game.deck();
     for (cards, &n) in &oracle.case_files {
-        let mut problem = Problem::new(&game);
+        let mut problem = CountProblem::new(&game);
         for &c in cards {
             problem.add_fact(c, Place::CaseFile, true);
         }
@@ -218,7 +218,7 @@ fn clp_example_case_files_agree_with_enumeration() {
     ];
     let expected: Vec<(String, u128)> = expected.iter().map(|&(c, n)| (c.to_string(), n)).collect();
     assert_eq!(case, expected);
-    assert_eq!(analysis.models(), 3430);
+    assert_eq!(analysis.consistent_deals(), 3430);
     for id in ["green", "candlestick"] {
         assert_eq!(analysis.status(deck.card(id).unwrap(), Place::CaseFile), Status::Yes, "{id}");
     }

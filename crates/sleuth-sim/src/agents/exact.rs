@@ -6,7 +6,7 @@ use rand::seq::SliceRandom;
 use sleuth_core::advice::{certain_case_file, in_case_file};
 use sleuth_core::count::count_marginals;
 use sleuth_core::CountOptions;
-use sleuth_core::{Card, CardSet, Counts, Player, Problem};
+use sleuth_core::{Card, CardSet, CountProblem, Counts, Player};
 
 /// Reasons exactly about its own view with the exact counter.
 ///
@@ -48,7 +48,7 @@ impl ExactAgent {
         let events = view.events().len();
         if self.cache.as_ref().is_none_or(|(n, _)| *n != events) {
             self.cache = None;
-            let counts = count_marginals(&Problem::new(view.game()), &CountOptions::default()).ok()?;
+            let counts = count_marginals(&CountProblem::new(view.game()), &CountOptions::default()).ok()?;
             self.cache = Some((events, counts));
         }
         self.cache.as_ref().map(|(_, c)| c).filter(|c| c.total > 0)

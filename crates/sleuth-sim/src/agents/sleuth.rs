@@ -9,7 +9,7 @@ use sleuth_core::advice::{
 };
 use sleuth_core::count::count_marginals;
 use sleuth_core::CountOptions;
-use sleuth_core::{Card, CardSet, Counts, Event, Player, Problem};
+use sleuth_core::{Card, CardSet, CountProblem, Counts, Event, Player};
 
 /// Plays by the exact advice of [`sleuth_core::advice`].
 ///
@@ -77,7 +77,7 @@ pub struct SleuthAgent {
     /// holds the rate back.
     pub tell_gate: bool,
     /// The counts of the view with this many events.
-    cache: Option<(usize, Problem, Counts)>,
+    cache: Option<(usize, CountProblem, Counts)>,
     /// Whether it was asked to accuse after one of its own suggestions
     /// this game.
     asked_after_suggestion: bool,
@@ -163,7 +163,7 @@ impl SleuthAgent {
         let events = view.events().len();
         if self.cache.as_ref().is_none_or(|(n, _, _)| *n != events) {
             self.cache = None;
-            let problem = Problem::new(view.game());
+            let problem = CountProblem::new(view.game());
             let counts = count_marginals(&problem, &CountOptions::default())?;
             self.cache = Some((events, problem, counts));
         }

@@ -783,7 +783,7 @@ fn state_rows<'a>(cfg: &SamplingConfig, g: &'a PreparedGame) -> Vec<(&'a State, 
     g.states
         .iter()
         .map(|s| {
-            let models = s.analysis.models();
+            let models = s.analysis.consistent_deals();
             let range = if cfg.in_paper_range(models) { Range::Paper } else { Range::Beyond };
             let open = s.open_pairs();
             let quota = match range {
@@ -849,7 +849,7 @@ fn sample_state(
         let samples: u64 = alg2.iter().map(|r| r.samples).sum();
         let seconds: f64 = alg2.iter().map(|r| r.seconds).sum();
         let start = Instant::now();
-        let sampler = UniformSampler::new(&sleuth_core::Problem::new(&sel.state.game), &CountOptions::default())?
+        let sampler = UniformSampler::new(&sleuth_core::CountProblem::new(&sel.state.game), &CountOptions::default())?
             .expect("sampled states are consistent");
         state.uniform_setup_seconds = Some(start.elapsed().as_secs_f64());
         let uniform_rows: Vec<RunRow> = uniform_tasks

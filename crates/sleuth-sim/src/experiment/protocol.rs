@@ -11,7 +11,7 @@ use crate::Agent;
 use sleuth_core::count::count_marginals;
 use sleuth_core::format::EventSpec;
 use sleuth_core::CountOptions;
-use sleuth_core::{Analysis, CountError, Deck, Game, Problem, Status};
+use sleuth_core::{Analysis, CountError, CountProblem, Deck, Game, Status};
 use std::time::Instant;
 
 /// Whether every consistent deal of `game` has the same case file (and
@@ -20,7 +20,7 @@ use std::time::Instant;
 /// # Errors
 /// [`CountError`] when the game is too large for the exact counter.
 pub fn case_file_determined(game: &Game) -> Result<bool, CountError> {
-    let counts = count_marginals(&Problem::new(game), &CountOptions::default())?;
+    let counts = count_marginals(&CountProblem::new(game), &CountOptions::default())?;
     Ok(certain_case_file(game, &counts).is_some())
 }
 

@@ -341,7 +341,7 @@ pub fn candidate_hands(game: &Game, size: usize, uncertain: usize) -> Result<Vec
         }
         let open = deck.cards().filter(|&c| !g.places().any(|p| a.status(c, p) == Status::Yes)).count();
         if open == uncertain {
-            out.push((deck.ids(hand), a.models()));
+            out.push((deck.ids(hand), a.consistent_deals()));
         }
     }
     Ok(out)

@@ -40,7 +40,7 @@ use sleuth_core::count::{count, count_marginals};
 use sleuth_core::format::GameFile;
 use sleuth_core::model::{Accusation, Suggestion};
 use sleuth_core::CountOptions;
-use sleuth_core::{Card, CardSet, Counts, Deck, Event, Game, GameError, Place, Player, Problem};
+use sleuth_core::{Card, CardSet, CountProblem, Counts, Deck, Event, Game, GameError, Place, Player};
 use std::collections::HashSet;
 
 /// Why a client cannot answer the server.
@@ -308,7 +308,7 @@ fn push(deck: &Deck, table: &mut Table, event: &Event, line: &str) -> Result<(),
 
 /// The exact counts of the view, if they can be computed and some deal fits.
 fn counts(game: &Game) -> Option<Counts> {
-    count_marginals(&Problem::new(game), &CountOptions::default()).ok().filter(|c| c.total > 0)
+    count_marginals(&CountProblem::new(game), &CountOptions::default()).ok().filter(|c| c.total > 0)
 }
 
 fn suggest(deck: &Deck, agent: &mut dyn Agent, table: &mut Table) -> Result<Triple, ClientError> {

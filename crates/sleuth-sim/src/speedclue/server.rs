@@ -72,7 +72,7 @@ use sleuth_core::count::count_marginals;
 use sleuth_core::format::GameFile;
 use sleuth_core::model::{Accusation, Suggestion};
 use sleuth_core::CountOptions;
-use sleuth_core::{Card, CardSet, Deck, Event, Player, Problem};
+use sleuth_core::{Card, CardSet, CountProblem, Deck, Event, Player};
 use std::collections::HashSet;
 use std::fmt;
 use std::io::{ErrorKind, Read, Write};
@@ -477,7 +477,7 @@ impl<'a> Referee<'a> {
 /// Whether a player's view leaves exactly one possible case file.
 fn determined(view: &mut Perspective) -> bool {
     let Ok(game) = view.game() else { return false };
-    count_marginals(&Problem::new(game), &CountOptions::default())
+    count_marginals(&CountProblem::new(game), &CountOptions::default())
         .ok()
         .is_some_and(|c| certain_case_file(game, &c).is_some())
 }

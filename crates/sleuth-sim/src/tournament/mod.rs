@@ -332,7 +332,7 @@ pub fn gambles(record: &crate::GameRecord) -> Result<Vec<Gamble>, String> {
     for (k, e) in record.events.iter().enumerate() {
         let sleuth_core::Event::Accusation(a) = e else { continue };
         let game = sleuth_core::Game::new(&record.game_file_prefix(Some(a.by), k)).map_err(|e| e.to_string())?;
-        let mut problem = sleuth_core::Problem::new(&game);
+        let mut problem = sleuth_core::CountProblem::new(&game);
         let options = sleuth_core::CountOptions::default();
         let total = sleuth_core::count::count(&problem, &options).map_err(|e| e.to_string())?;
         for c in a.cards {

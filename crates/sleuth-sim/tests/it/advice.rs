@@ -9,7 +9,7 @@
 use sleuth_core::advice::{advise, AdviceOptions, EVEN_ODDS};
 use sleuth_core::count::{case_files, count_marginals};
 use sleuth_core::CountOptions;
-use sleuth_core::{Deck, Event, Game, Player, Problem};
+use sleuth_core::{CountProblem, Deck, Event, Game, Player};
 use sleuth_sim::{agent_by_name, game_seed, play, Agent, GameConfig};
 
 fn options() -> AdviceOptions {
@@ -32,7 +32,7 @@ fn the_advice_never_urges_a_long_shot_in_games_of_the_contest_opponents() {
                     let game = Game::new(&record.game_file_prefix(Some(me), k)).expect("the record's files validate");
                     let label = format!("{names:?} seed {}, seat {seat}, {k} events", record.seed);
                     let a = advise(&game, &options()).expect("advice").accusation;
-                    let problem = Problem::new(&game);
+                    let problem = CountProblem::new(&game);
                     let counts = count_marginals(&problem, &CountOptions::default()).expect("counts");
                     let mode = case_files(&problem, &counts, &CountOptions::default())
                         .expect("case files")

@@ -9,7 +9,7 @@
 use sleuth_core::count::count_marginals;
 use sleuth_core::format::GameFile;
 use sleuth_core::CountOptions;
-use sleuth_core::{CardSet, Deck, Event, Game, Place, Player, Problem, Status};
+use sleuth_core::{CardSet, CountProblem, Deck, Event, Game, Place, Player, Status};
 use sleuth_sim::agents::group4::notes::Group4Notes;
 use sleuth_sim::agents::group4::triangulation::Triangulation;
 use sleuth_sim::agents::{certain_case_file, NotepadAgent, SatKnowledge};
@@ -61,7 +61,7 @@ fn certain_for(agent: &str, prefix: &Prefix) -> Option<CardSet> {
         "group4" => Group4Notes::from_view(&prefix.view()).grid().certain_case_file(),
         "sat" => certain_case_file(
             &prefix.game,
-            &count_marginals(&Problem::new(&prefix.game), &CountOptions::default()).unwrap(),
+            &count_marginals(&CountProblem::new(&prefix.game), &CountOptions::default()).unwrap(),
         ),
         other => panic!("no certainty check for {other}"),
     }
@@ -209,7 +209,7 @@ fn sat_plays_sound_legal_games() {
 
 /// The exact engine's status of every cell of `game`.
 fn exact_status(game: &Game) -> Vec<Vec<Status>> {
-    let counts = count_marginals(&Problem::new(game), &CountOptions::default()).unwrap();
+    let counts = count_marginals(&CountProblem::new(game), &CountOptions::default()).unwrap();
     counts.marginal[..game.deck().len()]
         .iter()
         .map(|row| {

@@ -4,7 +4,7 @@ use crate::support::exact_agents;
 use sleuth_core::count::count_marginals;
 use sleuth_core::generate::DeckChoice;
 use sleuth_core::CountOptions;
-use sleuth_core::{Analysis, CardSet, Deck, Event, Game, Place, Player, Problem};
+use sleuth_core::{Analysis, CardSet, CountProblem, Deck, Event, Game, Place, Player};
 use sleuth_sim::agents::certain_case_file;
 use sleuth_sim::{deck_from_choice, play, End, GameConfig, GameRecord};
 
@@ -78,11 +78,13 @@ fn certainty_from_counts_agrees_with_the_analysis() {
         for seat in 0..players {
             for k in 0..=record.events.len() {
                 let game = Game::new(&record.game_file_prefix(Some(Player::new(seat)), k)).unwrap();
-                let counts = count_marginals(&Problem::new(&game), &CountOptions::default()).unwrap();
+                let counts = count_marginals(&CountProblem::new(&game), &CountOptions::default()).unwrap();
                 let analysis = Analysis::new(&game).unwrap();
                 let files: Vec<_> = analysis.case_files().collect();
                 let expect = match files.as_slice() {
-                    [(cards, n)] if *n == analysis.models() => Some(cards.iter().copied().collect::<CardSet>()),
+                    [(cards, n)] if *n == analysis.consistent_deals() => {
+                        Some(cards.iter().copied().collect::<CardSet>())
+                    }
                     _ => None,
                 };
                 assert_eq!(certain_case_file(&game, &counts), expect, "seat {seat}, {k} events");

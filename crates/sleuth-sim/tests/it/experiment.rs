@@ -104,7 +104,7 @@ fn the_minimal_subset_determines_the_case_file_and_every_kept_suggestion_is_need
         let truth = game.record.deal.places(&game.record.deck);
         for s in &game.states {
             assert!(deal_fits(&s.game, &truth), "game {index}, state {}", s.removed);
-            assert_eq!(s.analysis.models() == 1, s.open_pairs() == 0);
+            assert_eq!(s.analysis.consistent_deals() == 1, s.open_pairs() == 0);
         }
         // The same reduction, called directly.
         assert_eq!(minimal_suggestions(view).unwrap().unwrap(), game.kept);

@@ -4,7 +4,7 @@
 use sleuth_core::count::count_marginals;
 use sleuth_core::generate::DeckChoice;
 use sleuth_core::CountOptions;
-use sleuth_core::{CardSet, Deck, Event, Game, Player, Problem};
+use sleuth_core::{CardSet, CountProblem, Deck, Event, Game, Player};
 use sleuth_sim::agents::certain_case_file;
 use sleuth_sim::{agent_by_name, deck_from_choice, game_seed, play, play_many, Agent, GameConfig, GameRecord};
 
@@ -29,7 +29,7 @@ fn check_sensible(record: &GameRecord) {
                 let accused_next = matches!(record.events.get(i + 1), Some(Event::Accusation(a)) if a.by == s.by);
                 if !accused_next {
                     let view = Game::new(&record.game_file_prefix(Some(s.by), i + 1)).expect("a valid view");
-                    let counts = count_marginals(&Problem::new(&view), &CountOptions::default()).expect("counts");
+                    let counts = count_marginals(&CountProblem::new(&view), &CountOptions::default()).expect("counts");
                     assert!(
                         certain_case_file(&view, &counts).is_none(),
                         "{ctx}: certain after event {i} but did not accuse"

@@ -132,7 +132,7 @@ fn exact_answer_matches_an_independent_enumeration() {
     let (total, marginal) = enumerate(&game);
     // The reading of the paper's Table 1(b) (Mustard's O's: pl, ro, li).
     assert_eq!(total, 6_798);
-    assert_eq!(a.models(), total);
+    assert_eq!(a.consistent_deals(), total);
     let n = game.num_players();
     for c in game.deck().cards() {
         for p in game.places() {
@@ -185,7 +185,7 @@ fn row_nine_shown_card_is_what_leaves_eleven_cards_uncertain() {
     let a = Analysis::new(&without).unwrap();
     assert_eq!(uncertain(&without, &a).len(), 13);
     let (total, _) = enumerate(&without);
-    assert_eq!(a.models(), total);
+    assert_eq!(a.consistent_deals(), total);
 }
 
 #[test]
@@ -200,7 +200,7 @@ fn candidate_hands_are_the_readings_with_eleven_uncertain_cards() {
         file.hand = Some(h.clone());
         let g = Game::new(&file).unwrap();
         let a = Analysis::new(&g).unwrap();
-        assert_eq!(a.models(), *models);
+        assert_eq!(a.consistent_deals(), *models);
         assert_eq!(uncertain(&g, &a).len(), 11);
     }
 }
