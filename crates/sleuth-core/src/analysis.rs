@@ -14,13 +14,19 @@ use subsets::{smallest_subset, Grow, Verdict};
 
 /// A set of events (and possibly the observer's hand) that explains a fact
 /// or a contradiction.
+///
+/// Smallest means fewest events: the hand is named when it is part of the
+/// reason but is no event, and among sets of as few events, one without
+/// the hand is preferred. A player re-checks fewer turns when fewer events
+/// are named.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Explanation {
     /// Event indices, ascending.
     pub events: Vec<usize>,
     /// Whether the observer's hand is needed.
     pub hand: bool,
-    /// `true` when no smaller set exists (the search for one finished);
+    /// `true` when no set with fewer events, or as few without the hand,
+    /// exists (the search for one finished);
     /// `false` when its budget ([`SEARCH_BUDGET`] subsets tested, or the
     /// work of finding the subsets worth testing) ran out and the set is
     /// only minimal (no member can be dropped).
@@ -431,8 +437,9 @@ impl<'o, F: Fn(&[usize]) -> CountProblem> Witnesses<'o, F> {
     }
 }
 
-/// A smallest set of events (and the hand) that cannot all hold together,
-/// or `None` if the game is consistent.
+/// A smallest set of events (and the hand, if it is part of the reason)
+/// that cannot all hold together, or `None` if the game is consistent:
+/// fewest events first, then without the hand (see [`Explanation`]).
 ///
 /// # Cost
 /// One exact count to test consistency; if the game is inconsistent, then
@@ -460,7 +467,7 @@ pub fn conflict(game: &Game, options: &CountOptions<'_>) -> Result<Option<Explan
 fn conflict_in(game: &Game, options: &CountOptions<'_>) -> Result<Explanation, CountError> {
     let items = Items::of(game);
     let mut witnesses = Witnesses::new(items.singles(game), |s: &[usize]| items.problem(game, s), options);
-    let (set, minimum) = smallest_subset(items.len(), |s, grow| witnesses.verdict(s, grow))?;
+    let (set, minimum) = smallest_subset(items.len(), items.hand, |s, grow| witnesses.verdict(s, grow))?;
     Ok(items.explain(set, minimum))
 }
 
@@ -485,8 +492,9 @@ pub enum Why {
     Inconsistent,
 }
 
-/// A smallest set of events (and the hand) that forces the fact "card is
-/// (or is not) at place".
+/// A smallest set of events (and the hand, if it is part of the reason)
+/// that forces the fact "card is (or is not) at place": fewest events
+/// first, then without the hand (see [`Explanation`]).
 ///
 /// # Examples
 /// ```
@@ -550,7 +558,7 @@ pub fn why(game: &Game, card: Card, place: Place, options: &CountOptions<'_>) ->
         p
     };
     let mut witnesses = Witnesses::new(items.singles(game), problem_of, options);
-    let (set, minimum) = smallest_subset(items.len(), |s, grow| witnesses.verdict(s, grow))?;
+    let (set, minimum) = smallest_subset(items.len(), items.hand, |s, grow| witnesses.verdict(s, grow))?;
     Ok(Why::Certain { status, explanation: items.explain(set, minimum) })
 }
 

@@ -1,6 +1,7 @@
 //! The smallest set of items for which a monotone test holds: what the
 //! explanations ([`super::why`], [`super::conflict`]) look for among a
-//! game's events.
+//! game's events, with the observer's hand as a free item (it does not
+//! count, and is left out where a set of as many events holds without it).
 //!
 //! First a minimal set by QuickXplain, then a search for a smaller one. That
 //! search is an *implicit hitting set* search: every failed test of a set
@@ -9,11 +10,10 @@
 //! has that deal, so it fails too). Only sets that hit every cut can hold,
 //! so those are the only ones tested, in the order of the exhaustive search
 //! they replace (by size, then lexicographically), and the first that holds
-//! is the same set that search would find. Testing every combination, most
-//! failed against deals already found: on an inconsistent master 10-player
-//! history (bystander, 20 suggestions, `--corrupt` seed 14) 4,000 tests and
-//! no proof; with cuts, proven smallest in under 8 ms of `sleuth analyze`
-//! (ARCHITECTURE.md, "Explanations").
+//! is the same set that search would find. Most combinations fail against
+//! deals already found, so cuts rule them out without a test: on long
+//! master histories testing every combination runs out of its budget where
+//! the cuts prove the set smallest.
 
 use crate::count::CountError;
 
@@ -54,44 +54,66 @@ pub(super) enum Grow {
 
 /// The smallest subset of `0..n` for which `test` holds, given that it holds
 /// of the whole set and is monotone (holds of every superset of a set it
-/// holds of). Returns the subset and whether it is provably smallest: the
-/// minimal set QuickXplain finds, or where a smaller set holds, the first
-/// of the smallest in lexicographic order.
+/// holds of). With `free`, the last item (the observer's hand) does not
+/// count: the set has the fewest other items (events), and among those of
+/// as few, one without the free item where there is one. Returns the subset
+/// and whether it is provably smallest: the minimal set QuickXplain finds,
+/// or where a smaller set holds, the first of the smallest in lexicographic
+/// order (with the free item: the first with it, then the first without it
+/// of as many other items).
 pub(super) fn smallest_subset(
     n: usize,
+    free: bool,
     test: impl FnMut(&[usize], Grow) -> Result<Verdict, CountError>,
 ) -> Result<(Vec<usize>, bool), CountError> {
-    let mut search = Search { test, cuts: Cuts::new(n), grow: Grow::No, searching: false };
+    // The items that count, and the free one (always allowed in).
+    let (counted, hand) = if free && n > 0 { (n - 1, Some(n - 1)) } else { (n, None) };
+    let mut search = Search { test, cuts: Cuts::new(n), grow: Grow::No, searching: false, counted };
     if search.holds(&[])? {
         return Ok((Vec::new(), true));
     }
-    // A minimal set, by QuickXplain: O(k log(n/k)) tests for a set of k,
-    // where deleting one item at a time would take n tests.
-    let all: Vec<usize> = (0..n).collect();
-    let mut set = quick_xplain(&mut Vec::new(), false, &all, &mut |s: &[usize]| search.holds(s))?;
+    let base: Vec<usize> = hand.into_iter().collect();
+    if hand.is_some() && search.holds(&base)? {
+        return Ok((base, true));
+    }
+    // A minimal set of counted items (with the free one), by QuickXplain:
+    // O(k log(n/k)) tests for a set of k, where deleting one item at a time
+    // would take n tests.
+    let all: Vec<usize> = (0..counted).collect();
+    let mut set = quick_xplain(&mut base.clone(), false, &all, &mut |s: &[usize]| search.holds(s))?;
     set.sort_unstable();
-    // Anything smaller hits every cut: test those, by size, each size in
-    // lexicographic order.
+    let k = set.len();
+    if hand.is_some() && !search.holds(&set)? {
+        set.extend(&base);
+    }
+    let uses_hand = set.len() > k;
+    // Anything smaller hits every cut: test those, by number of counted
+    // items, each number in lexicographic order; with the free item first
+    // (a superset of the set without it), and where one holds, without.
     let (mut tested, mut work) = (0usize, CUT_WORK_BUDGET);
     search.searching = true;
-    for size in 0..set.len() {
-        search.grow = if binomial(n, size) > GROW_PAST_SETS { Grow::Yes } else { Grow::No };
-        let mut after: Option<Vec<usize>> = None;
-        loop {
-            let candidate = match search.cuts.next_hitting_set(size, after.as_deref(), &mut work) {
-                Next::Found(candidate) => candidate,
-                Next::None => break,
+    for size in 0..=k {
+        search.grow = if binomial(counted, size) > GROW_PAST_SETS { Grow::Yes } else { Grow::No };
+        let with_hand = if size < k {
+            match search.first_holding(size, hand, &mut tested, &mut work)? {
+                Next::Found(found) => Some(found),
+                Next::None => continue,
                 Next::OutOfWork => return Ok((set, false)),
-            };
-            tested += 1;
-            if tested > SEARCH_BUDGET {
-                return Ok((set, false));
             }
-            if search.holds(&candidate)? {
-                return Ok((candidate, true));
-            }
-            after = Some(candidate);
+        } else if uses_hand {
+            Some(set.clone())
+        } else {
+            None
+        };
+        let Some(with_hand) = with_hand else { break };
+        if hand.is_none() {
+            return Ok((with_hand, true));
         }
+        return match search.first_holding(size, None, &mut tested, &mut work)? {
+            Next::Found(found) => Ok((found, true)),
+            Next::None => Ok((with_hand, true)),
+            Next::OutOfWork => Ok((with_hand, false)),
+        };
     }
     Ok((set, true))
 }
@@ -108,6 +130,9 @@ struct Search<T> {
     grow: Grow,
     /// Whether QuickXplain is done and smaller sets are being tested.
     searching: bool,
+    /// The items that count, `0..counted` (the free item, if any, is
+    /// `counted`).
+    counted: usize,
 }
 
 impl<T: FnMut(&[usize], Grow) -> Result<Verdict, CountError>> Search<T> {
@@ -130,6 +155,36 @@ impl<T: FnMut(&[usize], Grow) -> Result<Verdict, CountError>> Search<T> {
                 }
                 Ok(false)
             }
+        }
+    }
+
+    /// The first set of `size` counted items (with `forced` added) that
+    /// hits every cut and holds, testing them in lexicographic order within
+    /// the budgets ([`Next::OutOfWork`] when one runs out).
+    fn first_holding(
+        &mut self,
+        size: usize,
+        forced: Option<usize>,
+        tested: &mut usize,
+        work: &mut usize,
+    ) -> Result<Next, CountError> {
+        let counted = self.counted;
+        let mut after: Option<Vec<usize>> = None;
+        loop {
+            let candidate = match self.cuts.next_hitting_set(size, counted, forced, after.as_deref(), work) {
+                Next::Found(candidate) => candidate,
+                other => return Ok(other),
+            };
+            *tested += 1;
+            if *tested > SEARCH_BUDGET {
+                return Ok(Next::OutOfWork);
+            }
+            let mut set = candidate.clone();
+            set.extend(forced);
+            if self.holds(&set)? {
+                return Ok(Next::Found(set));
+            }
+            after = Some(candidate);
         }
     }
 }
@@ -207,22 +262,34 @@ impl Cuts {
         self.outside.push(set);
     }
 
-    /// The first set of `size` items, after `after` in lexicographic order
-    /// (from the first if `None`), that hits every cut; `work` is what the
-    /// search may still spend, in cuts looked at.
-    fn next_hitting_set(&self, size: usize, after: Option<&[usize]>, work: &mut usize) -> Next {
-        if size > self.n {
+    /// The first set of `size` items of `0..limit`, after `after` in
+    /// lexicographic order (from the first if `None`), that with `forced`
+    /// (not in the set returned) hits every cut; `work` is what the search
+    /// may still spend, in cuts looked at.
+    fn next_hitting_set(
+        &self,
+        size: usize,
+        limit: usize,
+        forced: Option<usize>,
+        after: Option<&[usize]>,
+        work: &mut usize,
+    ) -> Next {
+        if size > limit.min(self.n) {
             return Next::None;
         }
         let mut walk = Walk {
             cuts: self,
             size,
+            limit,
             chosen: Vec::with_capacity(size),
             hits: vec![0; self.among.len()],
             unhit: self.among.len(),
             outside_hits: vec![0; self.outside.len()],
             work,
         };
+        if let Some(item) = forced {
+            walk.mark(item, true);
+        }
         match walk.extend(0, after) {
             Some(true) => Next::Found(walk.chosen),
             Some(false) => Next::None,
@@ -236,6 +303,8 @@ impl Cuts {
 struct Walk<'a> {
     cuts: &'a Cuts,
     size: usize,
+    /// Items are chosen from `0..limit`.
+    limit: usize,
     chosen: Vec<usize>,
     hits: Vec<u32>,
     unhit: usize,
@@ -261,10 +330,11 @@ impl Walk<'_> {
         // Every cut not hit yet needs an item from here on, and the items
         // from here on only grow: the next one is at most the smallest
         // largest item of those cuts.
-        let mut hi = self.cuts.n - left;
+        let mut hi = self.limit - left;
         for (cut, items) in self.cuts.among.iter().enumerate() {
             if self.hits[cut] == 0 {
-                let Some(&max) = items.last() else { return Some(false) };
+                let below = &items[..items.partition_point(|&i| i < self.limit)];
+                let Some(&max) = below.last() else { return Some(false) };
                 hi = hi.min(max);
             }
         }
@@ -285,25 +355,34 @@ impl Walk<'_> {
     }
 
     fn choose(&mut self, item: usize) {
-        for &cut in &self.cuts.by_item[item] {
-            self.unhit -= usize::from(self.hits[cut] == 0);
-            self.hits[cut] += 1;
-        }
-        for (inside, hits) in self.cuts.outside.iter().zip(&mut self.outside_hits) {
-            *hits += u32::from(inside.binary_search(&item).is_err());
-        }
+        self.mark(item, true);
         self.chosen.push(item);
     }
 
     fn unchoose(&mut self, item: usize) {
+        self.mark(item, false);
+        self.chosen.pop();
+    }
+
+    /// Counts (or uncounts) the cuts an item hits.
+    fn mark(&mut self, item: usize, on: bool) {
         for &cut in &self.cuts.by_item[item] {
-            self.hits[cut] -= 1;
-            self.unhit += usize::from(self.hits[cut] == 0);
+            if on {
+                self.unhit -= usize::from(self.hits[cut] == 0);
+                self.hits[cut] += 1;
+            } else {
+                self.hits[cut] -= 1;
+                self.unhit += usize::from(self.hits[cut] == 0);
+            }
         }
         for (inside, hits) in self.cuts.outside.iter().zip(&mut self.outside_hits) {
-            *hits -= u32::from(inside.binary_search(&item).is_err());
+            let outside = u32::from(inside.binary_search(&item).is_err());
+            if on {
+                *hits += outside;
+            } else {
+                *hits -= outside;
+            }
         }
-        self.chosen.pop();
     }
 }
 
@@ -360,10 +439,10 @@ mod tests {
         for with_cuts in [false, true] {
             // {0, 1, 2} or {3}: QuickXplain alone could stop at {0, 1, 2}.
             let sets = [vec![0, 1, 2], vec![3]];
-            assert_eq!(smallest_subset(5, by_minimal_sets(&sets, with_cuts)).unwrap(), (vec![3], true));
+            assert_eq!(smallest_subset(5, false, by_minimal_sets(&sets, with_cuts)).unwrap(), (vec![3], true));
             let sets = [vec![0, 1], vec![2, 3, 4]];
-            assert_eq!(smallest_subset(5, by_minimal_sets(&sets, with_cuts)).unwrap(), (vec![0, 1], true));
-            assert_eq!(smallest_subset(4, |_, _| Ok(Verdict::Holds)).unwrap(), (vec![], true));
+            assert_eq!(smallest_subset(5, false, by_minimal_sets(&sets, with_cuts)).unwrap(), (vec![0, 1], true));
+            assert_eq!(smallest_subset(4, false, |_, _| Ok(Verdict::Holds)).unwrap(), (vec![], true));
         }
     }
 
@@ -395,12 +474,85 @@ mod tests {
             smaller += usize::from(smallest.len() < minimal.len());
             let expected = if smallest.len() < minimal.len() { smallest } else { minimal };
             for with_cuts in [false, true] {
-                let found = smallest_subset(n, by_minimal_sets(&sets, with_cuts)).unwrap();
+                let found = smallest_subset(n, false, by_minimal_sets(&sets, with_cuts)).unwrap();
                 assert_eq!(found, (expected.clone(), true), "case {case}: {sets:?}, cuts {with_cuts}");
             }
         }
         // The search past QuickXplain found something smaller on some.
         assert!(smaller > 30, "{smaller} of 600");
+    }
+
+    /// With a free last item (the hand), on random monotone tests: the set
+    /// found has the fewest other items, and among sets of as few, lacks the
+    /// free item where one can; it is the first such set in lexicographic
+    /// order (or QuickXplain's, where nothing smaller holds), against the
+    /// exhaustive search by (number of counted items, free item last).
+    #[test]
+    fn a_free_item_does_not_count_and_is_left_out_where_it_can_be() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(20_270_104);
+        let (mut with_free, mut dropped_for_free) = (0usize, 0usize);
+        for case in 0..800 {
+            let n = rng.gen_range(1..=12);
+            let free = n - 1;
+            let sets: Vec<Vec<usize>> = (0..rng.gen_range(1..=4))
+                .map(|_| {
+                    let mut m: Vec<usize> = (0..n).filter(|_| rng.gen_bool(0.3)).collect();
+                    if m.is_empty() {
+                        m.push(rng.gen_range(0..n));
+                    }
+                    m
+                })
+                .collect();
+            let holds = |s: &[usize]| sets.iter().any(|m| m.iter().all(|x| s.contains(x)));
+            let counted = |s: &[usize]| s.iter().filter(|&&i| i != free).count();
+            // The best key: fewest counted items, then without the free item.
+            let key = |s: &[usize]| (counted(s), s.contains(&free));
+            let best = exhaustive_by(n, free, holds);
+            for with_cuts in [false, true] {
+                let (found, minimum) = smallest_subset(n, true, by_minimal_sets(&sets, with_cuts)).unwrap();
+                assert!(minimum, "case {case}");
+                assert!(holds(&found), "case {case}: {found:?} does not hold of {sets:?}");
+                assert_eq!(
+                    key(&found),
+                    key(&best),
+                    "case {case}: {sets:?}, cuts {with_cuts}: {found:?} against {best:?}"
+                );
+            }
+            with_free += usize::from(best.contains(&free));
+            // Among the minimal sets, one with the free item has fewer counted items.
+            let plain = smallest_subset(n, false, by_minimal_sets(&sets, true)).unwrap().0;
+            dropped_for_free += usize::from(counted(&plain) > counted(&best));
+        }
+        assert!(
+            with_free > 100 && dropped_for_free > 30,
+            "{with_free} with the free item, {dropped_for_free} smaller for it"
+        );
+    }
+
+    /// The exhaustive search with a free item: by number of counted items,
+    /// each number first without the free item, then with it; each in
+    /// lexicographic order.
+    fn exhaustive_by(n: usize, free: usize, holds: impl Fn(&[usize]) -> bool) -> Vec<usize> {
+        let counted: Vec<usize> = (0..n).filter(|&i| i != free).collect();
+        for size in 0..=counted.len() {
+            for with in [false, true] {
+                let mut idx: Vec<usize> = (0..size).collect();
+                loop {
+                    let mut s: Vec<usize> = idx.iter().map(|&i| counted[i]).collect();
+                    s.extend(with.then_some(free));
+                    if holds(&s) {
+                        return s;
+                    }
+                    let m = counted.len();
+                    let Some(j) = (0..size).rev().find(|&j| idx[j] < m - size + j) else { break };
+                    idx[j] += 1;
+                    for l in j + 1..size {
+                        idx[l] = idx[l - 1] + 1;
+                    }
+                }
+            }
+        }
+        unreachable!("the whole set holds")
     }
 
     /// Cuts make the search for a smaller set test few sets: one minimal
@@ -411,7 +563,7 @@ mod tests {
         let sets = [vec![3, 11, 19, 27, 35]];
         let mut tests = 0usize;
         let mut test = by_minimal_sets(&sets, true);
-        let found = smallest_subset(40, |s, grow| {
+        let found = smallest_subset(40, false, |s, grow| {
             tests += 1;
             test(s, grow)
         })
@@ -426,7 +578,7 @@ mod tests {
     #[test]
     fn smallest_subset_tests_logarithmically_many_sets() {
         let mut tests = 0usize;
-        let (s, _) = smallest_subset(20_000, |s, _| {
+        let (s, _) = smallest_subset(20_000, false, |s, _| {
             tests += 1;
             let holds = s.contains(&1234) && s.contains(&17_001);
             Ok(if holds { Verdict::Holds } else { Verdict::Fails { broken: None } })
@@ -454,16 +606,16 @@ mod tests {
         let mut cuts = Cuts::new(5);
         cuts.add_among(vec![1, 3]);
         let mut work = usize::MAX;
-        assert_eq!(cuts.next_hitting_set(2, None, &mut work), Next::Found(vec![0, 1]));
-        assert_eq!(cuts.next_hitting_set(2, Some(&[0, 1]), &mut work), Next::Found(vec![0, 3]));
-        assert_eq!(cuts.next_hitting_set(2, Some(&[0, 3]), &mut work), Next::Found(vec![1, 2]));
-        assert_eq!(cuts.next_hitting_set(1, Some(&[1]), &mut work), Next::Found(vec![3]));
-        assert_eq!(cuts.next_hitting_set(1, Some(&[3]), &mut work), Next::None);
+        assert_eq!(cuts.next_hitting_set(2, 5, None, None, &mut work), Next::Found(vec![0, 1]));
+        assert_eq!(cuts.next_hitting_set(2, 5, None, Some(&[0, 1]), &mut work), Next::Found(vec![0, 3]));
+        assert_eq!(cuts.next_hitting_set(2, 5, None, Some(&[0, 3]), &mut work), Next::Found(vec![1, 2]));
+        assert_eq!(cuts.next_hitting_set(1, 5, None, Some(&[1]), &mut work), Next::Found(vec![3]));
+        assert_eq!(cuts.next_hitting_set(1, 5, None, Some(&[3]), &mut work), Next::None);
         cuts.add_outside(&[0, 1, 2]);
-        assert_eq!(cuts.next_hitting_set(2, None, &mut work), Next::Found(vec![0, 3]));
+        assert_eq!(cuts.next_hitting_set(2, 5, None, None, &mut work), Next::Found(vec![0, 3]));
         let mut none = 0;
-        assert_eq!(cuts.next_hitting_set(2, None, &mut none), Next::OutOfWork);
+        assert_eq!(cuts.next_hitting_set(2, 5, None, None, &mut none), Next::OutOfWork);
         cuts.add_among(vec![]);
-        assert_eq!(cuts.next_hitting_set(2, None, &mut work), Next::None);
+        assert_eq!(cuts.next_hitting_set(2, 5, None, None, &mut work), Next::None);
     }
 }

@@ -361,23 +361,39 @@ fn restrict(game: &Game, subset: &[usize]) -> Game {
 }
 
 /// Checks that `holds` is true of `set`, false of every set with one item
-/// fewer, and, when `smallest`, of every smaller subset of `0..n` (if there
-/// are at most [`MAX_SMALLER_SETS`]); returns whether it checked those.
-fn check_minimal(n: usize, set: &[usize], smallest: bool, holds: &dyn Fn(&[usize]) -> bool, label: &str) -> bool {
+/// fewer, and, when `smallest`, of every subset of `0..n` that comes before
+/// it (if there are at most [`MAX_SMALLER_SETS`] to try); returns whether
+/// it checked those. With `hand`, item `n - 1` is the hand, which does not
+/// count: a set comes before another with fewer events, or as many without
+/// the hand (issue 52, item 8).
+fn check_minimal(
+    n: usize,
+    hand: bool,
+    set: &[usize],
+    smallest: bool,
+    holds: &dyn Fn(&[usize]) -> bool,
+    label: &str,
+) -> bool {
     assert!(holds(set), "{label}: the set {set:?} does not do it");
     for i in 0..set.len() {
         let mut less = set.to_vec();
         less.remove(i);
         assert!(!holds(&less), "{label}: {set:?} is not minimal: {less:?} does it too");
     }
+    let is_hand = |i: usize| hand && i == n - 1;
+    let key = |s: &[usize]| (s.iter().filter(|&&i| !is_hand(i)).count(), s.iter().any(|&i| is_hand(i)));
+    let (events, _) = key(set);
+    // Every set before it has at most `events` items.
     let binomial = |k: usize| (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64);
-    if !smallest || (0..set.len()).map(binomial).sum::<f64>() > MAX_SMALLER_SETS {
+    if !smallest || (0..=events).map(binomial).sum::<f64>() > MAX_SMALLER_SETS {
         return false;
     }
-    for size in 0..set.len() {
+    for size in 0..=events {
         let mut sub: Vec<usize> = (0..size).collect();
         loop {
-            assert!(!holds(&sub), "{label}: {sub:?} is smaller than the 'smallest' {set:?}");
+            if key(&sub) < key(set) {
+                assert!(!holds(&sub), "{label}: {sub:?} comes before the 'smallest' {set:?}");
+            }
             // The next combination of `size` items.
             let Some(j) = (0..size).rev().find(|&j| sub[j] < n - size + j) else { break };
             sub[j] += 1;
@@ -435,7 +451,7 @@ fn why_sets_force_their_fact_and_are_minimal() {
                 p.add_fact(card, place, status == Status::No);
                 count(&p, &CountOptions::default()).unwrap() == 0
             };
-            let checked = check_minimal(n_items, &items(&game, &e), e.minimum, &forces, &what);
+            let checked = check_minimal(n_items, game.has_hand(), &items(&game, &e), e.minimum, &forces, &what);
             smallest_past_twelve += usize::from(checked && n_items > 12);
             explained += 1;
         }
@@ -483,12 +499,43 @@ fn conflict_sets_conflict_and_are_minimal() {
         let n_items = game.events().len() + usize::from(game.has_hand());
         let conflicting =
             |set: &[usize]| count(&CountProblem::new(&restrict(&game, set)), &CountOptions::default()).unwrap() == 0;
-        let checked = check_minimal(n_items, &items(&game, &e), e.minimum, &conflicting, &label);
+        let checked = check_minimal(n_items, game.has_hand(), &items(&game, &e), e.minimum, &conflicting, &label);
         smallest_past_twelve += usize::from(checked && n_items > 12);
         conflicts += 1;
     }
     assert!(conflicts > 100, "only {conflicts} conflicts");
     assert!(smallest_past_twelve > 40, "only {smallest_past_twelve} smallest sets of over 12 items checked");
+}
+
+/// Issue 52's example: with the hand `mu kn ha lo di` and three of the
+/// player's own suggestions nobody refuted, events 0, 2 and 3 conflict
+/// without the hand, and 2 and 3 with it: the conflict is the two events
+/// and the hand (the hand is no event); without the hand, events 0, 2 and 3.
+#[test]
+fn a_conflict_has_the_fewest_events_and_the_hand_does_not_count() {
+    let game = Game::from_json(
+        r#"{"version": 1, "deck": "classic", "players": ["sc", "mu", "wh", "gr"],
+            "me": "sc", "hand": ["mu", "kn", "ha", "lo", "di"], "events": [
+            {"suggestion": {"by": "sc", "cards": ["mu", "kn", "ha"], "refuted_by": null}},
+            {"suggestion": {"by": "gr", "cards": ["pe", "re", "co"], "refuted_by": null}},
+            {"suggestion": {"by": "sc", "cards": ["sc", "wr", "ba"], "refuted_by": null}},
+            {"suggestion": {"by": "sc", "cards": ["gr", "re", "di"], "refuted_by": null}}]}"#,
+    )
+    .unwrap();
+    let options = CountOptions::default();
+    let found = conflict(&game, &options).unwrap().expect("inconsistent");
+    assert_eq!(found, Explanation { events: vec![2, 3], hand: true, minimum: true });
+    assert_eq!(analyse(&game).conflict(), Some(&found));
+    // Both sets conflict: the hand is what makes the smaller one.
+    let conflicting = |g: &Game| count(&CountProblem::new(g), &options).unwrap() == 0;
+    assert!(conflicting(&game.restricted(&[0, 2, 3], false)));
+    assert!(conflicting(&game.restricted(&[2, 3], true)));
+    assert!(!conflicting(&game.restricted(&[2, 3], false)));
+    // A sc who never recorded a hand (a bystander's view of the same
+    // history) conflicts in events 0, 2 and 3.
+    let bystander = game.restricted(&[0, 1, 2, 3], false);
+    let found = conflict(&bystander, &options).unwrap().expect("inconsistent");
+    assert_eq!((found.events.as_slice(), found.hand), (&[0, 2, 3][..], false));
 }
 
 /// Inconsistent master 10-player histories (bystander, 20 suggestions, one
@@ -519,7 +566,7 @@ fn conflicts_of_master_histories_are_proven_smallest() {
         let n_items = game.events().len();
         let conflicting =
             |set: &[usize]| count(&CountProblem::new(&restrict(&game, set)), &CountOptions::default()).unwrap() == 0;
-        check_minimal(n_items, &items(&game, &found), found.minimum, &conflicting, &label);
+        check_minimal(n_items, game.has_hand(), &items(&game, &found), found.minimum, &conflicting, &label);
     }
 }
 
