@@ -24,7 +24,6 @@ mod output;
 pub mod plot; // also drawn by the examples
 mod progress;
 mod sample;
-mod sat_engine;
 mod sat_notepad;
 mod serve;
 mod speedclue;

@@ -28,8 +28,8 @@ pub struct Args {
     /// With --engine sat, the clauses: 'counting' is the whole game file (hand sizes
     /// through a unary counter); 'basic' is the ClueReasoner of Neller, Markov and
     /// Russell's "Clue Deduction" (section 8), without card counting.
-    #[arg(long, value_enum, default_value_t = crate::sat_engine::Reasoner::Counting)]
-    reasoner: crate::sat_engine::Reasoner,
+    #[arg(long, value_enum, default_value_t = crate::sat_notepad::ReasonerArg::Counting)]
+    reasoner: crate::sat_notepad::ReasonerArg,
     /// With --engine sat, print the notepad after the hand and after every event, as
     /// "Clue Deduction"'s printNotepad would after each call.
     #[arg(long)]
@@ -39,10 +39,10 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let game = load_game(&args.game)?;
     if args.engine == crate::sat_notepad::Engine::Sat {
-        let options = crate::sat_notepad::Options { reasoner: args.reasoner, every_event: args.every_event };
+        let options = crate::sat_notepad::Options { reasoner: args.reasoner.into(), every_event: args.every_event };
         return crate::sat_notepad::run(out, &args.game, &game, Paint::for_stdout(args.no_color), options);
     }
-    if args.reasoner != crate::sat_engine::Reasoner::Counting || args.every_event {
+    if args.reasoner != crate::sat_notepad::ReasonerArg::Counting || args.every_event {
         anyhow::bail!("--reasoner and --every-event need --engine sat");
     }
     let counting = Counting::new()?;

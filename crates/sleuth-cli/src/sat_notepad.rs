@@ -4,10 +4,10 @@
 
 use crate::input::in_file;
 use crate::output::{describe_cards, write_conflict, write_grid, write_title, Paint};
-use crate::sat_engine::{Method, Reasoner, SatNotepad};
 use crate::Outcome;
 use sleuth_core::{Card, Game, Place};
 use sleuth_logic::Truth;
+use sleuth_sim::sat::{Method, Reasoner, SatNotepad};
 use std::io::Write;
 use std::path::Path;
 
@@ -18,6 +18,28 @@ pub enum Engine {
     Exact,
     /// DPLL's testLiteral on the game's CNF for every card and place: O, X or '-'.
     Sat,
+}
+
+/// `--reasoner`: which clauses describe the game ([`Reasoner`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReasonerArg {
+    /// Everything the game file says, hand sizes included: `to_dimacs`'s CNF,
+    /// with the seed's card counting (advanced project 10.1) through a unary
+    /// counter. Its notepad agrees with the exact engine's certain cells.
+    Counting,
+    /// Exactly the seed's ClueReasoner of section 8, before its advanced
+    /// projects: the four kinds of initial clauses, `hand`, `suggest` and
+    /// `accuse`, and no card counting (see `sleuth_sim::sat::basic_cnf`).
+    Basic,
+}
+
+impl From<ReasonerArg> for Reasoner {
+    fn from(arg: ReasonerArg) -> Reasoner {
+        match arg {
+            ReasonerArg::Counting => Reasoner::Counting,
+            ReasonerArg::Basic => Reasoner::Basic,
+        }
+    }
 }
 
 /// What `--engine sat` computes.
@@ -65,7 +87,7 @@ fn write_one(
     reasoner: Reasoner,
     clauses: &str,
 ) -> anyhow::Result<Outcome> {
-    let notepad = SatNotepad::with_reasoner(game, reasoner, Method::Witnesses)?;
+    let notepad = SatNotepad::with_reasoner(game, reasoner, Method::Witnesses);
     writeln!(
         out,
         "engine: sat (testLiteral by DPLL on {clauses}: {} variables, {} clauses; {} SAT questions)",

@@ -69,6 +69,7 @@ pub mod file;
 pub mod journal;
 mod perspective;
 mod record;
+pub mod sat;
 mod sim;
 pub mod speedclue;
 mod stats;

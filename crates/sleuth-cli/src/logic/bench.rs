@@ -9,7 +9,6 @@
 
 use crate::bench::{machine, today, write_table};
 use crate::generate::generate_seeded;
-use crate::sat_engine::{Method, SatNotepad};
 use crate::Outcome;
 use anyhow::anyhow;
 use rand::{Rng, SeedableRng};
@@ -19,6 +18,7 @@ use rustsat::types::TernaryVal;
 use sleuth_core::generate::{DeckChoice, GenConfig};
 use sleuth_core::{Analysis, Game};
 use sleuth_logic::{Clause, Cnf, Dpll, Lit, Model, Var};
+use sleuth_sim::sat::{Method, SatNotepad};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -297,10 +297,10 @@ fn clue_table(out: &mut dyn Write, games: u64, markdown: bool, failures: &mut Ve
                 let generated = generate_seeded(&cfg, seed).map_err(|e| anyhow!("cannot generate a game: {e}"))?;
                 let game = Game::new(&generated.file).map_err(|e| anyhow!("generated game {seed} is invalid: {e}"))?;
                 let start = Instant::now();
-                let plain = SatNotepad::with_method(&game, Method::TestLiteral)?;
+                let plain = SatNotepad::with_method(&game, Method::TestLiteral);
                 plain_times.push(start.elapsed());
                 let start = Instant::now();
-                let witness = SatNotepad::with_method(&game, Method::Witnesses)?;
+                let witness = SatNotepad::with_method(&game, Method::Witnesses);
                 witness_times.push(start.elapsed());
                 let start = Instant::now();
                 let exact = Analysis::new(&game).map_err(|e| anyhow!("seed {seed}: {e}"))?;

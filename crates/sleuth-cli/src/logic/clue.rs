@@ -10,13 +10,14 @@
 
 use crate::generate::generate_seeded;
 use crate::input::{display, load_game};
-use crate::sat_engine::{basic_cnf, game_cnf, Method, Reasoner, SatNotepad, OPTIONS};
+use crate::sat_notepad::ReasonerArg;
 use crate::Outcome;
 use anyhow::{anyhow, bail};
 use sleuth_core::generate::{DeckChoice, GenConfig};
 use sleuth_core::knowledge::dimacs_var;
 use sleuth_core::{Analysis, Game, Knowledge, Status};
 use sleuth_logic::{walksat, walksat_pb, AtLeast, DpllOptions, Model, Var, WalkSatOptions, WalkSatResult};
+use sleuth_sim::sat::{basic_cnf, game_cnf, Method, SatNotepad, OPTIONS};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -55,8 +56,8 @@ pub struct DpllArgs {
     games: GameArgs,
     /// The clauses: counting (the game's CNF) or basic ("Clue Deduction"'s ClueReasoner,
     /// no card counting).
-    #[arg(long, value_enum, default_value_t = Reasoner::Counting)]
-    reasoner: Reasoner,
+    #[arg(long, value_enum, default_value_t = ReasonerArg::Counting)]
+    reasoner: ReasonerArg,
 }
 
 fn games(args: &GameArgs) -> anyhow::Result<Vec<(String, Game)>> {
@@ -146,7 +147,7 @@ pub fn walk(args: &WalkArgs, out: &mut dyn Write) -> anyhow::Result<Outcome> {
             writeln!(out, "| {name} | inconsistent, skipped | | | |")?;
             continue;
         }
-        let cnf = game_cnf(game)?;
+        let cnf = game_cnf(game);
         let basic = basic_cnf(game);
         let pb = pb_constraints(game);
         let atoms = (game.num_places() * game.deck().len()) as u32;
@@ -204,7 +205,7 @@ pub fn dpll(args: &DpllArgs, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         let mut pads = Vec::new();
         for (i, options) in [with, without].into_iter().enumerate() {
             let start = Instant::now();
-            let pad = SatNotepad::with_options(game, args.reasoner, Method::Witnesses, options)?;
+            let pad = SatNotepad::with_options(game, args.reasoner.into(), Method::Witnesses, options);
             let time = start.elapsed();
             let s = pad.stats();
             totals[i].0 += s.decisions;

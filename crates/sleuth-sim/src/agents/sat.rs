@@ -3,16 +3,13 @@
 use super::random_card;
 use super::tactics::{reshow_pool, suggest_by_tiers};
 use crate::agent::{Agent, SimRng, View};
+use crate::sat::{decision_order, game_cnf, rename, OPTIONS};
 use sleuth_core::advice::focused_tiers;
 use sleuth_core::brute::deal_fits;
-use sleuth_core::knowledge::{dimacs_var, to_dimacs};
-use sleuth_core::{Card, CardSet, Game, Knowledge, Place, Player, Status};
-use sleuth_logic::{parse_dimacs, Clause, Cnf, Dpll, DpllOptions, Heuristic, Lit, Model, SolveResult, Var};
+use sleuth_core::knowledge::dimacs_var;
+use sleuth_core::{Card, CardSet, Game, Place, Player, Status};
+use sleuth_logic::{Clause, Dpll, Lit, Model, SolveResult, Var};
 use std::collections::VecDeque;
-
-/// Decisions in the order of [`decision_order`], true first, with the pure
-/// literal rule (as `sleuth notepad --engine sat`).
-const OPTIONS: DpllOptions = DpllOptions { heuristic: Heuristic::Ordered, pure_literals: true, watched_literals: true };
 
 /// How many recent models are kept as witnesses between updates.
 const MAX_WITNESSES: usize = 64;
@@ -218,8 +215,7 @@ impl Solver {
     /// proved for a prefix of this history, so still entailed) as unit
     /// clauses: they keep every model and cut the search.
     fn new(game: &Game, status: &[Vec<Status>]) -> Solver {
-        let text = to_dimacs(game, &Knowledge::new(game));
-        let cnf = parse_dimacs(&text).expect("sleuth-core writes valid DIMACS");
+        let cnf = game_cnf(game);
         let atoms = (game.num_places() * game.deck().len()) as u32;
         let order = decision_order(&cnf, atoms);
         let mut dpll = Dpll::with_options(OPTIONS);
@@ -305,44 +301,6 @@ fn swap_witness(
         }
     }
     None
-}
-
-/// New numbers for the atoms `1..=atoms` (index: old number; entry 0 unused)
-/// so that `Heuristic::Ordered` decides the most constrained atoms first:
-/// those in the shortest clauses made only of positive atoms, in clause
-/// order. `to_dimacs` numbers atoms place by place, and deciding one hand
-/// after another makes a DPLL solver without clause learning backtrack
-/// through whole hands (the same order as `sleuth notepad --engine sat`,
-/// whose docs give the measurements).
-fn decision_order(cnf: &Cnf, atoms: u32) -> Vec<u32> {
-    let n = atoms as usize;
-    let mut key: Vec<(usize, usize, u32)> = (1..=atoms).map(|v| (usize::MAX, usize::MAX, v)).collect();
-    for (i, c) in cnf.clauses().iter().enumerate() {
-        if c.lits().iter().all(|l| l.is_positive() && l.var().index() < n) {
-            for l in c.lits() {
-                let k = &mut key[l.var().index()];
-                if (c.len(), i) < (k.0, k.1) {
-                    (k.0, k.1) = (c.len(), i);
-                }
-            }
-        }
-    }
-    key.sort_unstable();
-    let mut order: Vec<u32> = (0..=cnf.num_vars().max(atoms)).collect();
-    for (rank, &(_, _, old)) in key.iter().enumerate() {
-        order[old as usize] = rank as u32 + 1;
-    }
-    order
-}
-
-/// `cnf` with every variable `v` renumbered `order[v]`.
-fn rename(cnf: &Cnf, order: &[u32]) -> Cnf {
-    let rename_lit = |l: Lit| Var::new(order[l.var().index() + 1]).expect("from 1").lit(l.is_positive());
-    let mut out = Cnf::with_vars(cnf.num_vars());
-    for c in cnf.clauses() {
-        out.add_clause(Clause::new(c.lits().iter().map(|&l| rename_lit(l))));
-    }
-    out
 }
 
 /// Complete deduction without probabilities.

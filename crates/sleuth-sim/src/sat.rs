@@ -1,5 +1,8 @@
-//! The SAT engine: the notepad of the seed's ClueReasoner, computed by
-//! `testLiteral` on the game's CNF.
+//! The Clue-to-SAT bridge: a game as CNF (the core's DIMACS, or the seed's
+//! basic ClueReasoner clauses), the solver order that makes DPLL without
+//! clause learning practical on it, and the notepad of the seed's
+//! ClueReasoner computed by `testLiteral`. `sleuth notepad --engine sat`,
+//! `sleuth logic` and the SAT agent ([`crate::agents::SatAgent`]) all use it.
 //!
 //! The game is compiled to DIMACS CNF by `sleuth_core::knowledge::to_dimacs`
 //! (the card-place atoms, then auxiliary counter variables for the hand sizes
@@ -14,12 +17,7 @@
 //! so that `Heuristic::Ordered` decides the most constrained ones first, and,
 //! by default, a question that a model found earlier already answers is not
 //! asked again. Neither changes any answer.
-//!
-//! This file depends only on `sleuth-core` and `sleuth-logic` (no `crate::`
-//! items), so that the integration tests can compile it in to compare it with
-//! the exact engine.
 
-use anyhow::Context as _;
 use sleuth_core::knowledge::{dimacs_var, to_dimacs};
 use sleuth_core::model::passed_players;
 use sleuth_core::{Card, Event, Game, Knowledge, Place, Status};
@@ -53,7 +51,7 @@ pub enum Method {
 }
 
 /// Which clauses describe the game.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Reasoner {
     /// Everything the game file says, hand sizes included (the CNF of `sleuth
     /// constraints --dimacs`), with the card counting of "Clue Deduction"'s advanced
@@ -81,40 +79,20 @@ pub struct SatNotepad {
 
 impl SatNotepad {
     /// Builds the game's CNF and decides every card-place atom.
-    ///
-    /// # Errors
-    ///
-    /// Only if the CNF written by `sleuth-core` cannot be read back, which would be
-    /// a bug.
-    pub fn with_method(game: &Game, method: Method) -> anyhow::Result<SatNotepad> {
+    pub fn with_method(game: &Game, method: Method) -> SatNotepad {
         SatNotepad::with_reasoner(game, Reasoner::Counting, method)
     }
 
     /// Builds the clauses of `reasoner` and decides every card-place atom.
-    ///
-    /// # Errors
-    ///
-    /// Only if the CNF written by `sleuth-core` cannot be read back, which would be
-    /// a bug.
-    pub fn with_reasoner(game: &Game, reasoner: Reasoner, method: Method) -> anyhow::Result<SatNotepad> {
+    pub fn with_reasoner(game: &Game, reasoner: Reasoner, method: Method) -> SatNotepad {
         SatNotepad::with_options(game, reasoner, method, OPTIONS)
     }
 
     /// The same with the solver's options given (`sleuth logic dpll-clue`
     /// compares them).
-    ///
-    /// # Errors
-    ///
-    /// Only if the CNF written by `sleuth-core` cannot be read back, which would be
-    /// a bug.
-    pub fn with_options(
-        game: &Game,
-        reasoner: Reasoner,
-        method: Method,
-        options: DpllOptions,
-    ) -> anyhow::Result<SatNotepad> {
+    pub fn with_options(game: &Game, reasoner: Reasoner, method: Method, options: DpllOptions) -> SatNotepad {
         let cnf = match reasoner {
-            Reasoner::Counting => game_cnf(game)?,
+            Reasoner::Counting => game_cnf(game),
             Reasoner::Basic => basic_cnf(game),
         };
         let atoms = (game.num_places() * game.deck().len()) as u32;
@@ -208,15 +186,7 @@ impl SatNotepad {
                 }
             }
         }
-        Ok(SatNotepad {
-            cells,
-            num_players,
-            consistent,
-            num_vars: cnf.num_vars(),
-            num_clauses: cnf.len(),
-            queries,
-            stats,
-        })
+        SatNotepad { cells, num_players, consistent, num_vars: cnf.num_vars(), num_clauses: cnf.len(), queries, stats }
     }
 
     /// What the clauses say about "card is at place". Meaningless (always
@@ -259,12 +229,12 @@ impl SatNotepad {
 
 /// The game as CNF, exactly as `sleuth constraints --dimacs` prints it.
 ///
-/// # Errors
+/// # Panics
 ///
-/// If the DIMACS text cannot be read back (a bug).
-pub fn game_cnf(game: &Game) -> anyhow::Result<Cnf> {
+/// If the DIMACS text the core writes does not read back (a bug).
+pub fn game_cnf(game: &Game) -> Cnf {
     let text = to_dimacs(game, &Knowledge::new(game));
-    parse_dimacs(&text).context("internal error: the game's DIMACS CNF does not parse")
+    parse_dimacs(&text).expect("sleuth-core writes valid DIMACS")
 }
 
 /// The seed's ClueReasoner (section 8) without card counting, clause by clause.
@@ -397,7 +367,7 @@ pub fn decision_order(cnf: &Cnf, atoms: u32) -> Vec<u32> {
 }
 
 /// The literal under the renumbering; variables above the atoms keep their number.
-fn rename_lit(l: Lit, order: &[u32]) -> Lit {
+pub fn rename_lit(l: Lit, order: &[u32]) -> Lit {
     match order.get(l.var().index() + 1) {
         Some(&new) => Var::new(new).expect("new numbers start at 1").lit(l.is_positive()),
         None => l,
@@ -405,7 +375,7 @@ fn rename_lit(l: Lit, order: &[u32]) -> Lit {
 }
 
 /// The clauses under the renumbering.
-fn rename(cnf: &Cnf, order: &[u32]) -> Cnf {
+pub fn rename(cnf: &Cnf, order: &[u32]) -> Cnf {
     let mut out = Cnf::with_vars(cnf.num_vars());
     for c in cnf.clauses() {
         out.add_clause(Clause::new(c.lits().iter().map(|&l| rename_lit(l, order))));
