@@ -46,13 +46,9 @@
 //! user runs an analysis, a VM may have handed it back to its host, and
 //! memory taken afresh can cost more).
 
-// Shared with sleuth-core's `refused_decks` example.
-#[path = "../../sleuth-core/examples/random_deck/mod.rs"]
-mod random_deck;
-
-use random_deck::RandomDeck;
 use serde_json::Value;
 use sleuth_cli::plot::scatter::{write_scatter, Curve, Point, Scatter};
+use sleuth_testkit::random_deck::RandomDeck;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};

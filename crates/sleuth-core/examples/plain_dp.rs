@@ -1,5 +1,5 @@
 //! An independent exact counter (issue 20's judge, reproduced): a plain
-//! card-order DP, no symmetry (see `plain_counter/mod.rs`). Prints the
+//! card-order DP, no symmetry (see `sleuth_testkit::plain_counter`). Prints the
 //! number of consistent deals and every card-place marginal as exact
 //! integers, with the key names of `sleuth analyze --json` (`models`,
 //! `places`, `models_by_place`), so that the two can be compared.
@@ -9,7 +9,7 @@
 //! target/release/examples/plain_dp GAME.json
 //! ```
 
-mod plain_counter;
+use sleuth_testkit::plain_counter;
 
 use sleuth_core::Game;
 use std::process::ExitCode;

@@ -1,5 +1,5 @@
 //! Random custom decks the exact counter refuses: draws `N` games as
-//! `plain_dp_side_by_side --random-decks` does (`random_deck/mod.rs`), from
+//! `plain_dp_side_by_side --random-decks` does (`sleuth_testkit::random_deck`), from
 //! seed `SEED`, counts each within `MAX_STATES` (default: the counter's
 //! default), prints a line per game (name, `ok` or `refused`, seconds,
 //! states or the error) and writes the refused games to `DIR`, to run
@@ -14,14 +14,12 @@
 //! (ARCHITECTURE.md, "The state limit": at the old limit, 20 million, 27 of
 //! these 150 were refused and the plain DP counted 10 of them in a minute.)
 
-mod random_deck;
-
 use rand::SeedableRng;
-use random_deck::RandomDeck;
 use sleuth_core::count::count_marginals;
 use sleuth_core::generate::{try_generate, DeckChoice, GenConfig};
 use sleuth_core::CountOptions;
 use sleuth_core::{CountProblem, Game};
+use sleuth_testkit::random_deck::RandomDeck;
 use std::process::ExitCode;
 use std::time::Instant;
 

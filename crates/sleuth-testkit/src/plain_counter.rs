@@ -381,7 +381,6 @@ struct Layer {
 
 /// How layers are indexed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[allow(dead_code)] // the plain_dp example uses `Auto` only
 pub enum Layout {
     /// Dense where the key space is compact and large, hashed otherwise.
     Auto,

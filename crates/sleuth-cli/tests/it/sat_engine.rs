@@ -11,9 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use sleuth_core::generate::{generate, DeckChoice, GenConfig};
 use sleuth_core::{Analysis, Game};
 
-#[allow(dead_code)]
-#[path = "../../src/sat_engine.rs"]
-mod engine;
+use sleuth_sim::sat as engine;
 
 /// Compares the two engines on every cell; returns the number of maybes.
 #[track_caller]
@@ -21,7 +19,7 @@ fn check(game: &Game, what: &str) -> usize {
     let exact = Analysis::new(game).expect("the exact count fits");
     let mut maybes = 0;
     for method in [engine::Method::Witnesses, engine::Method::TestLiteral] {
-        let sat = engine::SatNotepad::with_method(game, method).expect("the CNF parses");
+        let sat = engine::SatNotepad::with_method(game, method);
         assert_eq!(sat.is_consistent(), exact.is_consistent(), "{what}, {method:?}: consistency");
         if !exact.is_consistent() {
             return 0;
@@ -260,7 +258,7 @@ fn basic_reasoner_agrees_with_brute_force_on_small_custom_decks() {
         let game = generated_game(&cfg, seed);
         let expected = basic_by_brute_force(&game);
         for method in [engine::Method::Witnesses, engine::Method::TestLiteral] {
-            let sat = engine::SatNotepad::with_reasoner(&game, engine::Reasoner::Basic, method).unwrap();
+            let sat = engine::SatNotepad::with_reasoner(&game, engine::Reasoner::Basic, method);
             assert_eq!(sat.is_consistent(), expected.is_some(), "seed {seed}, {method:?}: consistency");
             let Some(expected) = &expected else { continue };
             for card in game.deck().cards() {
@@ -293,8 +291,7 @@ fn basic_reasoner_places_every_card_of_the_seed_sample_turn_by_turn() {
     let mut certain_cells = Vec::new();
     for k in 0..=n {
         let prefix = game.restricted(&(0..k).collect::<Vec<_>>(), true);
-        let basic =
-            engine::SatNotepad::with_reasoner(&prefix, engine::Reasoner::Basic, engine::Method::Witnesses).unwrap();
+        let basic = engine::SatNotepad::with_reasoner(&prefix, engine::Reasoner::Basic, engine::Method::Witnesses);
         let exact = Analysis::new(&prefix).unwrap();
         let mut certain = 0;
         for card in prefix.deck().cards() {

@@ -7,8 +7,6 @@ mod brute_force;
 mod corpus;
 mod errors;
 mod hostile;
-#[path = "../../examples/plain_counter/mod.rs"]
-mod plain_counter;
 mod plain_dp;
 mod properties;
 mod samplers;

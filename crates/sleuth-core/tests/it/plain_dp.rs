@@ -1,15 +1,15 @@
 //! Sleuth's counter against an independent one: the plain card-order DP of
-//! `examples/plain_counter` (issue 20's judge, reproduced), which derives
+//! `sleuth_testkit::plain_counter` (issue 20's judge, reproduced), which derives
 //! its constraints from the events itself and shares no counting code with
 //! `sleuth_core::count`. Totals and every card-place marginal must agree.
 
-use crate::plain_counter::{count, count_with, Layout, PlainCounts};
 use crate::support::{rng, small_game};
 use rand::Rng;
 use sleuth_core::count::count_marginals;
 use sleuth_core::generate::{generate, DeckChoice, GenConfig, Generated};
 use sleuth_core::CountOptions;
 use sleuth_core::{CountProblem, Game};
+use sleuth_testkit::plain_counter::{count, count_with, Layout, PlainCounts};
 
 /// A classic or master game: 3-6 players (3-10 on master), observer or
 /// bystander, 0-40 suggestions, sometimes face-up cards, accusations and a
