@@ -11,7 +11,7 @@
 //! for f in /tmp/refused/*.json; do timeout 60 target/release/examples/plain_dp $f >/dev/null && echo $f; done
 //! ```
 //!
-//! (ARCHITECTURE.md, "The state limit": at the old limit, 20 million, 27 of
+//! (At the old limit, 20 million, 27 of
 //! these 150 were refused and the plain DP counted 10 of them in a minute.)
 
 use rand::SeedableRng;

@@ -487,7 +487,7 @@ fn restarts(p: &CountProblem, nodes: usize, run: impl Fn(&mut usize, Option<&mut
 /// Nodes per card in play of each run of [`find_deal`] (a deal is about a
 /// node per open card deep). Replayed on the 139 inconsistent histories of
 /// `sleuth generate --corrupt` (master 3-10 players and classic 6, 10-20
-/// suggestions) in `analyze`: see ARCHITECTURE.md, "Explanations".
+/// suggestions) in `analyze`.
 const RESTART_NODES_PER_CARD: f64 = 1.5;
 
 /// The seed of the restarts' random orders (the same answers every time).

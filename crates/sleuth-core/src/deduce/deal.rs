@@ -5,7 +5,7 @@
 //! instead of propagated again from the problem (that rebuilt and hashed
 //! every clause's literal vector at every node: 88 % of `analyze`'s
 //! instructions on master 10 observer 20 `--corrupt` seed 135; on 101
-//! inconsistent histories, ARCHITECTURE.md's "Explanations", `analyze` in
+//! inconsistent histories of `sleuth generate --corrupt`, `analyze` in
 //! all 1.00 G → 0.38 G instructions, the same answers; 0.30 G with
 //! [`overfull`]).
 
@@ -375,7 +375,7 @@ impl Run<'_, '_> {
 /// contradiction), in an order of their values alone, so that any order
 /// of the same clauses gives the same answer. Propagation misses these: on
 /// the explanations' subsets without deals it left 76 of 77 searches that
-/// gave up (ARCHITECTURE.md, "Explanations").
+/// gave up.
 pub(super) fn overfull(
     rem: &[u8],
     clauses: impl Iterator<Item = (u64, u8)>,
