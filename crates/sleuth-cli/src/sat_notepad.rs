@@ -1,5 +1,5 @@
 //! `sleuth notepad --engine sat`: the notepad of the seed's ClueReasoner, from
-//! `testLiteral` on the game's CNF (see `sat_engine`), printed in the layout of
+//! `testLiteral` on the game's CNF (see `sleuth_sim::sat`), printed in the layout of
 //! the exact notepad with `O`, `X` and `-` cells and no probabilities.
 
 use crate::input::in_file;

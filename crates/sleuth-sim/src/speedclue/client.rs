@@ -299,7 +299,7 @@ fn push(deck: &Deck, table: &mut Table, event: &Event, line: &str) -> Result<(),
     }
     table.perspective.push(event_spec(&table.players, deck, event, Some(Player::new(table.me))));
     let game = table.perspective.game()?;
-    if count(&Problem::new(game), &CountOptions::default())? == 0 {
+    if count(&CountProblem::new(game), &CountOptions::default())? == 0 {
         let reason = "no deal of the cards fits it with this player's hand and the game's events".into();
         return Err(ClientError::Contradiction { line: line.to_string(), reason });
     }
