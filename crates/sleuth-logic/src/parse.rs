@@ -172,7 +172,7 @@ pub(crate) fn shown(s: &str) -> String {
 }
 
 /// The part of `line` around 1-based character `column` that an error
-/// shows, and the column there: at most [`EXCERPT_SIDE`] characters on
+/// shows, and the column there: at most `EXCERPT_SIDE` (30) characters on
 /// either side, cuts marked `…`, and every control or other non-printable
 /// character shown as `?` so that the caret still lines up.
 pub fn excerpt(line: &str, column: usize) -> (String, usize) {

@@ -2,7 +2,7 @@
 //! approach", Walser's WSAT(PB)): every constraint says "at least `k` of these
 //! literals are true"; a clause is the case `k = 1`.
 //!
-//! The search is [`walksat`](crate::walksat)'s (one function serves both), generalised: pick a random
+//! The search is [`walksat`](crate::walksat())'s (one function serves both), generalised: pick a random
 //! unsatisfied constraint and make one of its false literals true, one whose
 //! flip breaks no satisfied constraint if there is one, else a random one with
 //! probability `noise`, else one that breaks the fewest. A constraint breaks

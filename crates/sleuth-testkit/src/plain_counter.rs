@@ -368,7 +368,7 @@ impl LayerIndex {
 /// touching the table cost more than hashing (master 10-player states, 2026-11-24:
 /// at 8 entries per successor the counts took about 17% longer than hashed).
 const DENSE_MIN: usize = 1 << 12;
-const DENSE_MAX: usize = 1 << 22;
+pub const DENSE_MAX: usize = 1 << 22;
 const DENSE_SPARSITY: usize = 2;
 const NONE: u32 = u32::MAX;
 

@@ -6,7 +6,7 @@
 //! 1. "Boldface estimates in the `wh` row of Table 1(c) have errors that
 //!    are both significant and repeatable across runs of Algorithm 1", and
 //!    Algorithm 2's estimates there "are much closer to exact values";
-//! 2. "the greatest errors in our Algorithm 2 estimates [are] in the
+//! 2. "the greatest errors in our Algorithm 2 estimates \[are\] in the
 //!    Peacock (`pe`) columns";
 //! 3. they "are roughly half the magnitude of the worst errors observed
 //!    with Algorithm 1",
