@@ -140,7 +140,7 @@ impl Analysis {
     /// The number of consistent deals (exact).
     #[getter]
     fn models(&self) -> u128 {
-        self.inner.models()
+        self.inner.consistent_deals()
     }
 
     /// The game analysed.
@@ -225,7 +225,7 @@ impl Analysis {
             ));
         }
         let deck = self.game.deck();
-        let total = self.inner.models();
+        let total = self.inner.consistent_deals();
         self.inner
             .case_files()
             .map(|(cards, n)| Ok((PyTuple::new(py, cards.iter().map(|&c| deck.id(c)))?, fraction(py, n, total)?)))
@@ -258,7 +258,7 @@ impl Analysis {
 
     fn __repr__(&self) -> String {
         if self.inner.is_consistent() {
-            format!("<sleuth.Analysis: {} consistent deals>", self.inner.models())
+            format!("<sleuth.Analysis: {} consistent deals>", self.inner.consistent_deals())
         } else {
             "<sleuth.Analysis: inconsistent>".to_string()
         }

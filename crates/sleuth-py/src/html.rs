@@ -41,7 +41,7 @@ pub fn notepad(game: &Game, analysis: &Analysis) -> String {
         html.push_str("</div>");
         return html;
     }
-    let _ = write!(html, "<p>{} consistent deals (exact)</p><table><thead><tr><th></th>", analysis.models());
+    let _ = write!(html, "<p>{} consistent deals (exact)</p><table><thead><tr><th></th>", analysis.consistent_deals());
     for place in game.places() {
         let name = if place == Place::CaseFile { "case file" } else { game.place_id(place) };
         let _ = write!(html, "<th>{}</th>", escape(name));

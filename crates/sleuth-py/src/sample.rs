@@ -14,7 +14,7 @@ use sleuth_core::deduce::Settled;
 use sleuth_core::sample::{
     estimate_from_deals, search_and_sample_traced, Deal, Estimate, Formula, Trace, UniformSampler, WalkSatConfig,
 };
-use sleuth_core::{wire, Analysis, Card, CardSet, CountError, CountOptions, Place, Problem, Status};
+use sleuth_core::{wire, Analysis, Card, CardSet, CountError, CountOptions, CountProblem, Place, Status};
 use std::collections::HashMap;
 
 /// The most uniform draws in one call (as `sleuth sample --samples`).
@@ -133,7 +133,7 @@ fn run(
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let estimate = match sampler {
         Sampler::Uniform(draws) => {
-            let uniform = UniformSampler::new(&Problem::new(game), &limit)
+            let uniform = UniformSampler::new(&CountProblem::new(game), &limit)
                 .map_err(Failure::Count)?
                 .ok_or(Failure::Inconsistent)?;
             let deals = (0..*draws).map(|_| {
@@ -275,7 +275,7 @@ pub fn estimate_report<'py>(
     let mut case_files: Vec<(CardSet, u64)> = seen.into_iter().collect();
     case_files.sort_by(|a, b| b.1.cmp(&a.1).then(a.0 .0.cmp(&b.0 .0)));
     let models = match &run.known {
-        Known::Exact(a) => Some(a.models()),
+        Known::Exact(a) => Some(a.consistent_deals()),
         Known::Settled(_) => None,
     };
     let report =
