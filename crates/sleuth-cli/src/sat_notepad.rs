@@ -23,13 +23,14 @@ pub enum Engine {
 /// `--reasoner`: which clauses describe the game ([`Reasoner`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ReasonerArg {
-    /// Everything the game file says, hand sizes included: `to_dimacs`'s CNF,
-    /// with the seed's card counting (advanced project 10.1) through a unary
-    /// counter. Its notepad agrees with the exact engine's certain cells.
+    /// Everything the game file says, hand sizes included (the CNF of `sleuth
+    /// constraints --dimacs`), with the card counting of "Clue Deduction"'s advanced
+    /// project 10.1 through a unary counter. Its notepad agrees with the exact
+    /// engine's certain cells.
     Counting,
-    /// Exactly the seed's ClueReasoner of section 8, before its advanced
-    /// projects: the four kinds of initial clauses, `hand`, `suggest` and
-    /// `accuse`, and no card counting (see `sleuth_sim::sat::basic_cnf`).
+    /// Exactly the ClueReasoner of Neller, Markov and Russell's "Clue Deduction"
+    /// (section 8), before its advanced projects: the four kinds of initial
+    /// clauses, the hand, suggestions and accusations, and no card counting.
     Basic,
 }
 
