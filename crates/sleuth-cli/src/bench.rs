@@ -7,6 +7,8 @@
 //! `sleuth notepad` and the web analysis run. Parsing and validation are
 //! not timed.
 
+mod advice;
+
 use crate::generate::generate_seeded;
 use crate::input::{display, load_game};
 use crate::output::group_digits;
@@ -38,6 +40,10 @@ pub struct Args {
     /// Print the tables as Markdown, ready for BENCHMARKS.md.
     #[arg(long)]
     markdown: bool,
+    /// Time the advice of generated player views (`sleuth advise`) beside their whole analysis
+    /// instead: classic and master observers, and master 10-player bystanders given a hand.
+    #[arg(long, conflicts_with_all = ["files", "plot"])]
+    advice: bool,
     /// Also plot every state's whole analysis against its count, with the
     /// target (2 × count + 2 ms): bench_times.svg and .png in this directory.
     #[arg(long, value_name = "DIR")]
@@ -131,7 +137,9 @@ fn within_target(t: &Timing) -> bool {
 }
 
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
-    if args.files.is_empty() {
+    if args.advice {
+        advice::run(args, out)
+    } else if args.files.is_empty() {
         run_generated(args, out)
     } else {
         run_files(args, out)

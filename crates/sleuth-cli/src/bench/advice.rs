@@ -1,0 +1,144 @@
+//! `sleuth bench --advice`: the advice of a state timed beside its exact
+//! analysis, in process, on the states the targets of issue 57 are about.
+//!
+//! Three things are timed on each state, one after the other: the *whole*
+//! analysis (`Analysis::new`, as `sleuth analyze`), the *suggestions*
+//! (the position's counts and `rank_suggestions` with the default
+//! shortlist: the exact evaluation of suggestions) and the *advice*
+//! (`advise` with the default options, as `sleuth advise`: suggestions,
+//! accusation, the opponents' threat and the behaviour hint).
+
+use super::{progress, stats, write_footer, write_header, write_table, Args, Stats};
+use crate::generate::generate_seeded;
+use crate::Outcome;
+use anyhow::Context as _;
+use sleuth_core::advice::{advise, AdviceOptions, Position};
+use sleuth_core::generate::{DeckChoice, GenConfig};
+use sleuth_core::{Analysis, CardSet, CountOptions, Game};
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+/// The suggestions played before each timed state.
+const SUGGESTIONS: [usize; 2] = [10, 20];
+
+/// The cells: classic observers, master observers, and master bystanders
+/// given seat 0's hand from the true deal.
+fn kinds() -> Vec<(DeckChoice, &'static str, usize, bool)> {
+    let mut kinds: Vec<_> = (3..=6).map(|n| (DeckChoice::Classic, "classic", n, true)).collect();
+    kinds.extend([6, 8, 10].map(|n| (DeckChoice::Master, "master", n, true)));
+    kinds.push((DeckChoice::Master, "master", 10, false));
+    kinds
+}
+
+#[derive(Copy, Clone)]
+struct Timing {
+    whole: Duration,
+    suggestions: Duration,
+    advice: Duration,
+}
+
+fn time_once(game: &Game, max_states: usize) -> anyhow::Result<Timing> {
+    let options = CountOptions::new().max_states(max_states);
+    let defaults = AdviceOptions { max_states, ..AdviceOptions::default() };
+    let start = Instant::now();
+    std::hint::black_box(Analysis::with_options(game, &options)?);
+    let whole = start.elapsed();
+    let start = Instant::now();
+    std::hint::black_box(Position::with_options(game, &options)?.rank_suggestions(defaults.shortlist)?);
+    let suggestions = start.elapsed();
+    let start = Instant::now();
+    std::hint::black_box(advise(game, &defaults)?);
+    let advice = start.elapsed();
+    Ok(Timing { whole, suggestions, advice })
+}
+
+/// A player's view of a generated state: the observer's, or for a
+/// bystander's state seat 0's, its hand from the true deal.
+fn view(cfg: &GenConfig, seed: u64) -> anyhow::Result<Game> {
+    let generated = generate_seeded(cfg, seed).context("cannot generate games")?;
+    let game = Game::new(&generated.file).map_err(|e| anyhow::anyhow!("generated game is invalid: {e}"))?;
+    if game.observer().is_some() {
+        return Ok(game);
+    }
+    let seat = game.players().next().context("a game has players")?;
+    let hand: CardSet = generated
+        .deal
+        .iter()
+        .filter(|(_, place)| game.player(place) == Some(seat))
+        .filter_map(|(card, _)| game.deck().card(card))
+        .collect();
+    Ok(game.seen_by(seat, hand, |_| None))
+}
+
+pub(super) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    let games = if args.quick { 10 } else { args.games };
+    let max_states = crate::limits::max_states()?;
+    write_header(out, args.markdown)?;
+    let line = format!(
+        "advice: generated games, seeds 0..{}, {games} per cell (bystander: seat 0's view with its hand); each state timed {} time{}, fastest kept; suggestions = Position + rank_suggestions(12), advice = advise (as sleuth advise)",
+        games - 1,
+        args.repeat,
+        if args.repeat == 1 { "" } else { "s" }
+    );
+    writeln!(out, "{}{line}", if args.markdown { "- " } else { "" })?;
+    writeln!(out)?;
+    let header = [
+        "deck",
+        "players",
+        "view",
+        "suggestions",
+        "games",
+        "whole median ms",
+        "suggestions median ms",
+        "suggestions max ms",
+        "advice median ms",
+        "advice p95 ms",
+        "advice max ms",
+    ];
+    let kinds = kinds();
+    let bar = progress(kinds.len() as u64 * SUGGESTIONS.len() as u64 * games * u64::from(args.repeat));
+    let mut rows = Vec::new();
+    for (deck, deck_name, players, observer) in kinds {
+        let view_name = if observer { "observer" } else { "bystander" };
+        for &made in &SUGGESTIONS {
+            bar.set_message(format!("{deck_name} {players} players, {view_name}, {made} suggestions"));
+            let cfg = GenConfig::new(deck.clone(), players, observer, made);
+            let states = (0..games).map(|seed| view(&cfg, seed)).collect::<anyhow::Result<Vec<_>>>()?;
+            let mut best: Vec<Option<Timing>> = vec![None; states.len()];
+            for _ in 0..args.repeat {
+                for (game, best) in states.iter().zip(&mut best) {
+                    bar.inc(1);
+                    let t = time_once(game, max_states)?;
+                    *best = Some(best.map_or(t, |b| Timing {
+                        whole: b.whole.min(t.whole),
+                        suggestions: b.suggestions.min(t.suggestions),
+                        advice: b.advice.min(t.advice),
+                    }));
+                }
+            }
+            let timed: Vec<Timing> = best.into_iter().flatten().collect();
+            let of =
+                |f: fn(&Timing) -> Duration| -> Option<Stats> { stats(&mut timed.iter().map(f).collect::<Vec<_>>()) };
+            let (whole, sugg, adv) = (of(|t| t.whole), of(|t| t.suggestions), of(|t| t.advice));
+            let ms = |x: Option<f64>| x.map_or("n/a".to_string(), |x| format!("{x:.3}"));
+            rows.push(vec![
+                deck_name.to_string(),
+                players.to_string(),
+                view_name.to_string(),
+                made.to_string(),
+                timed.len().to_string(),
+                ms(whole.map(|s| s.median)),
+                ms(sugg.map(|s| s.median)),
+                ms(sugg.map(|s| s.max)),
+                ms(adv.map(|s| s.median)),
+                ms(adv.map(|s| s.p95)),
+                ms(adv.map(|s| s.max)),
+            ]);
+        }
+    }
+    bar.finish_and_clear();
+    let right = [false, true, false, true, true, true, true, true, true, true, true];
+    write_table(out, &header, &rows, &right, args.markdown)?;
+    write_footer(out, args.markdown)?;
+    Ok(Outcome::Success)
+}
