@@ -272,14 +272,17 @@ fn write_opponent(out: &mut dyn Write, game: &Game, o: &OpponentProgress) -> std
     if o.out {
         return writeln!(out, "  {id}: out (accused wrongly)");
     }
-    let next = if o.lookahead {
-        format!(", can know it by the end of its next turn {:>5}", pct(o.threat))
+    // The sampling's 95 % interval, on the estimate the threat is.
+    let (lo, hi) = o.threat_interval;
+    let interval = format!(" (95%: {}-{})", pct(lo).trim(), pct(hi).trim());
+    let (now, next) = if o.lookahead {
+        (String::new(), format!(", can know it by the end of its next turn {:>5}{interval}", pct(o.threat)))
     } else {
-        String::new()
+        (interval, String::new())
     };
     writeln!(
         out,
-        "  {id}: knows the case file now {:>5}{next}, case-file entropy {:.2} bits (public knowledge alone: {:.2})",
+        "  {id}: knows the case file now {:>5}{now}{next}, case-file entropy {:.2} bits (public knowledge alone: {:.2})",
         pct(o.solved),
         o.entropy,
         o.public_entropy

@@ -49,7 +49,7 @@ mod tells;
 
 pub use accuse::{better_than_even, AccusationAdvice, AccuseReason, EVEN_ODDS, THREAT_BASIS};
 pub use entropy::{case_file_candidates, case_file_entropy, certain_case_file, in_case_file};
-pub use opponents::{combined_threat, solve_chance, OpponentProgress};
+pub use opponents::{combined_threat, solve_chance, wilson, OpponentProgress};
 pub use refute::{RefutationAdvice, RefutationOption};
 pub use suggest::{focused_tiers, Objective, Outcome, SuggestionEval, MAX_COMBINATIONS};
 pub use tells::{

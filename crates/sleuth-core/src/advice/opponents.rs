@@ -49,6 +49,12 @@ pub struct OpponentProgress {
     /// by the end of its next turn; by [`Position::opponents`], from
     /// [`solve_chance`].
     pub threat: f64,
+    /// A 95 % interval for `threat` from the sampling: the Wilson score
+    /// interval of the mean over the `samples` views (each view's value is
+    /// in [0, 1], so its variance is at most a coin's of the same mean and
+    /// the interval is conservative). It says how far the sampling alone
+    /// may be off, not how good the opponent model is.
+    pub threat_interval: (f64, f64),
     /// Whether `threat` looks ahead to the opponent's next question (else
     /// it counts only knowing the case file now).
     pub lookahead: bool,
@@ -154,6 +160,7 @@ impl Position<'_> {
                 out: is_out,
                 solved: solved / n,
                 threat: if is_out { 0.0 } else { threat / n },
+                threat_interval: if is_out { (0.0, 0.0) } else { wilson(threat / n, deals.len()) },
                 lookahead: true,
                 entropy: entropy / n,
                 public_entropy,
@@ -218,6 +225,7 @@ impl Position<'_> {
                 out: is_out,
                 solved: solved / n,
                 threat: if is_out { 0.0 } else { threat / n },
+                threat_interval: if is_out { (0.0, 0.0) } else { wilson(threat / n, deals.len()) },
                 lookahead: shortlist > 0,
                 entropy: entropy / n,
                 public_entropy,
@@ -275,6 +283,16 @@ fn view_progress(game: &Game, shortlist: usize, options: &CountOptions<'_>) -> R
     Ok((false, best, entropy))
 }
 
+/// The 95 % Wilson score interval of a mean `p` of `n` values in [0, 1].
+pub fn wilson(p: f64, n: usize) -> (f64, f64) {
+    const Z: f64 = 1.959_963_984_540_054;
+    let n = n.max(1) as f64;
+    let z2 = Z * Z / n;
+    let centre = (p + z2 / 2.0) / (1.0 + z2);
+    let half = Z * (p * (1.0 - p) / n + z2 / (4.0 * n)).max(0.0).sqrt() / (1.0 + z2);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
 /// The probability that at least one opponent solves before the observer's
 /// next turn, treating opponents as independent.
 pub fn combined_threat(opponents: &[OpponentProgress]) -> f64 {
@@ -283,7 +301,22 @@ pub fn combined_threat(opponents: &[OpponentProgress]) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::solve_chance;
+    use super::{solve_chance, wilson};
+
+    #[test]
+    fn wilson_intervals_hold_the_mean_and_match_known_values() {
+        // 0 of 32 and 16 of 32, against the textbook formula's values.
+        let (lo, hi) = wilson(0.0, 32);
+        assert!(lo == 0.0 && (hi - 0.107_2).abs() < 1e-4, "{lo} {hi}");
+        let (lo, hi) = wilson(0.5, 32);
+        assert!((lo - 0.336_3).abs() < 1e-4 && (hi - 0.663_7).abs() < 1e-4, "{lo} {hi}");
+        for n in [1, 2, 10, 1000] {
+            for p in [0.0, 0.01, 0.3, 0.99, 1.0] {
+                let (lo, hi) = wilson(p, n);
+                assert!(0.0 <= lo && lo <= p && p <= hi && hi <= 1.0, "{p} of {n}: [{lo}, {hi}]");
+            }
+        }
+    }
 
     #[test]
     fn solve_chance_is_a_probability_that_falls_as_candidates_grow() {

@@ -100,6 +100,9 @@ pub struct Opponent {
     /// The estimated chance that it can know it by the end of its next turn
     /// (with `lookahead`), else `solved`.
     pub threat: f64,
+    /// A 95 % interval for `threat` from the sampling alone, `[low, high]`
+    /// (the Wilson score interval over `samples` views).
+    pub threat_interval: [f64; 2],
     /// Whether its next turn was looked at.
     pub lookahead: bool,
     /// Its case-file entropy, in bits (estimated).
@@ -192,6 +195,7 @@ impl Advice {
                     out: o.out,
                     solved: o.solved,
                     threat: o.threat,
+                    threat_interval: [o.threat_interval.0, o.threat_interval.1],
                     lookahead: o.lookahead,
                     entropy: o.entropy,
                     public_entropy: o.public_entropy,
