@@ -286,11 +286,12 @@ fn view_progress(game: &Game, shortlist: usize, options: &CountOptions<'_>) -> R
 /// The 95 % Wilson score interval of a mean `p` of `n` values in [0, 1].
 pub fn wilson(p: f64, n: usize) -> (f64, f64) {
     const Z: f64 = 1.959_963_984_540_054;
-    let n = n.max(1) as f64;
+    let (p, n) = (p.clamp(0.0, 1.0), n.max(1) as f64);
     let z2 = Z * Z / n;
     let centre = (p + z2 / 2.0) / (1.0 + z2);
     let half = Z * (p * (1.0 - p) / n + z2 / (4.0 * n)).max(0.0).sqrt() / (1.0 + z2);
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    // The interval always holds `p`; said outright, as rounding can miss it at 0 and 1.
+    ((centre - half).clamp(0.0, p), (centre + half).clamp(p, 1.0))
 }
 
 /// The probability that at least one opponent solves before the observer's
