@@ -73,6 +73,22 @@ pub struct CategorySpec {
     pub cards: Vec<CardSpec>,
 }
 
+impl CategorySpec {
+    /// The category as [`crate::Deck::custom`] takes it: its name and each
+    /// card's `(id, name)`, the id standing for a card given without a name.
+    pub fn to_deck_category(&self) -> (String, Vec<(String, String)>) {
+        let cards = self
+            .cards
+            .iter()
+            .map(|card| match card {
+                CardSpec::Id(id) => (id.clone(), id.clone()),
+                CardSpec::Named { id, name } => (id.clone(), name.clone()),
+            })
+            .collect();
+        (self.name.clone(), cards)
+    }
+}
+
 /// A card of a custom deck: an id, optionally with a display name.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]

@@ -125,23 +125,8 @@ fn deck_spec(choice: &DeckChoice) -> (DeckSpec, Deck) {
                     }
                 })
                 .collect();
-            let deck = Deck::custom(
-                categories
-                    .iter()
-                    .map(|c| {
-                        let ids = c
-                            .cards
-                            .iter()
-                            .map(|card| match card {
-                                CardSpec::Id(id) => (id.clone(), id.clone()),
-                                CardSpec::Named { id, name } => (id.clone(), name.clone()),
-                            })
-                            .collect();
-                        (c.name.clone(), ids)
-                    })
-                    .collect(),
-            )
-            .expect("generated decks are valid");
+            let deck = Deck::custom(categories.iter().map(CategorySpec::to_deck_category).collect())
+                .expect("generated decks are valid");
             (DeckSpec::Custom(CustomDeck { categories }), deck)
         }
     }

@@ -7,7 +7,7 @@ use super::super::error::{GameError, Location, Problem, MAX_PROBLEMS};
 use super::super::event::{Accusation, Event, Suggestion};
 use super::super::player::{Player, MAX_PLAYERS};
 use super::{default_hand_sizes, Game};
-use crate::format::{AccusationSpec, CardSpec, DeckSpec, EventSpec, GameFile, SuggestionSpec};
+use crate::format::{AccusationSpec, CardSpec, CategorySpec, DeckSpec, EventSpec, GameFile, SuggestionSpec};
 use crate::text::{first_unsafe_char, quote, MAX_ID_CHARS};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -343,21 +343,7 @@ fn deck_from_spec(spec: &DeckSpec) -> Result<Deck, Vec<String>> {
             if !problems.is_empty() {
                 return Err(problems);
             }
-            let cats = custom
-                .categories
-                .iter()
-                .map(|c| {
-                    let cards = c
-                        .cards
-                        .iter()
-                        .map(|card| match card {
-                            CardSpec::Id(id) => (id.clone(), id.clone()),
-                            CardSpec::Named { id, name } => (id.clone(), name.clone()),
-                        })
-                        .collect();
-                    (c.name.clone(), cards)
-                })
-                .collect();
+            let cats = custom.categories.iter().map(CategorySpec::to_deck_category).collect();
             Deck::custom(cats).map_err(|ps| ps.iter().map(DeckProblem::to_string).collect())
         }
     }
