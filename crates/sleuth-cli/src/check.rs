@@ -69,14 +69,16 @@ fn json(
     game: &sleuth_core::Game,
     options: &CountOptions<'_>,
 ) -> anyhow::Result<Outcome> {
-    let models = match count(&CountProblem::new(game), options) {
-        Ok(m) => m,
-        Err(e) => {
-            write_json(out, &wire::Check::new(game, None, None))?;
-            return counted(&args.game, Err(e));
+    match wire::report::check(game, options) {
+        Ok(check) => {
+            write_json(out, &check)?;
+            Ok(if check.consistent == Some(true) { Outcome::Success } else { Outcome::Inconsistent })
         }
-    };
-    let conflict = if models == 0 { in_file(&args.game, conflict(game, options))? } else { None };
-    write_json(out, &wire::Check::new(game, Some(models), conflict.as_ref()))?;
-    Ok(if models > 0 { Outcome::Success } else { Outcome::Inconsistent })
+        Err((partial, e)) => {
+            if let Some(check) = partial {
+                write_json(out, &check)?;
+            }
+            counted(&args.game, Err(e))
+        }
+    }
 }

@@ -253,8 +253,7 @@ pub fn table_id(id: &str) -> std::borrow::Cow<'_, str> {
 /// Writes a wire value (`sleuth_core::wire`) as pretty-printed JSON and a
 /// newline: what every `--json` prints.
 pub fn write_json(out: &mut dyn Write, value: &impl serde::Serialize) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, value)?;
-    writeln!(out)
+    out.write_all(sleuth_core::wire::report::to_text(value).as_bytes())
 }
 
 /// The bold first line of a report: "Sleuth WHAT: viewpoint, N events, deck".

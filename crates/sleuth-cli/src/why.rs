@@ -86,14 +86,9 @@ fn json(
     place: Place,
     options: &CountOptions<'_>,
 ) -> anyhow::Result<Outcome> {
-    let certain = analysis.is_consistent() && analysis.status(card, place) != Status::Maybe;
-    // Only a certain fact is explained (the search is the costly part).
-    let answer = if certain { in_file(&args.game, why(game, card, place, options))? } else { Why::NotCertain };
-    if certain && !matches!(answer, Why::Certain { .. }) {
-        bail!("could not explain the fact; the exact counts disagree with each other");
-    }
-    write_json(out, &wire::Why::new(game, analysis, card, place, &answer))?;
-    Ok(match (analysis.is_consistent(), certain) {
+    let report = in_file(&args.game, wire::report::why(game, analysis, card, place, options))?;
+    write_json(out, &report)?;
+    Ok(match (analysis.is_consistent(), report.reason.is_some()) {
         (false, _) => Outcome::Inconsistent,
         (true, false) => Outcome::NoResult,
         (true, true) => Outcome::Success,
@@ -123,20 +118,9 @@ fn fact_sentence(game: &Game, card: Card, place: Place, positive: bool) -> Strin
 }
 
 pub(crate) fn find_card(game: &Game, id: &str) -> anyhow::Result<Card> {
-    let deck = game.deck();
-    // Ids are compared in NFC, as the game file's are read.
-    if let Some(c) = deck.card(&sleuth_core::text::nfc(id)) {
-        return Ok(c);
-    }
-    let hint = deck.suggest_id(id).map(|s| format!(" (did you mean '{s}'?)")).unwrap_or_default();
-    let ids: Vec<&str> = deck.cards().map(|c| deck.id(c)).collect();
-    bail!("unknown card '{}'{hint}; the cards are {}", sleuth_core::text::quote(id), ids.join(", "))
+    Ok(wire::report::find_card(game, id)?)
 }
 
 fn find_place(game: &Game, id: &str) -> anyhow::Result<Place> {
-    if let Some(p) = game.place(&sleuth_core::text::nfc(id)) {
-        return Ok(p);
-    }
-    let ids: Vec<&str> = game.places().map(|p| game.place_id(p)).collect();
-    bail!("unknown place '{}'; the places are {}", sleuth_core::text::quote(id), ids.join(", "))
+    Ok(wire::report::find_place(game, id)?)
 }

@@ -35,6 +35,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 mod advice;
+pub mod report;
 mod sample;
 #[cfg(feature = "schema")]
 pub mod schema;
