@@ -1,6 +1,8 @@
 //! Sleuth's engine for JavaScript: game file text in, the command line's
 //! `--json` text out, byte for byte (`sleuth analyze --json`, `why --json`,
-//! `advise --json`, `check --json`).
+//! `advise --json`, `check --json`), except that an advice entropy can
+//! differ in its last bit (`log2` is the platform's: glibc natively, Rust's
+//! libm in WebAssembly).
 //!
 //! The functions here are plain Rust and build natively too; [`abi`]
 //! exports them to WebAssembly through a C ABI that `sleuth.mjs` (beside
