@@ -7,7 +7,7 @@
 //! count.
 //!
 //! ```sh
-//! cargo build --release -p sleuth-cli -p sleuth-core --bin sleuth --example plain_dp_side_by_side --example plain_dp
+//! cargo build --release -p sleuth-cli -p sleuth-testkit --bin sleuth --example plain_dp_side_by_side --example plain_dp
 //! nice target/release/examples/plain_dp_side_by_side [--seeds 0..200] [--repeat 3] [--plot DIR]
 //! ```
 //!

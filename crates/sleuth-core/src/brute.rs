@@ -1,9 +1,9 @@
 //! A brute-force oracle: enumerate every deal and check every event by the
 //! rules, independently of [`crate::knowledge`] and [`crate::count`].
 //!
-//! Exponential; for tests on small decks only.
+//! Exponential; for tests on small decks only, with the `testing` feature.
 
-use crate::model::{Card, Event, Game, Place, MAX_PLACES, MAX_PLAYERS};
+use crate::model::{Card, Game, Place, MAX_PLACES, MAX_PLAYERS};
 use std::collections::BTreeMap;
 
 /// What the enumeration found.
@@ -15,48 +15,6 @@ pub struct BruteCounts {
     pub marginal: Vec<[u128; MAX_PLACES]>,
     /// Consistent deals per case file (cards in deck order).
     pub case_files: BTreeMap<Vec<Card>, u128>,
-}
-
-/// Whether a complete deal (`place[card]`, `None` for face-up cards) fits
-/// every event and the observer's hand, checked by playing the rules.
-pub fn deal_fits(game: &Game, place: &[Option<Place>]) -> bool {
-    let holds = |p: Place, c: Card| place[c.index()] == Some(p);
-    if let Some((me, hand)) = game.observer() {
-        if !hand.iter().all(|c| holds(Place::Player(me), c)) {
-            return false;
-        }
-    }
-    for event in game.events() {
-        match event {
-            Event::Suggestion(s) => {
-                // Ask clockwise; the first player holding any card refutes.
-                let mut actual = None;
-                let mut q = game.next_player(s.by);
-                while q != s.by {
-                    if s.cards.iter().any(|c| holds(Place::Player(q), c)) {
-                        actual = Some(q);
-                        break;
-                    }
-                    q = game.next_player(q);
-                }
-                if actual != s.refuted_by {
-                    return false;
-                }
-                if let (Some(r), Some(c)) = (s.refuted_by, s.shown) {
-                    if !holds(Place::Player(r), c) {
-                        return false;
-                    }
-                }
-            }
-            Event::Accusation(a) => {
-                let right = a.cards.iter().all(|c| holds(Place::CaseFile, c));
-                if right != a.correct {
-                    return false;
-                }
-            }
-        }
-    }
-    true
 }
 
 /// Enumerates every deal of the game and counts the consistent ones.
@@ -91,7 +49,7 @@ struct Enum<'a> {
 impl Enum<'_> {
     fn go(&mut self, i: usize) {
         if i == self.cards.len() {
-            if self.case_taken.iter().all(|&t| t) && deal_fits(self.game, &self.place) {
+            if self.case_taken.iter().all(|&t| t) && self.game.fits(&self.place) {
                 let n = self.game.num_players();
                 self.out.total += 1;
                 let mut case = Vec::new();

@@ -4,6 +4,7 @@
 
 pub mod advice;
 pub mod analysis;
+#[cfg(any(test, feature = "testing"))]
 pub mod brute;
 pub mod count;
 pub mod deduce;

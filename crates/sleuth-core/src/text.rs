@@ -58,7 +58,7 @@ pub fn id_problem(s: &str) -> Option<String> {
 
 /// The first unsafe character of `s` (see [`is_unsafe_char`]): its position
 /// in characters (0-based) and the character.
-pub fn first_unsafe_char(s: &str) -> Option<(usize, char)> {
+pub(crate) fn first_unsafe_char(s: &str) -> Option<(usize, char)> {
     s.chars().enumerate().find(|&(_, c)| is_unsafe_char(c))
 }
 

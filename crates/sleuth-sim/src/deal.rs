@@ -165,7 +165,7 @@ impl Deal {
         }
     }
 
-    /// Every card's place, indexed by card, as `sleuth_core::brute::deal_fits`
+    /// Every card's place, indexed by card, as `Game::fits`
     /// takes it.
     pub fn places(&self, deck: &Deck) -> Vec<Option<Place>> {
         deck.cards().map(|c| self.place_of(c)).collect()

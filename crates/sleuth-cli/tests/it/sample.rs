@@ -2,7 +2,6 @@
 //! sampled deals that fit the evidence.
 
 use crate::support::{generated, sleuth, Scratch};
-use sleuth_core::brute::deal_fits;
 use sleuth_core::{Analysis, Game, Place};
 
 const SEED_GAME: &str = "seed-sat-sample-before-accusation.json";
@@ -53,7 +52,7 @@ fn check_deals(game: &Game, stdout: &str) -> usize {
             deal[c.index()] = Some(game.place(place.as_str().unwrap()).unwrap());
         }
         assert_eq!(obj.len(), game.deck().len() - game.face_up().len(), "every card but the face-up ones: {line}");
-        assert!(deal_fits(game, &deal), "a sampled deal does not fit the evidence: {line}");
+        assert!(game.fits(&deal), "a sampled deal does not fit the evidence: {line}");
         n += 1;
     }
     n

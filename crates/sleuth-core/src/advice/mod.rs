@@ -52,9 +52,7 @@ pub use entropy::{case_file_candidates, case_file_entropy, certain_case_file, in
 pub use opponents::{combined_threat, solve_chance, wilson, OpponentProgress};
 pub use refute::{RefutationAdvice, RefutationOption};
 pub use suggest::{focused_tiers, Objective, Outcome, SuggestionEval, MAX_COMBINATIONS};
-pub use tells::{
-    told_marginals, BehaviourHint, Tell, HABIT_SIGNIFICANCE, HINT_PRIOR_WEIGHT, MIN_RATE, PRIOR_RATE, PRIOR_WEIGHT,
-};
+pub use tells::{told_marginals, BehaviourHint, Tell, HABIT_SIGNIFICANCE, HINT_PRIOR_WEIGHT, PRIOR_RATE, PRIOR_WEIGHT};
 
 use crate::analysis::ratio;
 use crate::count::{count_marginals, CountError, CountOptions, Counts, MAX_STATES};

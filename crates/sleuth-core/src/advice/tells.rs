@@ -47,7 +47,7 @@ pub const PRIOR_RATE: f64 = 0.25;
 /// How many known suggested cards the prior is worth.
 pub const PRIOR_WEIGHT: f64 = 4.0;
 /// The smallest rate used (a tell is never proof).
-pub const MIN_RATE: f64 = 0.02;
+pub(crate) const MIN_RATE: f64 = 0.02;
 /// How many known suggested cards the behaviour hint's prior of no habit
 /// (rate 1) is worth.
 pub const HINT_PRIOR_WEIGHT: f64 = 12.0;

@@ -86,7 +86,7 @@ mod options;
 mod order;
 mod plan;
 mod players;
-#[cfg(any(test, feature = "profiling"))]
+#[cfg(any(test, feature = "testing"))]
 pub mod profile;
 mod sym;
 #[cfg(test)]
@@ -159,7 +159,7 @@ impl Counts {
 
 /// The possible case files with their counts; `None` when there are more
 /// than [`MAX_CASE_FILES`].
-pub type CaseFiles = Option<CaseFileList>;
+pub(crate) type CaseFiles = Option<CaseFileList>;
 
 /// Counts the consistent deals of a problem, without marginals.
 ///
@@ -198,7 +198,10 @@ pub fn count_marginals(p: &CountProblem, options: &CountOptions<'_>) -> Result<C
 // Out of line, so that a profiler finds it in a link-time-optimised build;
 // called once per analysis.
 #[inline(never)]
-pub fn count_with_case_files(p: &CountProblem, options: &CountOptions<'_>) -> Result<(Counts, CaseFiles), CountError> {
+pub(crate) fn count_with_case_files(
+    p: &CountProblem,
+    options: &CountOptions<'_>,
+) -> Result<(Counts, CaseFiles), CountError> {
     let Some(r) = propagate(p) else { return Ok((Counts::none(), Some(CaseFileList::default()))) };
     if let Some(found) = excluded::split(p).and_then(|split| split.with_case_files(options)) {
         return Ok(found);

@@ -223,7 +223,7 @@ pub(super) fn frontier_order(r: &Reduced, cards: &CardClasses, np: usize) -> Vec
 
 /// The orders the plan chooses from, by name (for the tests and
 /// [`super::profile`]).
-#[cfg(any(test, feature = "profiling"))]
+#[cfg(any(test, feature = "testing"))]
 pub(super) fn named(name: &str, r: &Reduced, cards: &CardClasses, np: usize) -> Option<Vec<u8>> {
     Some(match name {
         "usual" => dp_order(r, cards),

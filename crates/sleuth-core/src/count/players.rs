@@ -358,7 +358,7 @@ fn moves<'a>(
 
 /// The forward pass without arithmetic: the states and moves it visits,
 /// or `None` past `max_moves` moves (for [`super::profile`]).
-#[cfg(any(test, feature = "profiling"))]
+#[cfg(any(test, feature = "testing"))]
 pub(super) fn dry_run(pp: &Prepared, max_moves: usize) -> Option<(usize, usize)> {
     let pool0 = pp.all & !pp.special0;
     let mut cur: Vec<Key> = pp

@@ -1,7 +1,9 @@
-//! Entry points for the tuning examples (`count_compare`, `count_orders`,
-//! `count_variants`): each counter and card order on its own, and the
-//! estimates that choose between them. Built only with the `profiling`
-//! feature (and for the tests); no product path uses them.
+//! Each counter and card order on its own, and the estimates that choose
+//! between them: for the tests that check every counter against the others
+//! and for the tuning rigs of `crates/sleuth-bench`. They reach into the
+//! counter's internals (plans, orders, the players-outer counter), so they
+//! live here, built only with the `testing` feature (and for the tests); no
+//! product path uses them.
 
 use super::card_outer::card_outer_and_files;
 use super::choice::{card_bound, plan, pooled, BaseOrders, SYMMETRY_MIN_CARD_BOUND};
@@ -57,7 +59,8 @@ pub fn count_marginals_by(
     }
 }
 
-/// [`super::count_with_case_files`] with a chosen counter (`Auto`,
+/// The counts with the possible case files (what [`crate::Analysis`]
+/// counts) with a chosen counter (`Auto`,
 /// `CardOuter` or `PlayersOuter`); `None` if the players-outer counter does
 /// not handle the problem or gives up.
 ///

@@ -114,7 +114,7 @@ impl UniformSampler {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::brute::{deal_fits, enumerate};
+    use crate::brute::enumerate;
     use crate::generate::{generate, DeckChoice, GenConfig};
     use crate::Game;
     use rand::SeedableRng;
@@ -154,7 +154,7 @@ mod tests {
             for _ in 0..draws {
                 let mut deal = sampler.sample(&mut rng);
                 deal.truncate(game.deck().len());
-                assert!(deal_fits(&game, &deal), "seed {seed}: a draw does not fit the evidence");
+                assert!(game.fits(&deal), "seed {seed}: a draw does not fit the evidence");
                 *freq.entry(deal).or_insert(0) += 1;
             }
             assert_eq!(freq.len() as u128, brute.total, "seed {seed}: every deal is drawn");

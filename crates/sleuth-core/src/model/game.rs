@@ -8,6 +8,7 @@ use super::event::Event;
 use super::player::{Place, Player};
 use crate::format::{AccusationSpec, CardSpec, DeckSpec, EventSpec, GameFile, SuggestionSpec};
 
+mod rules;
 mod validate;
 
 /// A validated game. Build it with [`Game::new`]; its fields are private so

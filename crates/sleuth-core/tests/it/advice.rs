@@ -3,7 +3,6 @@
 
 use crate::support::{big_game, small_game};
 use sleuth_core::advice::{advise, case_file_entropy, AdviceError, AdviceOptions, Position};
-use sleuth_core::brute::deal_fits;
 use sleuth_core::CountOptions;
 use sleuth_core::{count::count_marginals, Card, CardSet, CountProblem, Event, Game, Place, Player};
 use std::collections::BTreeMap;
@@ -25,7 +24,7 @@ fn deals(game: &Game) -> Vec<Vec<Option<Place>>> {
         out: &mut Vec<Vec<Option<Place>>>,
     ) {
         if i == cards.len() {
-            if case.iter().all(|&t| t) && deal_fits(game, place) {
+            if case.iter().all(|&t| t) && game.fits(place) {
                 out.push(place.clone());
             }
             return;

@@ -144,17 +144,16 @@ fn the_true_deal_is_consistent_with_every_certain_fact() {
         }
         let game = game_of(&generated);
         let deal = true_deal(&game, &generated);
-        if !sleuth_core::brute::deal_fits(&game, &deal) {
+        if !game.fits(&deal) {
             // A corrupted event; drop the events that no longer fit the deal.
-            let keep: Vec<usize> = (0..game.events().len())
-                .filter(|&i| sleuth_core::brute::deal_fits(&game.restricted(&[i], true), &deal))
-                .collect();
+            let keep: Vec<usize> =
+                (0..game.events().len()).filter(|&i| game.restricted(&[i], true).fits(&deal)).collect();
             let file = game.restricted(&keep, true).to_file();
             generated.file = file;
         }
         let game = game_of(&generated);
         let label = label_of(&label, &generated.file);
-        assert!(sleuth_core::brute::deal_fits(&game, &deal), "{label}: the true deal fits");
+        assert!(game.fits(&deal), "{label}: the true deal fits");
         let a = analyse(&game);
         assert!(a.consistent_deals() >= 1, "{label}: the true deal is counted");
         for card in game.deck().cards() {

@@ -7,7 +7,6 @@
 use crate::support::{analyse, big_game, game_of, rng, small_game, true_deal};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use sleuth_core::brute::deal_fits;
 use sleuth_core::knowledge::Constraint;
 use sleuth_core::sample::{
     estimate_from_deals, estimate_uniform, estimate_with_sampler, rmsd, search_and_sample, search_and_sample_traced,
@@ -209,7 +208,7 @@ impl<'a> Replay<'a> {
                 assert_eq!(assignment, &self.a[..]);
                 self.solutions += 1;
                 let deal = self.f.deal(assignment).expect("each card in at most one place");
-                assert!(deal_fits(self.game, &deal), "step {step}: the sample fits the evidence");
+                assert!(self.game.fits(&deal), "step {step}: the sample fits the evidence");
                 let fresh = self.seen.insert(deal.clone());
                 if self.cfg.unique {
                     assert_eq!(recorded, fresh, "step {step}: a deal is recorded exactly when it is new");
@@ -415,7 +414,7 @@ fn uniform_sampler_splits_two_deals_evenly() {
     for (k, (label, game, sigma1)) in cases.iter().enumerate() {
         let sampler = UniformSampler::new(&CountProblem::new(game), &CountOptions::default()).unwrap().unwrap();
         let mut r = rng("barbarik", 1000 + k as u64);
-        assert!(deal_fits(game, sigma1));
+        assert!(game.fits(sigma1));
         let sigma2 = loop {
             let d = normal(game, sampler.sample(&mut r));
             if d != *sigma1 {

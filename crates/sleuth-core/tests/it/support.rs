@@ -296,7 +296,7 @@ impl Search<'_> {
         if i == self.order.len() {
             if self.cat_taken.iter().all(|&t| t) && self.cap.iter().all(|&c| c == 0) {
                 // The library's own rule checker must accept every deal found.
-                assert!(sleuth_core::brute::deal_fits(self.game, &self.place), "deal_fits rejects {:?}", self.place);
+                assert!(self.game.fits(&self.place), "Game::fits rejects {:?}", self.place);
                 self.out.total += 1;
                 let mut case = Vec::new();
                 for (c, p) in self.place.iter().enumerate() {

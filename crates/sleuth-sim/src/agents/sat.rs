@@ -5,7 +5,6 @@ use super::tactics::{reshow_pool, suggest_by_tiers};
 use crate::agent::{Agent, SimRng, View};
 use crate::sat::{decision_order, game_cnf, rename, OPTIONS};
 use sleuth_core::advice::focused_tiers;
-use sleuth_core::brute::deal_fits;
 use sleuth_core::knowledge::dimacs_var;
 use sleuth_core::{Card, CardSet, Game, Place, Player, Status};
 use sleuth_logic::{Clause, Dpll, Lit, Model, SolveResult, Var};
@@ -32,7 +31,7 @@ const MAX_WITNESSES: usize = 64;
 ///   every question it makes true: for each card, "it is at its place in the
 ///   model" and "it is not at each other place". Models found earlier are
 ///   kept (the last 64), and those that still fit the grown
-///   history (checked by playing the rules, `sleuth_core::brute::deal_fits`)
+///   history (checked by playing the rules, `Game::fits`)
 ///   answer questions again.
 /// - **Swapped witnesses**: before asking the solver for a model with a card
 ///   at (or away from) a place, it tries swapping that card with another
@@ -129,7 +128,7 @@ impl SatKnowledge {
         // The solver is built only if some question needs it: often the
         // witnesses answer everything.
         let mut solver: Option<Solver> = None;
-        self.witnesses.retain(|w| deal_fits(game, w));
+        self.witnesses.retain(|w| game.fits(w));
         if self.witnesses.is_empty() {
             self.queries += 1;
             match solver.get_or_insert_with(|| Solver::new(game, &self.status)).solve(game, None) {
@@ -270,7 +269,7 @@ impl Solver {
 /// made by swapping `card` with one other card in one of the witnesses, if
 /// such a swap fits the history. A swap keeps every hand size, and keeps one
 /// case-file card per category when it swaps within the category, so the
-/// rules of play (`deal_fits`) are all that is left to check.
+/// rules of play (`Game::fits`) are all that is left to check.
 fn swap_witness(
     game: &Game,
     witnesses: &VecDeque<Vec<Option<Place>>>,
@@ -295,7 +294,7 @@ fn swap_witness(
             let mut deal = w.clone();
             deal[card.index()] = Some(to);
             deal[other.index()] = Some(from);
-            if deal_fits(game, &deal) {
+            if game.fits(&deal) {
                 return Some(deal);
             }
         }

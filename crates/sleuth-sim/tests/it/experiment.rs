@@ -1,6 +1,5 @@
 //! The sampling experiment at CI size: its structure, not its numbers.
 
-use sleuth_core::brute::deal_fits;
 use sleuth_sim::experiment::{
     case_file_determined, merge, minimal_suggestions, prepare_game, read_raw, run_sampling, run_sampling_in, summarize,
     write_merged, write_summary, Agents, GameStatus, Method, NoProgress, Range, Results, RunRow, SamplingConfig, Shard,
@@ -103,7 +102,7 @@ fn the_minimal_subset_determines_the_case_file_and_every_kept_suggestion_is_need
         assert!(view.events().iter().all(|e| matches!(e, sleuth_core::Event::Suggestion(_))));
         let truth = game.record.deal.places(&game.record.deck);
         for s in &game.states {
-            assert!(deal_fits(&s.game, &truth), "game {index}, state {}", s.removed);
+            assert!(s.game.fits(&truth), "game {index}, state {}", s.removed);
             assert_eq!(s.analysis.consistent_deals() == 1, s.open_pairs() == 0);
         }
         // The same reduction, called directly.

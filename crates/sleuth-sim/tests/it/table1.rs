@@ -3,7 +3,6 @@
 //! deal by playing the rules, the readings it rests on, and the structure
 //! of `table1`'s runs and observations.
 
-use sleuth_core::brute::deal_fits;
 use sleuth_core::{Analysis, Card, CardSet, Event, Game, GameFile, Place, Player, Status};
 use sleuth_sim::experiment::table1::{candidate_hands, table1, Cell, Reading};
 
@@ -14,7 +13,7 @@ fn game() -> Game {
 }
 
 /// Consistent deals and `[card][place]` counts, by enumerating hands seat
-/// by seat and checking each complete deal with `brute::deal_fits` (the
+/// by seat and checking each complete deal with `Game::fits` (the
 /// rules played out). The only pruning is the rule that a player asked
 /// before the refuter holds none of the suggested cards, applied to each
 /// hand as it is chosen; the case file must hold one card per category.
@@ -60,7 +59,7 @@ fn enumerate(game: &Game) -> (u128, Vec<Vec<u128>>) {
             for c in rest.iter() {
                 place[c.index()] = Some(Place::CaseFile);
             }
-            if deal_fits(game, place) {
+            if game.fits(place) {
                 *total += 1;
                 for c in deck.cards() {
                     marginal[c.index()][place[c.index()].expect("placed").index(n)] += 1;

@@ -2,7 +2,6 @@
 //! and every perspective is consistent with the true deal.
 
 use crate::support::{exact_agents, mixed_agents, random_agents, Log, Recorder, Seen};
-use sleuth_core::brute::deal_fits;
 use sleuth_core::format::EventSpec;
 use sleuth_core::generate::DeckChoice;
 use sleuth_core::{Analysis, CardSet, Deck, Event, Game, Place, Player};
@@ -103,7 +102,7 @@ fn check_consistent(record: &GameRecord) {
     let observers = (0..record.players.len()).map(|i| Some(Player::new(i))).chain([None]);
     for observer in observers {
         let game = record.game_for(observer).unwrap();
-        assert!(deal_fits(&game, &places), "observer {observer:?}, seed {}", record.seed);
+        assert!(game.fits(&places), "observer {observer:?}, seed {}", record.seed);
         let analysis = Analysis::new(&game).unwrap();
         assert!(analysis.is_consistent());
         for card in record.deck.cards() {

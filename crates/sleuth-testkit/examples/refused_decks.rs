@@ -6,7 +6,7 @@
 //! other counters on them.
 //!
 //! ```sh
-//! cargo build --release -p sleuth-core --example refused_decks --example plain_dp
+//! cargo build --release -p sleuth-testkit --example refused_decks --example plain_dp
 //! target/release/examples/refused_decks 77 150 /tmp/refused 20000000
 //! for f in /tmp/refused/*.json; do timeout 60 target/release/examples/plain_dp $f >/dev/null && echo $f; done
 //! ```

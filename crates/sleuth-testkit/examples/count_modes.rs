@@ -10,9 +10,10 @@
 //! `--dump-before` and `--dump-after` on both functions, every state's two
 //! costs land in their own dumps (see `count_modes_ir.sh` beside this file).
 
-mod states;
+use sleuth_testkit::states;
 
-use sleuth_core::count::{count_marginals, count_with_case_files};
+use sleuth_core::count::count_marginals;
+use sleuth_core::count::profile::{count_with_case_files_by, Counter};
 use sleuth_core::CountOptions;
 
 fn main() {
@@ -28,7 +29,13 @@ fn main() {
             sum = sum.wrapping_add(count_marginals(&p, &CountOptions::default()).expect("counts").total);
         }
         if mode == "whole" || mode == "both" {
-            sum = sum.wrapping_add(count_with_case_files(&p, &CountOptions::default()).expect("counts").0.total);
+            sum = sum.wrapping_add(
+                count_with_case_files_by(&p, Counter::Auto, &CountOptions::default())
+                    .expect("counts")
+                    .expect("the chosen counter counts")
+                    .0
+                    .total,
+            );
         }
     }
     println!("{sum}");

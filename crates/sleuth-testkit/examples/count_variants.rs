@@ -4,7 +4,7 @@
 //!
 //! Usage: count_variants DECK PLAYERS observer|bystander SUGGESTIONS SEEDS ORDER...
 
-mod states;
+use sleuth_testkit::states;
 
 use sleuth_core::count::profile::order_variant_states;
 

@@ -7,7 +7,7 @@
 //! With `moves`, only the players-outer counter's states and moves; with
 //! `whole`, each counter times the whole analysis (counts and case files).
 
-mod states;
+use sleuth_testkit::states;
 
 use sleuth_core::count::profile::{
     count_marginals_by, count_with_case_files_by, order_estimates, players_outer_cost, Counter,

@@ -7,7 +7,7 @@
 //!
 //! With an order, only that one runs (to count its instructions).
 
-mod states;
+use sleuth_testkit::states;
 
 use sleuth_core::count::profile::{count_marginals_by, order_estimates, Counter};
 use sleuth_core::CountOptions;

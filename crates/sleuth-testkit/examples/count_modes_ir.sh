@@ -1,7 +1,7 @@
 #!/bin/sh
 # Per state, the instructions of the count and of the whole analysis, under
 # callgrind: count_modes_ir.sh DECK PLAYERS VIEW SUGGESTIONS SEEDS
-# (build first: cargo build --release -p sleuth-core --example count_modes)
+# (build first: cargo build --release -p sleuth-testkit --features profiling --example count_modes)
 set -e
 dir=$(mktemp -d)
 bin=${BIN:-target/release/examples/count_modes}

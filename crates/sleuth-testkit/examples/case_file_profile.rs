@@ -5,9 +5,10 @@
 //!
 //! Usage: case_file_profile DECK PLAYERS observer|bystander SUGGESTIONS SEEDS [MIN_RATIO]
 
-mod states;
+use sleuth_testkit::states;
 
-use sleuth_core::count::{count_marginals, count_with_case_files};
+use sleuth_core::count::count_marginals;
+use sleuth_core::count::profile::{count_with_case_files_by, Counter};
 use sleuth_core::CountOptions;
 use std::time::Instant;
 
@@ -36,11 +37,17 @@ fn main() {
             count_marginals(&p, &CountOptions::default()).expect("counts");
         });
         let whole_ms = fastest(repeat, || {
-            count_with_case_files(&p, &CountOptions::default()).expect("counts");
+            count_with_case_files_by(&p, Counter::Auto, &CountOptions::default())
+                .expect("counts")
+                .expect("the chosen counter counts");
         });
         let ratio = whole_ms / count_ms;
         if ratio >= min_ratio {
-            let files = count_with_case_files(&p, &CountOptions::default()).expect("counts").1.map(|f| f.len());
+            let files = count_with_case_files_by(&p, Counter::Auto, &CountOptions::default())
+                .expect("counts")
+                .expect("the chosen counter counts")
+                .1
+                .map(|f| f.len());
             println!(
                 "seed {seed}: count {count_ms:.3} ms ({} states), whole {whole_ms:.3} ms, ratio {ratio:.2}, case files {files:?}",
                 c.states

@@ -5,7 +5,7 @@
 //! `places`, `models_by_place`), so that the two can be compared.
 //!
 //! ```sh
-//! cargo build --release -p sleuth-core --example plain_dp
+//! cargo build --release -p sleuth-testkit --example plain_dp
 //! target/release/examples/plain_dp GAME.json
 //! ```
 

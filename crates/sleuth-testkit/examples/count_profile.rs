@@ -4,7 +4,7 @@
 //! Usage: count_profile DECK PLAYERS observer|bystander SUGGESTIONS SEEDS [MIN_MS]
 //! (environment: `REPEAT=N` times each state N times and keeps the fastest)
 
-mod states;
+use sleuth_testkit::states;
 
 use sleuth_core::count::count_marginals;
 use sleuth_core::CountOptions;
