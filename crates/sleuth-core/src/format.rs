@@ -11,6 +11,7 @@
 //! evidence is never silently lost. An event must still be a single
 //! `suggestion` or `accusation` object.
 
+use crate::model::{Deck, DeckKind};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
 
@@ -55,6 +56,52 @@ pub enum DeckSpec {
     Named(String),
     /// `{"categories": [...]}`.
     Custom(CustomDeck),
+}
+
+impl DeckSpec {
+    /// How a game file names `deck`: `"classic"`, `"master"`, or its
+    /// categories, each card by its id alone when its name is the id. The
+    /// way back, with every problem named, is [`DeckSpec::to_deck`].
+    ///
+    /// # Examples
+    /// ```
+    /// use sleuth_core::format::DeckSpec;
+    /// use sleuth_core::Deck;
+    ///
+    /// assert_eq!(DeckSpec::from_deck(&Deck::classic()), DeckSpec::Named("classic".into()));
+    /// let deck = Deck::custom(vec![("colour".into(), vec![("r".into(), "red".into()), ("g".into(), "g".into())])])
+    ///     .expect("a valid deck");
+    /// let spec = DeckSpec::from_deck(&deck);
+    /// assert_eq!(serde_json::to_string(&spec)?, r#"{"categories":[{"name":"colour","cards":[{"id":"r","name":"red"},"g"]}]}"#);
+    /// assert_eq!(spec.to_deck().expect("the same deck").ids(deck.all()), ["r", "g"]);
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub fn from_deck(deck: &Deck) -> DeckSpec {
+        match deck.kind() {
+            DeckKind::Classic => DeckSpec::Named("classic".into()),
+            DeckKind::Master => DeckSpec::Named("master".into()),
+            DeckKind::Custom => DeckSpec::Custom(CustomDeck {
+                categories: deck
+                    .categories()
+                    .map(|cat| CategorySpec {
+                        name: deck.category_name(cat).to_string(),
+                        cards: deck
+                            .category_cards(cat)
+                            .iter()
+                            .map(|c| {
+                                let (id, name) = (deck.id(c), deck.name(c));
+                                if id == name {
+                                    CardSpec::Id(id.into())
+                                } else {
+                                    CardSpec::Named { id: id.into(), name: name.into() }
+                                }
+                            })
+                            .collect(),
+                    })
+                    .collect(),
+            }),
+        }
+    }
 }
 
 /// A custom deck: categories in order, one case-file card from each.

@@ -9,7 +9,7 @@
 use crate::format::{
     AccusationSpec, CardSpec, CategorySpec, CustomDeck, DeckSpec, EventSpec, GameFile, SuggestionSpec,
 };
-use crate::model::{default_hand_sizes, Deck, MAX_CARDS, MAX_PLAYERS};
+use crate::model::{default_hand_sizes, MAX_CARDS, MAX_PLAYERS};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use std::collections::BTreeMap;
@@ -109,25 +109,30 @@ pub struct Generated {
     pub deal: BTreeMap<String, String>,
 }
 
-fn deck_spec(choice: &DeckChoice) -> (DeckSpec, Deck) {
-    match choice {
-        DeckChoice::Classic => (DeckSpec::Named("classic".into()), Deck::classic()),
-        DeckChoice::Master => (DeckSpec::Named("master".into()), Deck::master()),
-        DeckChoice::Custom(sizes) => {
-            let categories: Vec<CategorySpec> = sizes
-                .iter()
-                .enumerate()
-                .map(|(k, &n)| {
-                    let letter = (b'a' + k as u8) as char;
-                    CategorySpec {
-                        name: format!("category {letter}"),
-                        cards: (0..n).map(|i| CardSpec::Id(format!("{letter}{i}"))).collect(),
-                    }
-                })
-                .collect();
-            let deck = Deck::custom(categories.iter().map(CategorySpec::to_deck_category).collect())
-                .expect("generated decks are valid");
-            (DeckSpec::Custom(CustomDeck { categories }), deck)
+impl DeckChoice {
+    /// How a game file names the deck: `"classic"`, `"master"`, or
+    /// categories `category a`, `category b`, ... of cards `a0`, `a1`, ...,
+    /// `b0`, ... (a card's id is its name). [`DeckSpec::to_deck`] builds it
+    /// and names what is wrong: an empty category, or more than
+    /// [`MAX_CATEGORIES`] categories (the letters start again at `a`, and
+    /// the ids repeat).
+    pub fn to_spec(&self) -> DeckSpec {
+        match self {
+            DeckChoice::Classic => DeckSpec::Named("classic".into()),
+            DeckChoice::Master => DeckSpec::Named("master".into()),
+            DeckChoice::Custom(sizes) => DeckSpec::Custom(CustomDeck {
+                categories: sizes
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &n)| {
+                        let letter = (b'a' + (k % MAX_CATEGORIES) as u8) as char;
+                        CategorySpec {
+                            name: format!("category {letter}"),
+                            cards: (0..n).map(|i| CardSpec::Id(format!("{letter}{i}"))).collect(),
+                        }
+                    })
+                    .collect(),
+            }),
         }
     }
 }
@@ -193,7 +198,8 @@ pub fn generate<R: Rng>(cfg: &GenConfig, rng: &mut R) -> Generated {
 /// [`GenConfig::validate`]. Nothing is drawn from `rng` then.
 pub fn try_generate<R: Rng>(cfg: &GenConfig, rng: &mut R) -> Result<Generated, GenError> {
     cfg.validate()?;
-    let (deck_spec, deck) = deck_spec(&cfg.deck);
+    let deck_spec = cfg.deck.to_spec();
+    let deck = deck_spec.to_deck().expect("a valid configuration names a valid deck");
     let n = cfg.players;
     let players: Vec<String> = (0..n).map(|i| format!("p{}", i + 1)).collect();
 

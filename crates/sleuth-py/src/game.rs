@@ -8,6 +8,7 @@ use pyo3::types::PyDict;
 use sleuth_core::format::{
     AccusationSpec, CardSpec, CategorySpec, CustomDeck, DeckSpec, EventSpec, GameFile, SuggestionSpec,
 };
+use sleuth_core::generate::DeckChoice;
 use sleuth_core::{Card, Place};
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -267,14 +268,7 @@ impl<'py> FromPyObject<'_, 'py> for DeckArg {
             }
             categories
         } else if let Ok(sizes) = deck.extract::<Vec<usize>>() {
-            sizes
-                .iter()
-                .enumerate()
-                .map(|(k, &n)| {
-                    let l = letter(k);
-                    category(format!("category {l}"), (0..n).map(|i| format!("{l}{i}")).collect())
-                })
-                .collect()
+            return Ok(DeckArg(DeckChoice::Custom(sizes).to_spec()));
         } else if let Ok(lists) = deck.extract::<Vec<Vec<String>>>() {
             lists.into_iter().enumerate().map(|(k, cards)| category(format!("category {}", letter(k)), cards)).collect()
         } else {

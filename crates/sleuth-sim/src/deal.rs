@@ -3,69 +3,24 @@
 use crate::error::SimError;
 use rand::seq::SliceRandom;
 use rand::Rng;
-use sleuth_core::format::{CardSpec, CategorySpec, CustomDeck, DeckSpec};
-use sleuth_core::generate::DeckChoice;
-use sleuth_core::model::{default_hand_sizes, DeckKind, MAX_PLAYERS};
+use sleuth_core::generate::{DeckChoice, MAX_CATEGORIES};
+use sleuth_core::model::{default_hand_sizes, MAX_PLAYERS};
 use sleuth_core::{Card, CardSet, Deck, Place, Player};
 
-/// The deck for a [`DeckChoice`]; custom decks get the same ids as
-/// `sleuth_core::generate` (categories `category a`, `category b`, ...,
-/// cards `a0`, `a1`, ..., `b0`, ...).
+/// The deck for a [`DeckChoice`], with the ids `sleuth_core::generate`
+/// gives ([`DeckChoice::to_spec`]: categories `category a`, `category b`,
+/// ..., cards `a0`, `a1`, ..., `b0`, ...).
 ///
 /// # Errors
 /// [`SimError::Setup`] when the custom deck is invalid (an empty category,
 /// more than 26 categories or more than 64 cards).
 pub fn deck_from_choice(choice: &DeckChoice) -> Result<Deck, SimError> {
-    match choice {
-        DeckChoice::Classic => Ok(Deck::classic()),
-        DeckChoice::Master => Ok(Deck::master()),
-        DeckChoice::Custom(sizes) => {
-            if sizes.len() > 26 {
-                return Err(SimError::Setup(format!("{} categories; at most 26 are supported", sizes.len())));
-            }
-            let categories = sizes
-                .iter()
-                .enumerate()
-                .map(|(k, &n)| {
-                    let letter = (b'a' + k as u8) as char;
-                    let cards = (0..n).map(|i| (format!("{letter}{i}"), format!("{letter}{i}"))).collect();
-                    (format!("category {letter}"), cards)
-                })
-                .collect();
-            Deck::custom(categories).map_err(|problems| {
-                let msgs: Vec<String> = problems.iter().map(ToString::to_string).collect();
-                SimError::Setup(format!("invalid deck: {}", msgs.join("; ")))
-            })
+    if let DeckChoice::Custom(sizes) = choice {
+        if sizes.len() > MAX_CATEGORIES {
+            return Err(SimError::Setup(format!("{} categories; at most {MAX_CATEGORIES} are supported", sizes.len())));
         }
     }
-}
-
-/// How a game file names `deck`: `"classic"`, `"master"`, or its categories.
-pub fn deck_spec(deck: &Deck) -> DeckSpec {
-    match deck.kind() {
-        DeckKind::Classic => DeckSpec::Named("classic".into()),
-        DeckKind::Master => DeckSpec::Named("master".into()),
-        DeckKind::Custom => DeckSpec::Custom(CustomDeck {
-            categories: deck
-                .categories()
-                .map(|cat| CategorySpec {
-                    name: deck.category_name(cat).to_string(),
-                    cards: deck
-                        .category_cards(cat)
-                        .iter()
-                        .map(|c| {
-                            let (id, name) = (deck.id(c), deck.name(c));
-                            if id == name {
-                                CardSpec::Id(id.into())
-                            } else {
-                                CardSpec::Named { id: id.into(), name: name.into() }
-                            }
-                        })
-                        .collect(),
-                })
-                .collect(),
-        }),
-    }
+    choice.to_spec().to_deck().map_err(|problems| SimError::Setup(format!("invalid deck: {}", problems.join("; "))))
 }
 
 /// Where every card truly is.

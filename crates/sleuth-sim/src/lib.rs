@@ -79,7 +79,7 @@ pub use agent::{Agent, SimRng, View};
 pub use agents::{
     agent_by_name, ExactAgent, Group4Agent, NotepadAgent, RandomAgent, SatAgent, SleuthAgent, AGENT_NAMES,
 };
-pub use deal::{deck_from_choice, deck_spec, Deal};
+pub use deal::{deck_from_choice, Deal};
 pub use error::{MoveKind, SimError};
 pub use perspective::{event_spec, Perspective};
 pub use record::{End, GameRecord};

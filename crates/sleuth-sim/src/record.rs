@@ -1,8 +1,8 @@
 //! The record of a finished game.
 
-use crate::deal::{deck_spec, Deal};
+use crate::deal::Deal;
 use crate::perspective::event_spec;
-use sleuth_core::format::GameFile;
+use sleuth_core::format::{DeckSpec, GameFile};
 use sleuth_core::model::Accusation;
 use sleuth_core::{Deck, Event, Game, GameError, Player};
 
@@ -56,7 +56,7 @@ impl GameRecord {
     pub fn game_file_prefix(&self, observer: Option<Player>, events: usize) -> GameFile {
         GameFile {
             version: 1,
-            deck: deck_spec(&self.deck),
+            deck: DeckSpec::from_deck(&self.deck),
             players: self.players.clone(),
             hand_sizes: None,
             face_up: self.deck.ids(self.deal.face_up),

@@ -1,12 +1,12 @@
 //! The game loop.
 
 use crate::agent::{Agent, SimRng};
-use crate::deal::{deck_spec, Deal};
+use crate::deal::Deal;
 use crate::error::{MoveKind, SimError};
 use crate::perspective::{event_spec, Perspective};
 use crate::record::{End, GameRecord};
 use rand::SeedableRng;
-use sleuth_core::format::GameFile;
+use sleuth_core::format::{DeckSpec, GameFile};
 use sleuth_core::model::{Accusation, Suggestion};
 use sleuth_core::{CardSet, Deck, Event, Player};
 
@@ -152,7 +152,7 @@ impl<'a> Sim<'a> {
         for (seat, hand) in deal.hands.iter().enumerate() {
             let file = GameFile {
                 version: 1,
-                deck: deck_spec(deck),
+                deck: DeckSpec::from_deck(deck),
                 players: config.players.clone(),
                 hand_sizes: None,
                 face_up: deck.ids(deal.face_up),

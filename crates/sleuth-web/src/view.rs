@@ -5,15 +5,14 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 use sleuth_core::advice::{advise, advise_refutation, AdviceError, AdviceOptions};
-use sleuth_core::{why, wire, Analysis, Card, CardSet, CountOptions, Game, Place, Player};
+use sleuth_core::{why, wire, Analysis, Card, CardSet, CountOptions, Deck, Game, Place, Player};
 use std::time::Instant;
 
 /// How many possible case files the analysis lists at most.
 pub const CASE_FILES_SHOWN: usize = 50;
 
 /// The deck as categories of `{id, name}` cards.
-pub fn deck(game: &Game) -> Value {
-    let deck = game.deck();
+pub fn deck(deck: &Deck) -> Value {
     let cats: Vec<Value> = deck
         .categories()
         .map(|cat| {
@@ -27,20 +26,7 @@ pub fn deck(game: &Game) -> Value {
 
 /// The built-in decks, for the setup form.
 pub fn decks() -> Value {
-    let of = |name: &str| {
-        let file = sleuth_core::GameFile {
-            version: 1,
-            deck: sleuth_core::format::DeckSpec::Named(name.into()),
-            players: vec!["a".into(), "b".into(), "c".into()],
-            hand_sizes: None,
-            face_up: vec![],
-            me: None,
-            hand: None,
-            events: vec![],
-        };
-        Game::new(&file).map(|g| deck(&g)).unwrap_or(Value::Null)
-    };
-    json!({"classic": of("classic"), "master": of("master")})
+    json!({"classic": deck(&Deck::classic()), "master": deck(&Deck::master())})
 }
 
 /// A game's state: the file, the resolved hand sizes, each event in words.
@@ -53,7 +39,7 @@ pub fn state(id: &str, version: u64, game: &Game, file: &sleuth_core::GameFile, 
         "id": id,
         "version": version,
         "file": file,
-        "deck": deck(game),
+        "deck": deck(game.deck()),
         "hand_sizes": hand_sizes,
         "events": events,
         "can_undo": undo,

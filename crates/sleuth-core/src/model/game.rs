@@ -2,11 +2,11 @@
 //! validation is in `validate`.
 
 use super::card::{Card, CardSet};
-use super::deck::{Deck, DeckKind};
+use super::deck::Deck;
 use super::error::{GameError, LoadError};
 use super::event::Event;
 use super::player::{Place, Player};
-use crate::format::{AccusationSpec, CardSpec, DeckSpec, EventSpec, GameFile, SuggestionSpec};
+use crate::format::{AccusationSpec, DeckSpec, EventSpec, GameFile, SuggestionSpec};
 
 mod rules;
 mod validate;
@@ -215,32 +215,7 @@ impl Game {
 
     /// The game file for this game.
     pub fn to_file(&self) -> GameFile {
-        let deck = match self.deck.kind() {
-            DeckKind::Classic => DeckSpec::Named("classic".into()),
-            DeckKind::Master => DeckSpec::Named("master".into()),
-            DeckKind::Custom => DeckSpec::Custom(crate::format::CustomDeck {
-                categories: self
-                    .deck
-                    .categories()
-                    .map(|cat| crate::format::CategorySpec {
-                        name: self.deck.category_name(cat).to_string(),
-                        cards: self
-                            .deck
-                            .category_cards(cat)
-                            .iter()
-                            .map(|c| {
-                                let (id, name) = (self.deck.id(c), self.deck.name(c));
-                                if id == name {
-                                    CardSpec::Id(id.into())
-                                } else {
-                                    CardSpec::Named { id: id.into(), name: name.into() }
-                                }
-                            })
-                            .collect(),
-                    })
-                    .collect(),
-            }),
-        };
+        let deck = DeckSpec::from_deck(&self.deck);
         let ids = |s: CardSet| self.deck.ids(s);
         let events = self
             .events

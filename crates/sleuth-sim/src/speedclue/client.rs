@@ -32,12 +32,11 @@ use super::message::{Message, ParseError, Reply};
 use super::Triple;
 use crate::agent::{Agent, SimRng};
 use crate::agents::certain_case_file;
-use crate::deal::deck_spec;
 use crate::perspective::{event_spec, Perspective};
 use crate::sim::agent_rng;
 use crate::stats::game_seed;
 use sleuth_core::count::{count, count_marginals};
-use sleuth_core::format::GameFile;
+use sleuth_core::format::{DeckSpec, GameFile};
 use sleuth_core::model::{Accusation, Suggestion};
 use sleuth_core::CountOptions;
 use sleuth_core::{Card, CardSet, CountProblem, Counts, Deck, Event, Game, GameError, Place, Player};
@@ -256,7 +255,7 @@ impl Client {
         let hand_set: CardSet = hand.iter().copied().collect();
         let file = GameFile {
             version: 1,
-            deck: deck_spec(&self.deck),
+            deck: DeckSpec::from_deck(&self.deck),
             players: ids.clone(),
             hand_sizes: None,
             face_up: Vec::new(),

@@ -342,7 +342,7 @@ impl<'a> Referee<'a> {
             .map(|p| {
                 let file = GameFile {
                     version: 1,
-                    deck: crate::deal::deck_spec(&deck),
+                    deck: sleuth_core::format::DeckSpec::from_deck(&deck),
                     players: ids.clone(),
                     hand_sizes: None,
                     face_up: Vec::new(),

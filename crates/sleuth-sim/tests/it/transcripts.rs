@@ -13,14 +13,14 @@
 //!   picks among them at random; equal when there is one), its pass or
 //!   accusation, the card it shows (when not several were shown before).
 
-use sleuth_core::format::GameFile;
+use sleuth_core::format::{DeckSpec, GameFile};
 use sleuth_core::model::{Accusation, Suggestion};
 use sleuth_core::{CardSet, Deck, Event, Player};
 use sleuth_sim::agents::ray::RayNotes;
 use sleuth_sim::agents::spock::SpockNotes;
 use sleuth_sim::agents::tactics::shown_to;
 use sleuth_sim::speedclue::{Message, Triple};
-use sleuth_sim::{deck_spec, event_spec, Perspective};
+use sleuth_sim::{event_spec, Perspective};
 use std::collections::HashMap;
 
 /// One game of a transcript: seat ids, and per id the server's messages
@@ -112,7 +112,7 @@ fn replay(name: &str, log: &[(String, String)], tally: &mut Tally) {
                 players = (0..n).map(|p| format!("p{p}")).collect();
                 let file = GameFile {
                     version: 1,
-                    deck: deck_spec(&deck),
+                    deck: DeckSpec::from_deck(&deck),
                     players: players.clone(),
                     hand_sizes: None,
                     face_up: Vec::new(),

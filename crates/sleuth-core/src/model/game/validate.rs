@@ -25,7 +25,7 @@ impl Game {
         if file.version != 1 {
             chk.report(Location::File, format!("unsupported version {} (only version 1 exists)", file.version));
         }
-        let deck = match deck_from_spec(&file.deck) {
+        let deck = match file.deck.to_deck() {
             Ok(d) => Some(d),
             Err(msgs) => {
                 for m in msgs {
@@ -328,23 +328,32 @@ impl<'a> Checker<'a> {
     }
 }
 
-fn deck_from_spec(spec: &DeckSpec) -> Result<Deck, Vec<String>> {
-    match spec {
-        DeckSpec::Named(name) => match name.as_str() {
-            "classic" => Ok(Deck::classic()),
-            "master" => Ok(Deck::master()),
-            other => Err(vec![format!(
-                "unknown deck '{}' (use \"classic\", \"master\" or {{\"categories\": [...]}})",
-                quote(other)
-            )]),
-        },
-        DeckSpec::Custom(custom) => {
-            let problems = custom_deck_text_problems(custom);
-            if !problems.is_empty() {
-                return Err(problems);
+impl DeckSpec {
+    /// The deck a game file names, or every problem with it in words (an
+    /// unknown name; an id or name too long or holding a control
+    /// character; an empty category; an id used twice). The way there is
+    /// [`DeckSpec::from_deck`].
+    ///
+    /// # Errors
+    /// The problems, each naming the category and card.
+    pub fn to_deck(&self) -> Result<Deck, Vec<String>> {
+        match self {
+            DeckSpec::Named(name) => match name.as_str() {
+                "classic" => Ok(Deck::classic()),
+                "master" => Ok(Deck::master()),
+                other => Err(vec![format!(
+                    "unknown deck '{}' (use \"classic\", \"master\" or {{\"categories\": [...]}})",
+                    quote(other)
+                )]),
+            },
+            DeckSpec::Custom(custom) => {
+                let problems = custom_deck_text_problems(custom);
+                if !problems.is_empty() {
+                    return Err(problems);
+                }
+                let cats = custom.categories.iter().map(CategorySpec::to_deck_category).collect();
+                Deck::custom(cats).map_err(|ps| ps.iter().map(DeckProblem::to_string).collect())
             }
-            let cats = custom.categories.iter().map(CategorySpec::to_deck_category).collect();
-            Deck::custom(cats).map_err(|ps| ps.iter().map(DeckProblem::to_string).collect())
         }
     }
 }
