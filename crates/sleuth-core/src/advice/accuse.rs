@@ -266,7 +266,19 @@ impl Position<'_> {
     /// # Errors
     /// [`CountError`] from the counts.
     pub fn player_accusation(&self, threat: f64, shortlist: usize) -> Result<AccusationAdvice, CountError> {
-        let (cards, deals) = self.best_accusation()?;
+        self.accusation_waiting(threat, self.best_accusation()?, || self.wait_value(shortlist))
+    }
+
+    /// [`Position::player_accusation`] on the best accusation `best` (as
+    /// [`Position::best_accusation`]), `wait` giving the value of waiting
+    /// where the rule weighs it: [`advise`](super::advise) has both at hand.
+    pub(super) fn accusation_waiting(
+        &self,
+        threat: f64,
+        best: (CardSet, u128),
+        wait: impl FnOnce() -> Result<f64, CountError>,
+    ) -> Result<AccusationAdvice, CountError> {
+        let (cards, deals) = best;
         let probability = ratio(deals, self.counts.total);
         let certain = deals == self.counts.total;
         let (mut wait_value, mut accuse) = (1.0, false);
@@ -278,7 +290,7 @@ impl Position<'_> {
         } else if !better_than_even(deals, self.counts.total) {
             AccuseReason::BelowEvenOdds
         } else {
-            wait_value = self.wait_value(shortlist)?;
+            wait_value = wait()?;
             accuse = probability >= (1.0 - threat) * wait_value;
             if accuse {
                 AccuseReason::ThreatOutweighs
@@ -319,12 +331,16 @@ impl Position<'_> {
     /// # Errors
     /// [`CountError`] from the counts.
     pub fn wait_value(&self, shortlist: usize) -> Result<f64, CountError> {
+        Ok(self.wait_value_of(&self.rank_suggestions(shortlist)?))
+    }
+
+    /// [`Position::wait_value`] over the evaluations `ranked`.
+    pub(super) fn wait_value_of(&self, ranked: &[super::SuggestionEval]) -> f64 {
         let now = super::suggest::mode_bound(&self.game, &self.counts);
-        let best = self
-            .rank_suggestions(shortlist)?
+        let best = ranked
             .iter()
             .map(|e| e.outcomes.iter().map(|o| o.probability * o.mode_bound).sum::<f64>())
             .fold(now, f64::max);
-        Ok(best.min(1.0))
+        best.min(1.0)
     }
 }

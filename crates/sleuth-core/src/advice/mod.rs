@@ -302,16 +302,19 @@ fn distinct_events(game: &Game) -> Cow<'_, Game> {
 pub fn advise(game: &Game, options: &AdviceOptions) -> Result<Advice, AdviceError> {
     let pos = Position::with_options(game, &CountOptions::new().max_states(options.max_states))?;
     let mut suggestions = pos.rank_suggestions(options.shortlist)?;
-    suggestions.truncate(options.suggestions);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(options.seed);
     // Looking ahead to the opponents' next questions is costly and only
     // matters when the accusation rule weighs the threat (better than even
     // odds, not certain); otherwise the threat counts knowing it now.
-    let (_, deals) = pos.best_accusation()?;
-    let weighed = deals < pos.counts.total && better_than_even(deals, pos.counts.total);
+    let best = pos.best_accusation()?;
+    let weighed = best.1 < pos.counts.total && better_than_even(best.1, pos.counts.total);
     let lookahead = if weighed { options.opponent_shortlist } else { 0 };
     let opponents = pos.opponents_by_knowledge(options.samples, lookahead, &mut rng)?;
-    let accusation = pos.player_accusation(combined_threat(&opponents), options.shortlist)?;
+    // The value of waiting is over the suggestions just ranked (as
+    // `Position::player_accusation` would rank them again).
+    let accusation =
+        pos.accusation_waiting(combined_threat(&opponents), best, || Ok(pos.wait_value_of(&suggestions)))?;
+    suggestions.truncate(options.suggestions);
     let hint = if options.tell_samples > 0 { Some(pos.behaviour_hint(options.tell_samples, &mut rng)?) } else { None };
     Ok(Advice { me: pos.me, models: pos.counts.total, entropy: pos.entropy, suggestions, accusation, opponents, hint })
 }

@@ -17,7 +17,7 @@
 //!   of its next turn, from its knowledge alone. In each sampled view it is
 //!   1 when the view is already certain, and otherwise the exact chance (by
 //!   that view's own counts) that its best question (the one most likely to
-//!   end the game among a shortlist, [`Position::rank_suggestions`]) makes it
+//!   end the game among a shortlist, [`Position::best_end_probability`]) makes it
 //!   certain. It assumes an opponent who reasons perfectly and asks the
 //!   question most likely to solve, and who accuses only when certain; it
 //!   knows nothing of how Sleuth's own agents play.
@@ -94,18 +94,50 @@ impl Position<'_> {
     /// observer), and the cards it showed the observer (its own).
     pub fn public_model(&self, player: Player) -> CountProblem {
         let mut q = CountProblem::new(&self.game.bystander());
+        for (c, holder) in self.private_facts(player) {
+            q.add_fact(c, Place::Player(holder), true);
+        }
+        q
+    }
+
+    /// The cards shown between the observer and `player`, each with who
+    /// holds it: what [`Position::public_model`] adds to the public events.
+    fn private_facts(&self, player: Player) -> Vec<(Card, Player)> {
+        let mut facts = Vec::new();
         for e in self.game.events() {
             if let Event::Suggestion(s) = e {
                 if let (Some(r), Some(c)) = (s.refuted_by, s.shown) {
                     if s.by == player && r == self.me {
-                        q.add_fact(c, Place::Player(self.me), true);
+                        facts.push((c, self.me));
                     } else if s.by == self.me && r == player {
-                        q.add_fact(c, Place::Player(player), true);
+                        facts.push((c, player));
                     }
                 }
             }
         }
-        q
+        facts
+    }
+
+    /// The case-file entropy of [`Position::public_model`] of every
+    /// opponent, in seat order. Opponents who exchanged no card with the
+    /// observer share one model (the public events alone), so each
+    /// distinct model is counted once.
+    fn public_entropies(&self) -> Result<Vec<(Player, f64)>, CountError> {
+        let mut counted: HashMap<Vec<(Card, Player)>, f64> = HashMap::new();
+        let mut out = Vec::new();
+        for j in self.game.players().filter(|&j| j != self.me) {
+            let facts = self.private_facts(j);
+            let h = match counted.get(&facts) {
+                Some(&h) => h,
+                None => {
+                    let h = case_file_entropy(&self.game, &count_marginals(&self.public_model(j), &self.count)?);
+                    counted.insert(facts, h);
+                    h
+                }
+            };
+            out.push((j, h));
+        }
+        Ok(out)
     }
 
     /// Every opponent's estimated progress, from `samples` deals drawn from
@@ -119,10 +151,9 @@ impl Position<'_> {
         let deals: Vec<_> = (0..samples).map(|_| sampler.sample(rng)).collect();
         let public = CountProblem::new(&self.game.bystander());
         let mut out = Vec::new();
-        for j in self.game.players().filter(|&j| j != self.me) {
+        for (j, public_entropy) in self.public_entropies()? {
             let is_out =
                 self.game.events().iter().any(|e| matches!(e, Event::Accusation(a) if a.by == j && !a.correct));
-            let public_entropy = case_file_entropy(&self.game, &count_marginals(&self.public_model(j), &self.count)?);
             let (mut solved, mut threat, mut entropy) = (0.0, 0.0, 0.0);
             for deal in &deals {
                 let hand = |p: Player| -> CardSet {
@@ -192,10 +223,9 @@ impl Position<'_> {
         let Some(sampler) = UniformSampler::new(&self.problem, &self.count)? else { return Ok(Vec::new()) };
         let deals: Vec<Deal> = (0..samples).map(|_| sampler.sample(rng)).collect();
         let mut out = Vec::new();
-        for j in self.game.players().filter(|&j| j != self.me) {
+        for (j, public_entropy) in self.public_entropies()? {
             let is_out =
                 self.game.events().iter().any(|e| matches!(e, Event::Accusation(a) if a.by == j && !a.correct));
-            let public_entropy = case_file_entropy(&self.game, &count_marginals(&self.public_model(j), &self.count)?);
             // Many deals give the opponent the same view: analyse each view once.
             let mut seen: HashMap<OpponentView, (bool, f64, f64)> = HashMap::new();
             let (mut solved, mut threat, mut entropy) = (0.0, 0.0, 0.0);
@@ -279,8 +309,7 @@ fn view_progress(game: &Game, shortlist: usize, options: &CountOptions<'_>) -> R
         return Ok((false, 0.0, entropy));
     }
     let Ok(pos) = Position::from_counts(game, problem, counts, options) else { return Ok((false, 0.0, entropy)) };
-    let best = pos.rank_suggestions(shortlist)?.iter().map(|e| e.end_probability).fold(0.0, f64::max);
-    Ok((false, best, entropy))
+    Ok((false, pos.best_end_probability(shortlist)?, entropy))
 }
 
 /// The 95 % Wilson score interval of a mean `p` of `n` values in [0, 1].

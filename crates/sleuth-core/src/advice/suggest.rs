@@ -92,6 +92,67 @@ impl Position<'_> {
     /// # Errors
     /// [`CountError`] from the counts.
     pub fn evaluate(&self, cards: CardSet) -> Result<SuggestionEval, CountError> {
+        let np = self.game.num_players();
+        let total = self.counts.total;
+        let (outcomes, _) = self.answers(cards, |_| true)?;
+        let after: f64 = outcomes.iter().map(|o| o.probability * o.entropy_after).sum();
+        let hartley_after: f64 = outcomes.iter().map(|o| o.probability * o.candidates_after).sum();
+        Ok(SuggestionEval {
+            cards,
+            information: (self.entropy - after).max(0.0),
+            end_probability: end_probability(&outcomes),
+            elimination: (hartley(&self.game, &self.counts) - hartley_after).max(0.0),
+            ruled_out: open_candidates(&self.game, &self.counts) as f64
+                - outcomes.iter().map(|o| o.probability * o.open_after as f64).sum::<f64>(),
+            deal_information: (log2(total)
+                - outcomes.iter().map(|o| o.probability * log2(o.models_after)).sum::<f64>())
+            .max(0.0),
+            outcomes,
+            estimate: self.estimate(cards),
+            likelihood: cards.iter().map(|c| self.prob[c.index()][np]).product(),
+        })
+    }
+
+    /// The largest chance of ending the game
+    /// ([`SuggestionEval::end_probability`]) among the suggestions
+    /// [`Position::rank_suggestions`] evaluates with `shortlist`, 0 with
+    /// none: the same number as the largest in that ranking, for less. A
+    /// suggestion's answers are counted one by one, and it is left as soon
+    /// as those that end the game and the answers not yet counted add up to
+    /// less than the best so far (it could not be the largest).
+    ///
+    /// # Errors
+    /// [`CountError`] from the counts.
+    pub fn best_end_probability(&self, shortlist: usize) -> Result<f64, CountError> {
+        let mut best = 0.0;
+        for cards in self.shortlisted(shortlist) {
+            if let Some(end) = self.end_probability_beating(cards, best)? {
+                best = f64::max(best, end);
+            }
+        }
+        Ok(best)
+    }
+
+    /// The chance that `cards` ends the game ([`SuggestionEval::end_probability`],
+    /// the same number), or `None` when it is below `best`: the answers are
+    /// counted one by one, and the evaluation stops once those that end the
+    /// game so far and every answer not yet counted add up to less than
+    /// `best` (with a relative margin of `1e-12`, far above the rounding of
+    /// the sums, so a suggestion that could tie `best` is always counted).
+    ///
+    /// # Errors
+    /// [`CountError`] from the counts.
+    fn end_probability_beating(&self, cards: CardSet, best: f64) -> Result<Option<f64>, CountError> {
+        let (outcomes, complete) = self.answers(cards, |bound| bound * (1.0 + 1e-12) >= best)?;
+        Ok(complete.then(|| end_probability(&outcomes)))
+    }
+
+    /// Every answer to `cards` with a positive probability, in the order
+    /// refuters are asked (nobody last), counted one by one while `go_on`
+    /// holds for an upper bound on the chance of ending the game (the
+    /// answers so far that end it, plus every answer not yet counted); with
+    /// whether every answer was counted.
+    fn answers(&self, cards: CardSet, go_on: impl Fn(f64) -> bool) -> Result<(Vec<Outcome>, bool), CountError> {
         let game = self.game();
         let np = game.num_players();
         let total = self.counts.total;
@@ -105,9 +166,14 @@ impl Position<'_> {
         let mut r = game.next_player(self.me);
         while r != self.me && covered < l_n {
             let rp = Place::Player(r);
+            // The counts of `rp` holding several of the cards, shared by the cards it may show.
+            let mut held = Vec::new();
             for c in open {
                 if self.counts.marginal[c.index()][rp.index(np)] == 0 {
                     continue;
+                }
+                if !go_on(end_probability(&outcomes) + ratio(l_n - covered, l_n)) {
+                    return Ok((outcomes, false));
                 }
                 let mut q = prefix.clone();
                 q.add_fact(c, rp, true);
@@ -115,7 +181,7 @@ impl Position<'_> {
                 if cc.total == 0 {
                     continue;
                 }
-                let weight = refuter_weight(&q, &cc, c, open, rp, l, &self.count)?;
+                let weight = refuter_weight(&q, &cc, c, open, rp, l, &mut held, &self.count)?;
                 covered = covered.checked_add(weight).ok_or(CountError::Overflow)?;
                 outcomes.push(self.outcome(Some(r), Some(c), ratio(weight, l_n), &cc));
             }
@@ -125,6 +191,9 @@ impl Position<'_> {
             r = game.next_player(r);
         }
         if covered < l_n {
+            if !go_on(end_probability(&outcomes) + ratio(l_n - covered, l_n)) {
+                return Ok((outcomes, false));
+            }
             let cc = count_marginals(&prefix, &self.count)?;
             if cc.total > 0 {
                 covered = cc.total.checked_mul(l).and_then(|w| covered.checked_add(w)).ok_or(CountError::Overflow)?;
@@ -132,23 +201,7 @@ impl Position<'_> {
             }
         }
         debug_assert_eq!(covered, l_n, "answer probabilities add up to one");
-        let after: f64 = outcomes.iter().map(|o| o.probability * o.entropy_after).sum();
-        let end_probability = outcomes.iter().filter(|o| o.solves).map(|o| o.probability).sum();
-        let hartley_after: f64 = outcomes.iter().map(|o| o.probability * o.candidates_after).sum();
-        Ok(SuggestionEval {
-            cards,
-            information: (self.entropy - after).max(0.0),
-            end_probability,
-            elimination: (hartley(&self.game, &self.counts) - hartley_after).max(0.0),
-            ruled_out: open_candidates(&self.game, &self.counts) as f64
-                - outcomes.iter().map(|o| o.probability * o.open_after as f64).sum::<f64>(),
-            deal_information: (log2(total)
-                - outcomes.iter().map(|o| o.probability * log2(o.models_after)).sum::<f64>())
-            .max(0.0),
-            outcomes,
-            estimate: self.estimate(cards),
-            likelihood: cards.iter().map(|c| self.prob[c.index()][np]).product(),
-        })
+        Ok((outcomes, true))
     }
 
     fn outcome(&self, refuter: Option<Player>, shown: Option<Card>, p: f64, cc: &crate::Counts) -> Outcome {
@@ -257,17 +310,8 @@ impl Position<'_> {
         shortlist: usize,
         objective: Objective,
     ) -> Result<Vec<SuggestionEval>, CountError> {
-        let mut scored: Vec<(f64, CardSet)> =
-            self.legal_suggestions().into_iter().map(|s| (self.estimate(s), s)).collect();
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1 .0.cmp(&b.1 .0)));
-        let mut chosen: Vec<CardSet> = scored.iter().take(shortlist.max(1)).map(|x| x.1).collect();
-        let made = self.own_suggestions();
-        for extra in [self.mode_combination(), self.focused_combination()].into_iter().flatten() {
-            if !chosen.contains(&extra) && !made.contains(&extra) {
-                chosen.push(extra);
-            }
-        }
-        let mut evals = chosen.into_iter().map(|s| self.evaluate(s)).collect::<Result<Vec<_>, _>>()?;
+        let mut evals =
+            self.shortlisted(shortlist).into_iter().map(|s| self.evaluate(s)).collect::<Result<Vec<_>, _>>()?;
         evals.sort_by(|a, b| {
             objective
                 .score(b)
@@ -282,6 +326,23 @@ impl Position<'_> {
                 .then_with(|| a.cards.0.cmp(&b.cards.0))
         });
         Ok(evals)
+    }
+
+    /// The suggestions [`Position::rank_suggestions`] evaluates: the
+    /// `shortlist` best by estimate, the most likely case file and the
+    /// focused combination.
+    fn shortlisted(&self, shortlist: usize) -> Vec<CardSet> {
+        let mut scored: Vec<(f64, CardSet)> =
+            self.legal_suggestions().into_iter().map(|s| (self.estimate(s), s)).collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1 .0.cmp(&b.1 .0)));
+        let mut chosen: Vec<CardSet> = scored.iter().take(shortlist.max(1)).map(|x| x.1).collect();
+        let made = self.own_suggestions();
+        for extra in [self.mode_combination(), self.focused_combination()].into_iter().flatten() {
+            if !chosen.contains(&extra) && !made.contains(&extra) {
+                chosen.push(extra);
+            }
+        }
+        chosen
     }
 
     /// A focused combination (the `sat` agent's rule, from exact counts): in
@@ -368,7 +429,10 @@ pub fn focused_tiers(
 /// holds, with `g(U)` the deals where it holds `c` and all of `U`:
 /// `Σ_deals 1/k = Σ_U (−1)^|U| g(U) / (|U| + 1)`. `g(∅)` and `g({x})` come from
 /// the marginal count; larger `U` need one count each (at most one for a
-/// three-category deck).
+/// three-category deck). That count, of the deals where `rp` holds all of
+/// `U` and `c`, is the same for each card of the set: `held` keeps the
+/// ones counted for `rp`.
+#[allow(clippy::too_many_arguments)]
 fn refuter_weight(
     q: &crate::CountProblem,
     cc: &crate::Counts,
@@ -376,6 +440,7 @@ fn refuter_weight(
     open: CardSet,
     rp: Place,
     l: u128,
+    held: &mut Vec<(CardSet, u128)>,
     options: &crate::count::CountOptions<'_>,
 ) -> Result<u128, CountError> {
     let np = q.num_players();
@@ -388,13 +453,21 @@ fn refuter_weight(
             0 => cc.total,
             1 => cc.marginal[others[mask.trailing_zeros() as usize].index()][rp.index(np)],
             _ => {
-                let mut b = q.clone();
-                for (j, &x) in others.iter().enumerate() {
-                    if mask & (1 << j) != 0 {
-                        b.add_fact(x, rp, true);
+                let set: CardSet =
+                    others.iter().enumerate().filter(|&(j, _)| mask & (1 << j) != 0).map(|(_, &x)| x).collect();
+                let set = set | CardSet::single(c);
+                match held.iter().find(|&&(s, _)| s == set) {
+                    Some(&(_, g)) => g,
+                    None => {
+                        let mut b = q.clone();
+                        for x in set {
+                            b.add_fact(x, rp, true);
+                        }
+                        let g = count(&b, options)?;
+                        held.push((set, g));
+                        g
                     }
                 }
-                count(&b, options)?
             }
         };
         let term = g.checked_mul(l / (size as u128 + 1)).ok_or(CountError::Overflow)?;
@@ -406,6 +479,12 @@ fn refuter_weight(
     }
     // Inclusion and exclusion never goes below zero: it counts deals.
     Ok(plus.saturating_sub(minus))
+}
+
+/// The chance that the answer ends the game: the answers after which the
+/// case file is certain, in order.
+fn end_probability(outcomes: &[Outcome]) -> f64 {
+    outcomes.iter().filter(|o| o.solves).map(|o| o.probability).sum()
 }
 
 fn gcd(a: u128, b: u128) -> u128 {
