@@ -550,3 +550,82 @@ fn tells_are_fitted_from_suggested_cards_whose_place_is_known() {
     let pos = Position::new(&fresh).expect("consistent");
     assert!(pos.tells().iter().all(|t| t.rate == PRIOR_RATE && t.known == 0));
 }
+
+/// A player's view of a generated game: the observer's, or for a
+/// bystander's game seat 0's, with its hand from the true deal (as
+/// `sleuth bench --advice` times them).
+fn player_view(generated: &sleuth_core::generate::Generated) -> Game {
+    let game = Game::new(&generated.file).expect("generated games are valid");
+    if game.observer().is_some() {
+        return game;
+    }
+    let seat = game.players().next().expect("a game has players");
+    let hand: CardSet = generated
+        .deal
+        .iter()
+        .filter(|(_, place)| game.player(place) == Some(seat))
+        .filter_map(|(card, _)| game.deck().card(card))
+        .collect();
+    game.seen_by(seat, hand, |_| None)
+}
+
+/// The best chance to end the game, which leaves a suggestion as soon as it
+/// cannot be the best, is the largest of the full ranking's, to the bit:
+/// classic and master games, 3-10 players, observers and bystanders with
+/// seat 0's hand, short and long shortlists.
+#[test]
+fn the_best_chance_to_end_the_game_is_the_full_rankings_largest() {
+    let (mut positive, mut states) = (0, 0);
+    for i in 0..1500 {
+        let master = i % 10 == 9;
+        let generated = big_game("advice-best-end", i, master, if master { 15 } else { 40 }, 0.0);
+        let game = player_view(&generated);
+        let Ok(pos) = Position::new(&game) else { continue }; // an unlucky accusation
+        let shortlist = [1, 4, 12][i as usize % 3];
+        let ranked = pos.rank_suggestions(shortlist).expect("generated games count");
+        let full = ranked.iter().map(|e| e.end_probability).fold(0.0, f64::max);
+        let best = pos.best_end_probability(shortlist).expect("generated games count");
+        assert_eq!(best.to_bits(), full.to_bits(), "game {i} (shortlist {shortlist}): {best} vs {full}");
+        states += 1;
+        positive += usize::from(ranked.iter().filter(|e| e.end_probability > 0.0).count() > 1);
+    }
+    // Most states have several suggestions that can end the game, where
+    // leaving one early matters.
+    assert!(states > 1200 && positive > states / 4, "{positive} of {states} states");
+}
+
+/// `advise` against its parts, composed as the separate public calls do
+/// them (each suggestion evaluated anew, the value of waiting ranked again,
+/// every opponent's public model counted): the same advice, to the bit.
+#[test]
+fn advise_is_the_composition_of_its_parts() {
+    use rand::SeedableRng;
+    use sleuth_core::advice::{better_than_even, combined_threat, AccuseReason};
+    let (mut weighed, mut states) = (0, 0);
+    for i in 0..300 {
+        let master = i % 10 == 9;
+        let generated = big_game("advice-parts", i, master, if master { 15 } else { 40 }, 0.0);
+        let game = player_view(&generated);
+        let options = AdviceOptions { samples: 6, tell_samples: 0, seed: i, ..AdviceOptions::default() };
+        let Ok(advice) = advise(&game, &options) else { continue }; // an unlucky accusation
+        let pos = Position::new(&game).expect("advice was given");
+        let ranked = pos.rank_suggestions(options.shortlist).expect("counted");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(options.seed);
+        let (_, deals) = pos.best_accusation().expect("counted");
+        let total = pos.counts().total;
+        let lookahead = if deals < total && better_than_even(deals, total) { options.opponent_shortlist } else { 0 };
+        let opponents = pos.opponents_by_knowledge(options.samples, lookahead, &mut rng).expect("counted");
+        let accusation = pos.player_accusation(combined_threat(&opponents), options.shortlist).expect("counted");
+        assert_eq!(advice.suggestions[..], ranked[..options.suggestions.min(ranked.len())], "game {i}");
+        assert_eq!(advice.accusation, accusation, "game {i}");
+        assert_eq!(advice.opponents, opponents, "game {i}");
+        for o in &advice.opponents {
+            let public = count_marginals(&pos.public_model(o.player), &CountOptions::default()).expect("counted");
+            assert_eq!(o.public_entropy.to_bits(), case_file_entropy(pos.game(), &public).to_bits(), "game {i}");
+        }
+        states += 1;
+        weighed +=
+            usize::from(matches!(accusation.reason, AccuseReason::ThreatOutweighs | AccuseReason::WaitingIsBetter));
+    }
+    assert!(states > 200 && weighed >= 5, "{weighed} of {states} states weigh waiting");
+}
