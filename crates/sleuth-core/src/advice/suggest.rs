@@ -119,7 +119,11 @@ impl Position<'_> {
     /// none: the same number as the largest in that ranking, for less. A
     /// suggestion's answers are counted one by one, and it is left as soon
     /// as those that end the game and the answers not yet counted add up to
-    /// less than the best so far (it could not be the largest).
+    /// less than the best so far. That sum bounds its chance of ending the
+    /// game from above (the chance is the sum of the probabilities of the
+    /// answers that end it, and those not yet counted add up to one minus
+    /// those counted, exactly, in integer weights), so a suggestion left
+    /// could not be the largest.
     ///
     /// # Errors
     /// [`CountError`] from the counts.
