@@ -1,5 +1,6 @@
 //! The `sleuth` agent: a thin wrapper around [`sleuth_core::advice`].
 
+use super::habits;
 use super::tactics::suggest_by_tiers;
 use super::{random_card, random_combination};
 use crate::agent::{Agent, SimRng, View};
@@ -105,6 +106,9 @@ pub enum Tells {
     /// Only the tells of opponents whose own play shows the habit
     /// ([`Position::checked_tells`]).
     Checked,
+    /// Every opponent's habit learned within the game, assuming none
+    /// ([`super::habits`]): the case files weighed by the posterior-predictive.
+    Learned,
 }
 
 impl Default for SleuthAgent {
@@ -146,7 +150,7 @@ impl SleuthAgent {
                 }
                 tells
             }
-            (_, Tells::Off) => return None,
+            (_, Tells::Off | Tells::Learned) => return None,
         };
         tells.iter().any(|t| t.rate < 1.0).then_some(tells)
     }
@@ -154,6 +158,11 @@ impl SleuthAgent {
     /// The case files weighed by the tells it reads, most likely first;
     /// `None` when it reads none or sampling fails.
     fn told(&self, pos: &Position<'_>, rng: &mut SimRng) -> Option<Vec<(CardSet, f64)>> {
+        if self.tells == Tells::Learned && self.accusing != Accusing::Legacy {
+            let (_, problem, _) = self.cache.as_ref()?;
+            let learned = habits::learn_sampled(pos.game(), problem, self.tell_samples, rng).ok()??;
+            return Some(learned.case_files);
+        }
         let tells = self.tells_of(pos)?;
         pos.told_case_files(&tells, self.tell_samples, rng).ok()
     }
