@@ -5,11 +5,11 @@
 //! - [`SleuthAgent`] (`"sleuth"`): the strongest; plays by the exact advice
 //!   of `sleuth_core::advice` (focused suggestions from exact counts at up
 //!   to four players, exactly ranked ones at larger tables, least revealing
-//!   refutations, accusations as a race on exact odds against the
-//!   opponents). Its variants ([`SLEUTH_VARIANTS`]) change one rule each:
+//!   refutations, accusations as a race on the odds against the opponents,
+//!   the deals weighed by each opponent's asking habit learned within the
+//!   game, [`habits`]). Its variants ([`SLEUTH_VARIANTS`]) change one rule each:
 //!   `"sleuth-checked"` reads the tells of opponents whose play shows them,
-//!   `"sleuth-learned"` learns each opponent's asking habit within the game
-//!   ([`habits`]),
+//!   `"sleuth-exact"` weighs every consistent deal alike (no habit learned),
 //!   `"sleuth-certain"` accuses only when certain, `"sleuth-hide"` names its
 //!   own cards rather than a certain case-file card, `"sleuth-information"`
 //!   ranks every suggestion by expected information, `"sleuth-legacy"` is
@@ -80,7 +80,7 @@ pub const AGENT_NAMES: &[&str] =
 /// Variants of the `sleuth` agent, built by [`agent_by_name`] to measure
 /// one rule at a time (TOURNAMENTS.md, "Speed Clue opponents").
 pub const SLEUTH_VARIANTS: &[&str] =
-    &["sleuth-checked", "sleuth-learned", "sleuth-certain", "sleuth-hide", "sleuth-information", "sleuth-legacy"];
+    &["sleuth-checked", "sleuth-exact", "sleuth-certain", "sleuth-hide", "sleuth-information", "sleuth-legacy"];
 
 /// The group4 agent with the agent seed's optional ideas ([`Group4Options`]);
 /// built by [`agent_by_name`] but not in [`AGENT_NAMES`], so that default
@@ -112,7 +112,7 @@ pub fn agent_by_name(name: &str) -> Option<Box<dyn Agent>> {
         "spock" => Box::new(SpockAgent::new()),
         "sleuth" => Box::new(SleuthAgent::new()),
         "sleuth-checked" => Box::new(Named("sleuth-checked", sleuth(|a| a.tells = Tells::Checked))),
-        "sleuth-learned" => Box::new(Named("sleuth-learned", sleuth(|a| a.tells = Tells::Learned))),
+        "sleuth-exact" => Box::new(Named("sleuth-exact", sleuth(|a| a.tells = Tells::Off))),
         "sleuth-certain" => Box::new(Named("sleuth-certain", sleuth(|a| a.accusing = Accusing::Certain))),
         "sleuth-hide" => Box::new(Named("sleuth-hide", sleuth(|a| a.hide = true))),
         "sleuth-information" => Box::new(Named(

@@ -18,9 +18,9 @@ use sleuth_core::{Card, CardSet, CountProblem, Counts, Event, Player};
 ///   players (4), a focused combination from its exact counts
 ///   ([`Position::focused_tiers`]): in each category a certain case-file
 ///   card (or one of its own), else a candidate with the fewest possible
-///   places; among equals, with [`Tells::Checked`], the card most likely in
-///   the case file by the tells of the opponents whose play shows the habit
-///   ([`Position::checked_tells`]), else at random; never a combination it
+///   places; among equals, the card most likely in the case file once the
+///   deals are weighed by the opponents' asking habits learned in the game
+///   ([`Tells::Learned`], [`super::habits`]); never a combination it
 ///   suggested before (the next best by [`super::tactics::fresh_suggestion`]).
 ///   At larger tables it ranks a shortlist by the exact chance of ending
 ///   the game, then expected information ([`Position::rank_suggestions`],
@@ -38,8 +38,9 @@ use sleuth_core::{Card, CardSet, CountProblem, Counts, Event, Player};
 ///   deals, and the measured chance that a perfect reasoner with that many
 ///   candidates left solves with its next question), `W` the value of
 ///   waiting, 1 (waiting keeps every later chance; [`SleuthAgent::lookahead`]
-///   bounds it by the next question instead). `p` is exact, or weighed by
-///   checked tells when they are read. If the simulator never asks it after
+///   bounds it by the next question instead). `p` is the probability of
+///   the most likely case file with the deals weighed by the learned
+///   habits (with [`Tells::Off`], exact). If the simulator never asks it after
 ///   its suggestion, it weighs that at the start of its turn instead.
 ///
 /// If counting fails (overflow) it plays random legal suggestions and does
@@ -128,7 +129,7 @@ impl SleuthAgent {
             objective: Objective::default(),
             lookahead: false,
             hide: false,
-            tells: Tells::Off,
+            tells: Tells::Learned,
             tell_samples: 1000,
             tell_weight: HINT_PRIOR_WEIGHT,
             tell_gate: true,

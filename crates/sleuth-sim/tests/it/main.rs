@@ -6,6 +6,7 @@ mod determinism;
 mod entrants;
 mod exact;
 mod experiment;
+mod habits;
 mod rules;
 mod sleuth;
 mod speedclue;
