@@ -40,7 +40,8 @@ use sleuth_core::{Card, CardSet, CountProblem, Counts, Event, Player};
 ///   waiting, 1 (waiting keeps every later chance; [`SleuthAgent::lookahead`]
 ///   bounds it by the next question instead). `p` is the probability of
 ///   the most likely case file with the deals weighed by the learned
-///   habits (with [`Tells::Off`], exact). If the simulator never asks it after
+///   habits at up to [`SleuthAgent::habits_up_to`] players, else exact.
+///   If the simulator never asks it after
 ///   its suggestion, it weighs that at the start of its turn instead.
 ///
 /// If counting fails (overflow) it plays random legal suggestions and does
@@ -71,6 +72,11 @@ pub struct SleuthAgent {
     pub tells: Tells,
     /// Deals sampled to weigh case files by the tells.
     pub tell_samples: usize,
+    /// [`Tells::Learned`] weighs the deals only at tables of at most this
+    /// many players (4): at five, with fewer questions per opponent before
+    /// the end, it did not help (TOURNAMENTS.md, "Habits learned within
+    /// the game").
+    pub habits_up_to: usize,
     /// How many known cards the checked tells' prior of no habit is worth
     /// ([`HINT_PRIOR_WEIGHT`] by default).
     pub tell_weight: f64,
@@ -131,6 +137,7 @@ impl SleuthAgent {
             hide: false,
             tells: Tells::Learned,
             tell_samples: 1000,
+            habits_up_to: 4,
             tell_weight: HINT_PRIOR_WEIGHT,
             tell_gate: true,
             cache: None,
@@ -160,6 +167,9 @@ impl SleuthAgent {
     /// `None` when it reads none or sampling fails.
     fn told(&self, pos: &Position<'_>, rng: &mut SimRng) -> Option<Vec<(CardSet, f64)>> {
         if self.tells == Tells::Learned && self.accusing != Accusing::Legacy {
+            if pos.game().num_players() > self.habits_up_to {
+                return None;
+            }
             let (_, problem, _) = self.cache.as_ref()?;
             let learned = habits::learn_sampled(pos.game(), problem, self.tell_samples, rng).ok()??;
             return Some(learned.case_files);
