@@ -164,7 +164,6 @@ pub fn learn_sampled<R: rand::Rng + ?Sized>(
 mod tests {
     use super::*;
     use rand::SeedableRng;
-    use sleuth_core::brute::deal_fits;
     use sleuth_core::Card;
 
     /// Every deal of `game` that fits its events, by brute force.
@@ -190,7 +189,7 @@ mod tests {
                 let one_each = deck.categories().all(|cat| {
                     deck.category_cards(cat).iter().filter(|c| place[c.index()] == Some(Place::CaseFile)).count() == 1
                 });
-                if full && one_each && deal_fits(game, place) {
+                if full && one_each && game.fits(place) {
                     out.push(place.clone());
                 }
                 return;
