@@ -39,6 +39,7 @@ pub mod report;
 mod sample;
 #[cfg(feature = "schema")]
 pub mod schema;
+pub mod view;
 
 pub use advice::{
     Accusation, Advice, BehaviourHint, Opponent, Outcome, Refutation, RefutationOption, Suggestion, Tell,
