@@ -55,6 +55,15 @@ export function check(gameText) {
   return call("sleuth_check", gameText);
 }
 
+/**
+ * One request of the notepad page (the offline app's local backend): a JSON
+ * object `{"op", ...}` in, `{"status", "body"}` or `{"status", "error"}` out,
+ * as JSON text (see src/page.rs).
+ */
+export function page(requestText) {
+  return call("sleuth_page", requestText);
+}
+
 function call(name, ...texts) {
   if (!engine) throw new Error("the Sleuth engine is not loaded: await init() first");
   const e = engine;

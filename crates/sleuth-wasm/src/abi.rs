@@ -119,3 +119,13 @@ pub unsafe extern "C" fn sleuth_check(game: *const u8, game_len: usize) -> u32 {
     // SAFETY: the caller's contract.
     finish(unsafe { text(game, game_len, "game") }.and_then(crate::check))
 }
+
+/// [`crate::page::page`]: always 0 (its output is JSON, a refusal too).
+///
+/// # Safety
+/// Each pointer and length lie inside one live [`sleuth_alloc`] buffer.
+#[no_mangle]
+pub unsafe extern "C" fn sleuth_page(request: *const u8, request_len: usize) -> u32 {
+    // SAFETY: the caller's contract.
+    finish(unsafe { text(request, request_len, "request") }.map(crate::page::page))
+}

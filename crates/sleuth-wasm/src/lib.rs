@@ -11,8 +11,11 @@
 //! prefix; the command's exit code 2. The JSON of a game with no consistent
 //! deal is a result, not an error, as on the command line (exit code 3),
 //! except for the advice, which refuses it.
+//!
+//! [`page::page`] answers the notepad page's requests for the offline app.
 
 pub mod abi;
+pub mod page;
 
 use sleuth_core::advice::{advise as advice_for, AdviceError, AdviceOptions};
 use sleuth_core::count::{states_for_memory, CountError};
