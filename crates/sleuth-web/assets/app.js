@@ -64,16 +64,31 @@ function newKey() {
   return [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/**
+ * Where the games live. Served by `sleuth serve`: its HTTP API (several
+ * devices on one game). Built as the offline app (crates/sleuth-wasm/build.sh
+ * writes <meta name="sleuth-backend" content="local"> into the page):
+ * local.mjs, which answers the same requests with the same JSON from the
+ * games in this browser and the engine in a Web Worker.
+ */
+const LOCAL = document.querySelector('meta[name="sleuth-backend"]')?.content === 'local';
+let local = null; // the offline app's backend, once loaded (start)
+
 /** Calls the API; answers the JSON body (null for 204 and 304); throws ApiError on a non-2xx answer. */
 async function api(method, path, body, extraHeaders) {
   const headers = { ...(extraHeaders || {}) };
-  if (method !== 'GET') headers['Content-Type'] = 'application/json';
-  if (TOKEN) headers['X-Sleuth-Token'] = TOKEN;
-  const res = await fetch(path, { method, headers, cache: 'no-store', body: body === undefined ? undefined : JSON.stringify(body) });
-  if (res.status === 304 || res.status === 204) return null;
-  let data = null;
-  try { data = await res.json(); } catch (_) { /* not JSON */ }
-  if (!res.ok) throw new ApiError(res.status, data, (data && data.error) || `${res.status} ${res.statusText}`);
+  let status, statusText = '', data = null;
+  if (local) {
+    ({ status, data } = await local.request(method, path, body, headers));
+  } else {
+    if (method !== 'GET') headers['Content-Type'] = 'application/json';
+    if (TOKEN) headers['X-Sleuth-Token'] = TOKEN;
+    const res = await fetch(path, { method, headers, cache: 'no-store', body: body === undefined ? undefined : JSON.stringify(body) });
+    ({ status, statusText } = res);
+    if (status !== 304 && status !== 204) try { data = await res.json(); } catch (_) { /* not JSON */ }
+  }
+  if (status === 304 || status === 204) return null;
+  if (status < 200 || status > 299) throw new ApiError(status, data, (data && data.error) || `${status} ${statusText}`);
   return data;
 }
 
@@ -1054,6 +1069,12 @@ function goToTurnForm() {
 // ---------------------------------------------------------------- start
 
 async function start() {
+  if (LOCAL) {
+    try { local = await (await import('./local.mjs')).open(); } catch (e) { showError(`Sleuth cannot start in this browser: ${e.message}`); return; }
+    // The game file comes from this browser's store; joining from another device needs `sleuth serve`.
+    $('export').addEventListener('click', (ev) => { ev.preventDefault(); if (state.game) local.download(state.game.id).catch((e) => showError(e.message)); });
+    $('nav-share').classList.add('hidden');
+  }
   try { state.decks = await api('GET', '/api/decks'); } catch (e) { showError(e.message); return; }
   $('setup').addEventListener('submit', createGame);
   $('setup-deck').addEventListener('change', renderSetup);
