@@ -10,7 +10,11 @@
 //!   and contradiction in view with the focus), my own turns, the one-tap
 //!   refutation turn, and the same on a desktop;
 //! - `games.mjs`: names, rename, delete, a clean "New game", and the "Join
-//!   from a phone" panel.
+//!   from a phone" panel;
+//! - `offline.mjs`: the offline app (`crates/sleuth-wasm/build.sh
+//!   target/wasm-app`, or `SLEUTH_APP_DIR`) from a static server, then with
+//!   the network off: the sample game on a 360 px phone, the notepad after
+//!   every turn, export, reload, undo and redo.
 //!
 //! Needs `node`, `e2e/node_modules/playwright-core` (`npm ci --prefix
 //! crates/sleuth-web/e2e`) and Chromium (`/usr/bin/chromium`, or
@@ -66,6 +70,13 @@ fn in_path(name: &str) -> Option<PathBuf> {
 /// share (and `extra`); its standard output. Fails when the browser, node
 /// or playwright-core is missing.
 fn run_script(script: &str, server: &Server, extra: &[(&str, &Path)]) -> String {
+    let url = format!("http://{}/", server.addr);
+    run_node(script, &[("SLEUTH_URL", Path::new(&url))], extra)
+}
+
+/// Runs `e2e/SCRIPT` with `env` and `extra` in its environment, and the
+/// sample game and the browser; its standard output.
+fn run_node(script: &str, env: &[(&str, &Path)], extra: &[(&str, &Path)]) -> String {
     let chromium = match std::env::var_os("SLEUTH_CHROMIUM") {
         Some(p) => Some(PathBuf::from(p)),
         None => find(&["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].map(PathBuf::from)),
@@ -81,10 +92,9 @@ fn run_script(script: &str, server: &Server, extra: &[(&str, &Path)]) -> String 
     let mut cmd = Command::new(node);
     cmd.arg(e2e.join(script))
         .current_dir(&e2e)
-        .env("SLEUTH_URL", format!("http://{}/", server.addr))
         .env("SLEUTH_SAMPLE", Path::new(DIR).join("../../testdata/seed-sat-sample.json"))
         .env("SLEUTH_CHROMIUM", &chromium);
-    for (k, v) in extra {
+    for (k, v) in env.iter().chain(extra) {
         cmd.env(k, v);
     }
     if let Some(dir) = std::env::var_os("SLEUTH_SCREENSHOTS") {
@@ -140,4 +150,46 @@ fn the_phone_flow_and_my_own_turns_in_headless_chromium() {
 fn the_game_list_and_joining_from_a_phone_in_headless_chromium() {
     let server = start(None);
     run_script("games.mjs", &server, &[]);
+}
+
+#[test]
+#[ignore = "needs the built offline app, Chromium, node and playwright-core; run with --ignored (README, Development)"]
+fn the_offline_app_on_a_phone_with_the_network_off_in_headless_chromium() {
+    let app = match std::env::var_os("SLEUTH_APP_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(DIR).join("../../target/wasm-app"),
+    };
+    for file in ["index.html", "sw.js", "manifest.webmanifest", "sleuth.wasm", "sleuth.mjs", "local.mjs"] {
+        assert!(
+            app.join(file).exists(),
+            "no {} in {}: build the offline app first (crates/sleuth-wasm/build.sh target/wasm-app, or set SLEUTH_APP_DIR)",
+            file,
+            app.display()
+        );
+    }
+    // The notepad before the first turn and after each turn, as sleuth-core
+    // computes it (the rules of `sleuth notepad`).
+    let sample = sleuth_core::GameFile::from_json(&sample_game().to_string()).unwrap();
+    let expected: Vec<serde_json::Value> = (0..=sample.events.len())
+        .map(|n| {
+            let file = sleuth_core::GameFile { events: sample.events[..n].to_vec(), ..sample.clone() };
+            expected_notepad(&Game::new(&file).unwrap())
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let expected_path = dir.path().join("expected.json");
+    std::fs::write(&expected_path, serde_json::Value::from(expected).to_string()).unwrap();
+    let export = dir.path().join("export.json");
+    let stdout = run_node(
+        "offline.mjs",
+        &[("SLEUTH_APP_DIR", &app), ("SLEUTH_EXPECTED", &expected_path), ("SLEUTH_EXPORT", &export)],
+        &[],
+    );
+    println!("offline app: {stdout}");
+
+    // The game file the page exported is the sample's.
+    let exported = sleuth_core::GameFile::from_json(&std::fs::read_to_string(&export).unwrap()).unwrap();
+    let mut want = sample;
+    want.hand_sizes = exported.hand_sizes.clone(); // the page writes the dealing rule's sizes out
+    assert_eq!(exported, want);
 }
