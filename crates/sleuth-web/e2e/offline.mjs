@@ -9,8 +9,9 @@
 //   SLEUTH_CHROMIUM   the browser to drive
 // The app is loaded once from a static server on loopback; then the server
 // is stopped and the browser goes offline (context.setOffline), and
-// everything else (reload, the whole sample game, export, reload again) runs
-// from the service worker's cache, IndexedDB and the engine in WebAssembly.
+// everything else (reload, the whole sample game, export, reload again, the
+// API's semantics, a long count cancelled) runs from the service worker's
+// cache, IndexedDB and the engine in WebAssembly.
 import { chromium } from 'playwright-core';
 import { createServer } from 'node:http';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -153,6 +154,57 @@ try {
   await page.click('#redo');
   await page.waitForSelector(`#notepad[data-version="${sample.events.length + 2}"]`);
   await checkNotepad(sample.events.length);
+
+  // ---- the local backend answers as the server's API does (api.rs): a second
+  // backend on the same IndexedDB, as another tab would open it
+  const semantics = await page.evaluate(async (gameUrl) => {
+    const id = gameUrl.match(/#\/game\/(.+)$/)[1];
+    const other = await (await import('./local.mjs')).open();
+    const at = async (method, path, body, headers) => other.request(method, `/api/games/${id}${path}`, body, headers);
+    const out = {};
+    const v = (await at('GET', '')).data.version;
+    const turn = { suggestion: { by: 'sc', cards: ['mu', 'kn', 'ha'], refuted_by: 'mu', shown: null } };
+    const key = { 'If-Match': `"${v}"`, 'Idempotency-Key': 'k-offline-1' };
+    const first = await at('POST', '/events', { event: turn }, key);
+    const again = await at('POST', '/events', { event: turn }, key);
+    out.add = [first.status, first.data.change, again.status, again.data.change, again.data.events.length];
+    out.otherChange = (await at('POST', '/events', { event: { ...turn } }, { ...key, 'Idempotency-Key': 'k-offline-2' })).status;
+    out.noKey = (await at('POST', '/events', { event: turn }, { 'If-Match': `"${v + 1}"` })).status;
+    out.unknownKey = (await at('POST', '/events', { event: { suggestion: { ...turn.suggestion, x: 1 } } }, { 'If-Match': `"${v + 1}"`, 'Idempotency-Key': 'k3' })).status;
+    out.otherReplay = (await at('POST', '/events', { event: { accusation: { by: 'sc', cards: ['mu', 'kn', 'ha'], correct: false } } }, key)).status;
+    const del = await at('DELETE', `/events/${first.data.change.turn}`, undefined, { 'If-Match': `"${v + 1}"` });
+    const delAgain = await at('DELETE', `/events/${first.data.change.turn}`, undefined, { 'If-Match': `"${v + 2}"` });
+    const staleV = await at('POST', '/undo', {}, { 'If-Match': `"${v}"` });
+    out.del = [del.status, del.data.events.length, delAgain.status, staleV.status, staleV.data.state.version];
+    out.noIfMatch = (await at('POST', '/undo', {})).status;
+    out.position = (await at('DELETE', '/events/3', undefined, { 'If-Match': `"${v + 2}"` })).status;
+    return out;
+  }, page.url());
+  const n = sample.events.length;
+  check(JSON.stringify(semantics.add) === JSON.stringify([200, { version: n + 3, turn: `t${n + 1}`, replayed: false }, 200,
+    { version: n + 3, turn: `t${n + 1}`, replayed: true }, n + 1]), `an add sent twice is stored once: ${JSON.stringify(semantics.add)}`);
+  check(semantics.otherChange === 409, `a change based on an old version: ${semantics.otherChange}`);
+  check(semantics.noKey === 400 && semantics.unknownKey === 400, `an add without a key, an event with an unknown key: ${JSON.stringify(semantics)}`);
+  check(semantics.otherReplay === 422, `a key sent again with another change: ${semantics.otherReplay}`);
+  check(JSON.stringify(semantics.del) === JSON.stringify([200, n, 404, 409, n + 4]), `delete by turn id, once; a stale undo: ${JSON.stringify(semantics.del)}`);
+  check(semantics.noIfMatch === 428 && semantics.position === 400, `no If-Match; a position for a turn id: ${JSON.stringify(semantics)}`);
+
+  // ---- a long count: the page stays responsive, shows it, and Cancel stops it
+  await page.evaluate(() => { location.hash = '#/'; });
+  await page.waitForSelector('#view-list:not(.hidden)');
+  await page.setInputFiles('#import', { name: 'master-10.json', mimeType: 'application/json', buffer: readFileSync(new URL('./master-10-slow-advice.json', import.meta.url)) });
+  await page.waitForSelector('#notepad[data-version="0"]');
+  await page.waitForSelector('#counting', { state: 'visible' });
+  const t0 = Date.now();
+  await page.evaluate(() => document.body.offsetHeight);
+  const responsive = Date.now() - t0;
+  check(responsive < 1000, `the page answers while the engine counts (${responsive} ms)`);
+  await page.tap('#counting-cancel');
+  await page.waitForFunction(() => document.getElementById('advice-body').textContent.includes('Counting cancelled'));
+  check(!(await page.isVisible('#counting')), 'the counting bar goes with the count');
+  // A new engine takes the next request: why a card of my hand is mine.
+  await page.click('#notepad td.cell[data-card="gr"][data-place="p1"]');
+  await page.waitForSelector('#why-fact');
 
   check(online.length === 0, `requests that went to the network: ${online}`);
   check(errors.length === 0, `errors in the page: ${errors.join('; ')}`);
