@@ -26,6 +26,7 @@ fn call(command: &str, args: &[&str]) -> (u32, String) {
             ("check", [(g, gl)]) => abi::sleuth_check(*g, *gl),
             ("advise", [(g, gl)]) => abi::sleuth_advise(*g, *gl),
             ("why", [(g, gl), (c, cl), (p, pl)]) => abi::sleuth_why(*g, *gl, *c, *cl, *p, *pl),
+            ("page", [(r, rl)]) => abi::sleuth_page(*r, *rl),
             _ => panic!("no command {command} of {} arguments", args.len()),
         }
     };
@@ -89,4 +90,78 @@ fn sleuth_wasm_output() -> String {
     // SAFETY: the last command's output.
     let out = unsafe { std::slice::from_raw_parts(abi::sleuth_output_ptr(), abi::sleuth_output_len()) };
     String::from_utf8(out.to_vec()).unwrap()
+}
+
+/// One request of the page through the ABI: (status, body or error).
+fn page(request: serde_json::Value) -> (u64, serde_json::Value) {
+    let (code, out) = call("page", &[&request.to_string()]);
+    assert_eq!(code, 0, "a page request always answers JSON: {out}");
+    let reply: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let status = reply["status"].as_u64().unwrap();
+    (status, if status == 200 { reply["body"].clone() } else { reply["error"].clone() })
+}
+
+#[test]
+fn the_pages_analysis_is_analyze_json_with_its_version() {
+    let (status, body) = page(serde_json::json!({"op": "analysis", "game": SAMPLE, "version": 7}));
+    assert_eq!(status, 200);
+    let mut cli: serde_json::Value = serde_json::from_str(&call("analyze", &[SAMPLE]).1).unwrap();
+    cli["version"] = 7.into();
+    assert_eq!(body, cli);
+
+    let (status, view) = page(serde_json::json!({"op": "view", "game": SAMPLE}));
+    assert_eq!(status, 200);
+    let events = view["view"]["events"].as_array().unwrap();
+    let file: serde_json::Value = serde_json::from_str(SAMPLE).unwrap();
+    assert_eq!(events.len(), file["events"].as_array().unwrap().len());
+    assert_eq!(events[0]["text"], "sc suggested sc, ro, lo; mu refuted and showed sc");
+    assert_eq!(view["view"]["hand_sizes"], serde_json::json!([3, 3, 3, 3, 3, 3]));
+    // The export is the game file's own writer: it reads back as the same game.
+    let text = view["text"].as_str().unwrap();
+    let back = sleuth_core::GameFile::from_json(text).unwrap();
+    assert_eq!(back, sleuth_core::GameFile::from_json(SAMPLE).unwrap());
+}
+
+#[test]
+fn page_requests_are_refused_with_the_apis_statuses() {
+    let player = |hand: &str| {
+        format!(
+            r#"{{"version": 1, "deck": "classic", "players": ["a", "b", "c"], "me": "a", "hand": [{hand}], "events": []}}"#
+        )
+    };
+    let cases = [
+        (serde_json::json!({"op": "view", "game": "{\"version\": 1"}), 400, "not valid JSON"),
+        (serde_json::json!({"op": "view", "game": player(r#""mu", "zz""#)}), 422, "zz"),
+        (
+            serde_json::json!({"op": "event", "event": {"suggestion": {"by": "a", "cards": [], "x": 1}}}),
+            400,
+            "unknown key 'x'",
+        ),
+        (serde_json::json!({"op": "why", "game": SAMPLE, "card": "zz", "place": "sc"}), 400, "unknown card 'zz'"),
+        (
+            serde_json::json!({"op": "refutation", "game": SAMPLE, "by": "sc", "cards": ["mu", "kn", "ha"]}),
+            400,
+            "your own",
+        ),
+        (
+            serde_json::json!({"op": "refutation", "game": SAMPLE, "by": "mu", "cards": ["mu", "pl"]}),
+            400,
+            "one card of each",
+        ),
+        (serde_json::json!({"op": "nothing"}), 400, "unknown op"),
+        (serde_json::json!({"op": "analysis", "game": SAMPLE}), 400, "version"),
+    ];
+    for (request, want, says) in cases {
+        let (status, error) = page(request.clone());
+        assert_eq!(status, want, "{request}: {error}");
+        assert!(error.as_str().unwrap().contains(says), "{request}: {error}");
+    }
+    let (_, text) = call("page", &["not json"]);
+    assert!(text.contains("\"status\":400"), "{text}");
+
+    // An inconsistent history: no advice, not an error (the page says why).
+    let file: serde_json::Value =
+        serde_json::from_str(include_str!("../../../testdata/corpus/classic-observer-inconsistent.json")).unwrap();
+    let (status, advice) = page(serde_json::json!({"op": "advice", "game": file.to_string(), "version": 2}));
+    assert_eq!((status, advice["consistent"].clone(), advice["version"].clone()), (200, false.into(), 2.into()));
 }
