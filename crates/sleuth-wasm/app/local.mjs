@@ -83,8 +83,8 @@ class Local {
   async request(method, path, body, headers = {}) {
     try {
       return await this.route(method, new URL(path, location.href), body === undefined ? undefined : JSON.parse(JSON.stringify(body)), headers);
-    } catch (e) {
-      if (!(e instanceof Refused)) throw e;
+    } catch (err) {
+      const e = err instanceof Refused ? err : failure(err);
       const data = { error: e.message };
       if (e.status === 409 && e.current) data.state = await this.state(e.current);
       return { status: e.status, data };
@@ -296,6 +296,14 @@ class Local {
 
 const ok = (data) => ({ status: 200, data });
 
+/** What the browser's storage failed at, as the server words a full disk or a failed write. */
+function failure(e) {
+  if (e && e.name === 'QuotaExceededError') {
+    return new Refused(507, "this browser's storage for Sleuth is full: nothing was stored (export and delete old games)");
+  }
+  return new Refused(500, `this browser could not read or store the game: ${e && e.message ? e.message : e}; nothing was changed`);
+}
+
 /**
  * The service worker (sw.js) keeps every file of the app, so that it opens
  * with no network. A new version is installed in the background and waits;
@@ -318,11 +326,12 @@ function registerServiceWorker() {
       bar.append('A new version of Sleuth is ready.', button);
       document.body.append(bar);
     };
-    if (reg.waiting) offer(reg.waiting);
-    reg.addEventListener('updatefound', () => {
-      const worker = reg.installing;
+    const installing = (worker) => {
       worker.addEventListener('statechange', () => { if (worker.state === 'installed') offer(worker); });
-    });
+    };
+    if (reg.waiting) offer(reg.waiting);
+    else if (reg.installing) installing(reg.installing); // found before this page listened
+    reg.addEventListener('updatefound', () => installing(reg.installing));
   }).catch(() => { /* no service worker (a private window): the app works while online */ });
   // The page reloads into a new version once the player asked for it (a
   // page the service worker did not load yet has nothing to replace).

@@ -15,10 +15,13 @@
 import { chromium } from 'playwright-core';
 import { createServer } from 'node:http';
 import { readFile, writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 
-const dir = process.env.SLEUTH_APP_DIR;
+// Served from a copy, which the test changes to publish a new version.
+const dir = mkdtempSync(join(tmpdir(), 'sleuth-app-'));
+cpSync(process.env.SLEUTH_APP_DIR, dir, { recursive: true });
 const sample = JSON.parse(readFileSync(process.env.SLEUTH_SAMPLE, 'utf8'));
 const expected = JSON.parse(readFileSync(process.env.SLEUTH_EXPECTED, 'utf8'));
 
@@ -78,6 +81,19 @@ try {
   }
   const manifest = JSON.parse(await readFile(join(dir, 'manifest.webmanifest'), 'utf8'));
   check(manifest.icons.some((i) => i.sizes === '512x512') && manifest.display === 'standalone', 'an installable manifest');
+
+  // ---- a new version is published: it installs beside the old one, the page
+  // offers to reload, and after that only the new version's cache is left
+  const sw = readFileSync(join(dir, 'sw.js'), 'utf8');
+  const version = sw.match(/const VERSION = '([0-9a-f]+)'/)[1];
+  writeFileSync(join(dir, 'sw.js'), sw.replace(`const VERSION = '${version}'`, `const VERSION = '${version}-next'`));
+  await page.reload();
+  await page.waitForSelector('#update button');
+  const both = await page.evaluate(async () => (await caches.keys()).sort());
+  check(both.length === 2, `the new version waits beside the old one until asked: ${both}`);
+  await Promise.all([page.waitForEvent('load'), page.click('#update button')]);
+  await page.waitForSelector('#view-list:not(.hidden)');
+  await page.waitForFunction(async (next) => JSON.stringify(await caches.keys()) === JSON.stringify([`sleuth-${next}`]), `${version}-next`);
 
   // ---- offline: the server is gone and the browser has no network
   await new Promise((resolve) => server.close(resolve));
@@ -217,4 +233,5 @@ try {
 } finally {
   await browser.close();
   server.close();
+  rmSync(dir, { recursive: true, force: true });
 }
