@@ -10,8 +10,6 @@ use sleuth_core::wire::view::{self, AnalysisReply, RefutationError};
 use sleuth_core::{Analysis, Card, CardSet, CountOptions, Game, Place, Player};
 use std::time::Instant;
 
-pub use sleuth_core::wire::view::CASE_FILES_SHOWN;
-
 /// The built-in decks, for the setup form.
 pub fn decks() -> Value {
     json!(view::decks())
