@@ -38,17 +38,22 @@ app=crates/sleuth-wasm/app
 app_files="local.mjs store.mjs engine.mjs worker.mjs manifest.webmanifest icon.svg icon-192.png icon-512.png icon-maskable-512.png"
 cp "$web/app.js" "$web/style.css" "$out/"
 for f in $app_files; do cp "$app/$f" "$out/"; done
-if [ "$(grep -c '</head>' "$web/index.html")" != 1 ]; then
-    echo "error: $web/index.html must have one </head> line for the offline app's tags" >&2
+# They go right after <meta charset>, before anything the policy governs.
+anchor='<meta charset="utf-8">'
+if [ "$(grep -c "$anchor" "$web/index.html")" != 1 ]; then
+    echo "error: $web/index.html must have one $anchor line for the offline app's tags" >&2
     exit 1
 fi
-head='<meta name="sleuth-backend" content="local">\
+# The content security policy of `sleuth serve`'s page, allowing WebAssembly.
+csp="default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data:; object-src 'none'; base-uri 'none'"
+head="$anchor"'\
+<meta http-equiv="Content-Security-Policy" content="'"$csp"'">\
+<meta name="sleuth-backend" content="local">\
 <meta name="theme-color" content="#222a3a">\
 <link rel="manifest" href="manifest.webmanifest">\
 <link rel="icon" href="icon.svg" type="image/svg+xml">\
-<link rel="apple-touch-icon" href="icon-192.png">\
-</head>'
-sed "s|</head>|$head|" "$web/index.html" >"$out/index.html"
+<link rel="apple-touch-icon" href="icon-192.png">'
+sed "s|$anchor|$head|" "$web/index.html" >"$out/index.html"
 # The service worker caches every file under a name made from their hash,
 # so that any change to any file makes a new version.
 files="index.html app.js style.css $app_files sleuth.wasm sleuth.mjs"

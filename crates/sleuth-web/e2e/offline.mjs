@@ -62,6 +62,8 @@ try {
   page = await ctx.newPage();
   page.setDefaultTimeout(30000);
   page.on('pageerror', (e) => errors.push(String(e)));
+  // A file the content security policy blocks, or one that fails to load, is a console error.
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
 
   // ---- the first load, online: the service worker caches every file
   await page.goto(URL_);
