@@ -186,9 +186,12 @@ class Local {
     return this.engine(this.quick, { op: 'event', event: value });
   }
 
-  /** The game's state as the API sends it: the engine's view, its id, version, name, undo state and turn ids. */
-  async state(g) {
-    const { view } = await this.read(g.file);
+  /**
+   * The game's state as the API sends it: the engine's view, its id, version,
+   * name, undo state and turn ids (`read`: the engine's reading of g.file, when the caller has it).
+   */
+  async state(g, read) {
+    const { view } = read || await this.read(g.file);
     view.events.forEach((e, i) => { e.id = `t${g.ids[i]}`; });
     return { ...view, id: g.id, version: g.version, name: g.name, can_undo: g.undo.length > 0, can_redo: g.redo.length > 0 };
   }
@@ -256,6 +259,7 @@ class Local {
       let g = await this.store.get(id);
       const seen = key && g.keys[key];
       let doneBy;
+      let read = null; // the engine's reading of the game after the change
       if (seen) {
         if (seen.request !== request) {
           throw new Refused(422, 'this Idempotency-Key was sent before with another change; send a new key for a new change; nothing was changed');
@@ -264,13 +268,13 @@ class Local {
       } else {
         if (g.version !== version) throw stale(g, version);
         const planned = plan(g, change);
-        const file = change.op === 'rename' ? g.file : (await this.read({ ...g.file, events: planned.turns.events })).view.file;
-        const next = apply(g, change, planned, file, key, request, now());
+        read = change.op === 'rename' ? null : await this.read({ ...g.file, events: planned.turns.events });
+        const next = apply(g, change, planned, read ? read.view.file : g.file, key, request, now());
         await this.store.replace(next.game, g.version);
         g = next.game;
         doneBy = { ...next.done, replayed: false };
       }
-      const state = await this.state(g);
+      const state = await this.state(g, read);
       state.change = { version: doneBy.version, turn: doneBy.turn === null ? null : `t${doneBy.turn}`, replayed: doneBy.replayed };
       state.analysis = null;
       return { status: 200, data: state };
