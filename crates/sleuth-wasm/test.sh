@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks OUT_DIR/sleuth.mjs (from build.sh) under Node against the command
 # line: the testdata corpus, refused game files and generated games, every
-# answer the same text (tests/compare.mjs).
+# answer the same text (tests/compare.mjs); and the offline app's game
+# history against a model of the server's (tests/store.mjs).
 #   crates/sleuth-wasm/test.sh OUT_DIR
 set -euo pipefail
 if [ $# -ne 1 ]; then
@@ -32,3 +33,4 @@ done
 "$sleuth" generate --seed 7 --deck 3,3,4 --players 3 --hand-sizes >"$games/custom-7.json"
 
 node crates/sleuth-wasm/tests/compare.mjs "$out" "$sleuth" testdata/*.json testdata/corpus/*.json "$games"/*.json
+node crates/sleuth-wasm/tests/store.mjs
