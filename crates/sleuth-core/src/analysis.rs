@@ -4,6 +4,7 @@
 
 use crate::count::{count, count_with_case_files, CaseFileList, CountError, CountOptions, Counts};
 use crate::deduce::{find_deal, CountProblem, Deal, Found};
+use crate::knowledge::Lit;
 pub use crate::model::Status;
 use crate::model::{Card, Game, Place};
 
@@ -84,6 +85,40 @@ impl Analysis {
         let (counts, case_files) = count_with_case_files(&problem, options)?;
         let conflict = if counts.total == 0 { Some(conflict_in(game, options)?) } else { None };
         Ok(Analysis { counts, case_files, conflict, num_places: game.num_places() })
+    }
+
+    /// The analysis of `game` supposing `facts` ("pl holds the knife",
+    /// "the rope is not in the case file") besides its evidence: the exact
+    /// conditional notepad and case files of a what-if, without a turn.
+    ///
+    /// Nothing is explained: [`Analysis::conflict`] is `None`, also when no
+    /// deal fits the game and the facts (zero deals).
+    ///
+    /// # Examples
+    /// ```
+    /// use sleuth_core::{Analysis, Game, Lit, Place};
+    /// let game = Game::from_json(r#"{"version": 1, "deck": "classic",
+    ///     "players": ["sc", "mu", "wh"], "me": "sc",
+    ///     "hand": ["mu", "pl", "gr", "kn", "ca", "ha"], "events": []}"#)?;
+    /// let rope = game.deck().card("ro").unwrap();
+    /// let mu = game.place("mu").unwrap();
+    /// let base = Analysis::new(&game)?;
+    /// let what_if = Analysis::supposing(&game, &[Lit::is_at(rope, mu)], &Default::default())?;
+    /// // The deals with the rope at mu, and none with it in the case file.
+    /// assert_eq!(what_if.consistent_deals(), base.count(rope, mu));
+    /// assert_eq!(what_if.count(rope, Place::CaseFile), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Analysis::with_options`].
+    pub fn supposing(game: &Game, facts: &[Lit], options: &CountOptions<'_>) -> Result<Analysis, CountError> {
+        let mut problem = CountProblem::new(game);
+        for f in facts {
+            problem.add_fact(f.card, f.place, f.positive);
+        }
+        let (counts, case_files) = count_with_case_files(&problem, options)?;
+        Ok(Analysis { counts, case_files, conflict: None, num_places: game.num_places() })
     }
 
     /// The number of consistent deals: every deal of the cards that fits

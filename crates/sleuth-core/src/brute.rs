@@ -19,6 +19,12 @@ pub struct BruteCounts {
 
 /// Enumerates every deal of the game and counts the consistent ones.
 pub fn enumerate(game: &Game) -> BruteCounts {
+    enumerate_where(game, &|_| true)
+}
+
+/// [`enumerate`], counting only the consistent deals (`place[card]`) that
+/// `keep` accepts: the oracle of a what-if.
+pub fn enumerate_where(game: &Game, keep: &dyn Fn(&[Option<Place>]) -> bool) -> BruteCounts {
     let deck = game.deck();
     let cards: Vec<Card> = deck.cards().filter(|c| !game.face_up().contains(*c)).collect();
     let mut cap = [0usize; MAX_PLAYERS];
@@ -27,6 +33,7 @@ pub fn enumerate(game: &Game) -> BruteCounts {
     }
     let mut state = Enum {
         game,
+        keep,
         cards,
         cap,
         case_taken: vec![false; deck.num_categories()],
@@ -39,6 +46,7 @@ pub fn enumerate(game: &Game) -> BruteCounts {
 
 struct Enum<'a> {
     game: &'a Game,
+    keep: &'a dyn Fn(&[Option<Place>]) -> bool,
     cards: Vec<Card>,
     cap: [usize; MAX_PLAYERS],
     case_taken: Vec<bool>,
@@ -49,7 +57,7 @@ struct Enum<'a> {
 impl Enum<'_> {
     fn go(&mut self, i: usize) {
         if i == self.cards.len() {
-            if self.case_taken.iter().all(|&t| t) && self.game.fits(&self.place) {
+            if self.case_taken.iter().all(|&t| t) && self.game.fits(&self.place) && (self.keep)(&self.place) {
                 let n = self.game.num_players();
                 self.out.total += 1;
                 let mut case = Vec::new();

@@ -108,3 +108,48 @@ fn the_pruned_enumerator_agrees_with_plain_enumeration() {
         assert_eq!(pruned, enumerate(&game), "game {i}: {}", generated.file.to_json());
     }
 }
+
+/// A what-if ([`Analysis::supposing`]) against the deals brute force keeps
+/// when it also checks the supposed facts, over many small games and
+/// random facts (held, not held, in the case file, on face-up cards).
+#[test]
+fn what_if_counts_match_brute_force() {
+    use rand::{Rng, SeedableRng};
+    use sleuth_core::{Lit, Place};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(53);
+    let (mut zero, mut some) = (0, 0);
+    for i in 0..600 {
+        let generated = small_game("what-if", i);
+        let game = Game::new(&generated.file).expect("generated games are valid");
+        let places: Vec<Place> = game.places().collect();
+        let cards: Vec<_> = game.deck().cards().collect();
+        let facts: Vec<Lit> = (0..rng.gen_range(1..=2))
+            .map(|_| Lit {
+                card: cards[rng.gen_range(0..cards.len())],
+                place: places[rng.gen_range(0..places.len())],
+                positive: rng.gen_bool(0.6),
+            })
+            .collect();
+        let keep =
+            |place: &[Option<Place>]| facts.iter().all(|f| (place[f.card.index()] == Some(f.place)) == f.positive);
+        let brute = sleuth_core::brute::enumerate_where(&game, &keep);
+        let a = Analysis::supposing(&game, &facts, &Default::default()).expect("small games count");
+        let label = format!("game {i} supposing {facts:?}: {}", generated.file.to_json());
+        assert_eq!(a.consistent_deals(), brute.total, "{label}: total");
+        for &card in &cards {
+            for &place in &places {
+                let n = brute.marginal[card.index()][place.index(game.num_players())];
+                assert_eq!(a.count(card, place), n, "{label}: {} at {}", game.deck().id(card), game.place_id(place));
+            }
+        }
+        let engine: std::collections::BTreeMap<_, _> = a.case_files().map(|(c, n)| (c.to_vec(), n)).collect();
+        assert_eq!(engine, brute.case_files, "{label}: case files");
+        assert!(a.conflict().is_none(), "{label}: a what-if explains nothing");
+        if brute.total == 0 {
+            zero += 1
+        } else {
+            some += 1
+        }
+    }
+    assert!(zero > 30 && some > 200, "the facts must make some games impossible and keep many others: {zero} / {some}");
+}
