@@ -19,6 +19,11 @@
 //! | `GET  /api/games/{id}/analysis`         | notepad, case files, count, conflict   |
 //! | `GET  /api/games/{id}/why?card=&place=` | the events that force a certain cell   |
 //! | `GET  /api/games/{id}/advice[?by=&cards=]` | accuse? suggest? which card to show |
+//! | `POST /api/analyze`                     | what-if: a game file and supposed facts |
+//! | `POST /api/evaluate`                    | what each answer to a planned suggestion tells |
+//!
+//! The last two are stateless (the game file is in the body), so that the
+//! offline app answers them the same way from the same Rust code.
 //!
 //! Every change (add, replace, delete, undo, redo, rename) answers with the
 //! new state and, under `"analysis"`, the same analysis `GET .../analysis`
@@ -609,4 +614,23 @@ pub async fn advice(
         }
     })
     .await?)
+}
+
+/// The status of a stateless request that was refused ([`view::Refused`]).
+fn refused((asked_wrong, message): view::Refused) -> ApiError {
+    if asked_wrong {
+        bad(message)
+    } else {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message)
+    }
+}
+
+/// `POST /api/analyze`: a what-if, `{"game", "suppose"}` ([`view::what_if`]).
+pub async fn analyze(State(app): State<Arc<App>>, body: String) -> Reply {
+    ok(blocking(move || view::what_if(&body, &CountOptions::new().max_states(app.max_states)).map_err(refused)).await?)
+}
+
+/// `POST /api/evaluate`: a planned suggestion, `{"game", "cards"}` ([`view::evaluate`]).
+pub async fn evaluate(State(app): State<Arc<App>>, body: String) -> Reply {
+    ok(blocking(move || view::evaluate(&body, app.max_states).map_err(refused)).await?)
 }

@@ -116,6 +116,8 @@ pub fn app(
         .route("/app.js", get(assets::script))
         .route("/style.css", get(assets::style))
         .route("/api/decks", get(api::decks))
+        .route("/api/analyze", post(api::analyze).with_state(app.clone()))
+        .route("/api/evaluate", post(api::evaluate).with_state(app.clone()))
         .route("/api/share", get(api::share).with_state(app))
         .nest("/api/games", games)
         .fallback(|| async { guard::refuse(axum::http::StatusCode::NOT_FOUND, "no such page or endpoint") })

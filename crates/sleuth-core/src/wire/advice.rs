@@ -167,26 +167,7 @@ impl Advice {
                 threat_basis: THREAT_BASIS.to_string(),
                 wait_value: a.wait_value,
             },
-            suggestions: advice
-                .suggestions
-                .iter()
-                .map(|s| Suggestion {
-                    cards: ids(game, s.cards),
-                    information: s.information,
-                    end_probability: s.end_probability,
-                    outcomes: s
-                        .outcomes
-                        .iter()
-                        .map(|o| Outcome {
-                            refuter: o.refuter.map(player),
-                            shown: o.shown.map(|c| game.deck().id(c).to_string()),
-                            probability: o.probability,
-                            entropy_after: o.entropy_after,
-                            solves: o.solves,
-                        })
-                        .collect(),
-                })
-                .collect(),
+            suggestions: advice.suggestions.iter().map(|s| Suggestion::new(game, s)).collect(),
             opponents: advice
                 .opponents
                 .iter()
@@ -219,6 +200,29 @@ impl Advice {
                     })
                     .collect(),
             }),
+        }
+    }
+}
+
+impl Suggestion {
+    /// The wire form of `eval`, a suggestion of the observer of `game`
+    /// (`sleuth advise --json`'s suggestions; the web API's `evaluate`).
+    pub fn new(game: &Game, eval: &core::SuggestionEval) -> Suggestion {
+        Suggestion {
+            cards: ids(game, eval.cards),
+            information: eval.information,
+            end_probability: eval.end_probability,
+            outcomes: eval
+                .outcomes
+                .iter()
+                .map(|o| Outcome {
+                    refuter: o.refuter.map(|p| game.player_id(p).to_string()),
+                    shown: o.shown.map(|c| game.deck().id(c).to_string()),
+                    probability: o.probability,
+                    entropy_after: o.entropy_after,
+                    solves: o.solves,
+                })
+                .collect(),
         }
     }
 }

@@ -7,3 +7,4 @@ mod safe;
 mod schema;
 mod store;
 mod support;
+mod what_if;
