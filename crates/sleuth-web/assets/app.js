@@ -105,6 +105,7 @@ const state = {
   settleToken: 0,
   polling: false,
   sizesEdited: false,
+  whatIf: null,    // {facts, events, label, version, analysis}: the notepad shown is a what-if, not the game
 };
 
 // ---------------------------------------------------------------- routing
@@ -117,7 +118,9 @@ function route() {
   $('turn-bar').classList.add('hidden');
   document.body.classList.remove('in-game');
   $('undo').disabled = $('redo').disabled = true;
-  for (const b of ['undo', 'redo']) $(b).classList.add('hidden'); // only a game has something to undo
+  for (const b of ['undo', 'redo', 'hide']) $(b).classList.add('hidden'); // only a game has something to undo or hide
+  setPrivate(false);
+  state.whatIf = null;
   state.game = null;
   state.analysis = null;
   document.title = 'Sleuth notepad';
@@ -355,8 +358,10 @@ async function openGame(id) {
   state.editing = null;
   $('view-game').classList.remove('hidden');
   $('export').classList.remove('hidden');
-  for (const b of ['undo', 'redo']) $(b).classList.remove('hidden');
+  for (const b of ['undo', 'redo', 'hide']) $(b).classList.remove('hidden');
   $('turn-bar').classList.remove('hidden');
+  leaveWhatIf();
+  fill($('plan-answer'));
   document.body.classList.add('in-game');
   $('export').href = `/api/games/${id}/export`;
   $('lesson').classList.add('hidden');
@@ -521,10 +526,10 @@ function setPending(on) {
   }, SETTLE_MS);
 }
 
-/** Undo and redo (the header's, and the phone bar's undo) are enabled when there is something to undo or redo. */
+/** Undo and redo (the header's and the phone bar's) are enabled when there is something to undo or redo. */
 function syncUndo(busy) {
   $('undo').disabled = $('bar-undo').disabled = busy || !state.game.can_undo;
-  $('redo').disabled = busy || !state.game.can_redo;
+  $('redo').disabled = $('bar-redo').disabled = busy || !state.game.can_redo;
 }
 
 /** Asks the server whether the game changed (another tab, another device); 304 when not. */
@@ -575,6 +580,7 @@ function renderGame() {
   }
   if (!g.events.length) list.append(h('li', { class: 'muted' }, 'No turns yet.'));
   $('events-box').scrollTop = 0;
+  renderGameOver();
 }
 
 async function refreshAnalysis() {
@@ -590,6 +596,8 @@ async function refreshAnalysis() {
 function showAnalysis(a) {
   const before = state.analysis;
   state.analysis = a;
+  // A what-if is of the turns it was made on: a new turn ends it.
+  if (state.whatIf && state.whatIf.version !== a.version) leaveWhatIf();
   renderAnalysis();
   renderGame();
   // A contradiction that this page's change brought in opens in view and takes the focus
@@ -607,11 +615,15 @@ function percent(p, status) {
   return `${Math.round(v)}%`;
 }
 
+/** The analysis the notepad shows: the what-if's while there is one, else the game's. */
+const shownAnalysis = () => (state.whatIf ? state.whatIf.analysis : state.analysis);
+
 function renderAnalysis() {
-  const a = state.analysis;
+  const a = shownAnalysis();
   const table = $('notepad');
   table.replaceChildren();
-  table.dataset.version = a.version; // tests wait for this
+  table.dataset.version = state.analysis.version; // tests wait for this
+  table.dataset.whatIf = state.whatIf ? state.whatIf.serial : '';
   const placeName = (p) => (p === 'case_file' ? 'case file' : p);
   table.append(h('thead', {}, h('tr', {}, h('th', { class: 'card-col' }, 'card'),
     a.places.map((p) => h('th', { class: p === 'case_file' ? 'case' : (p === me() ? 'me' : '') }, placeName(p))))));
@@ -630,8 +642,10 @@ function renderAnalysis() {
           onkeydown: (ev) => { if (ev.key === 'Enter') showWhy(card.id, place, cell.status, td); } },
         a.consistent ? percent(cell.p, cell.status) : '?');
         if (a.consistent && cell.status === 'maybe') {
-          const hue = place === 'case_file' ? '200, 40, 40' : '30, 90, 200';
-          td.style.backgroundColor = `rgba(${hue}, ${(0.08 + 0.72 * cell.p).toFixed(3)})`;
+          // Opaque (mixed with white), so that the sticky case-file column hides what scrolls under it.
+          const hue = place === 'case_file' ? [200, 40, 40] : [30, 90, 200];
+          const alpha = 0.08 + 0.72 * cell.p;
+          td.style.backgroundColor = `rgb(${hue.map((c) => Math.round(255 - alpha * (255 - c))).join(', ')})`;
           if (cell.p > 0.55) td.style.color = '#fff';
         }
         row.append(td);
@@ -646,7 +660,11 @@ function renderAnalysis() {
   if (a.consistent) {
     const n = BigInt(a.models).toLocaleString('en-US');
     fill(status, h('strong', { id: 'models' }, n), ` consistent deal${a.models === '1' ? '' : 's'} (exact)`,
+      state.whatIf ? h('strong', { class: 'what-if-mark' }, ' in the what-if') : null,
       h('span', { class: 'muted' }, ` · analysed in ${a.millis.toFixed(1)} ms`));
+    conflictBox.classList.add('hidden');
+  } else if (state.whatIf) {
+    fill(status, h('strong', { id: 'models' }, '0'), ' consistent deals: no deal fits the what-if, so it cannot be.');
     conflictBox.classList.add('hidden');
   } else {
     fill(status, h('strong', { id: 'models' }, '0'), ' consistent deals');
@@ -657,14 +675,45 @@ function renderAnalysis() {
     conflictBox.classList.remove('hidden');
   }
 
+  renderCaseFiles(a);
+}
+
+/** Runs of at least this many equally likely case files are collapsed into one line. */
+const COLLAPSE_AT = 4;
+
+/** A case file's chance, with a second digit for the small ones of the start. */
+const casePct = (p) => `${(p * 100).toFixed(p < 0.01 ? 2 : 1)}%`;
+
+/**
+ * The possible case files, most likely first; a run of equally likely ones
+ * (the same number of deals, exactly) is one line, expandable. The server
+ * lists the most likely few: the unlisted ones belong to the last run when
+ * their deals add up to exactly that many each (none can have more).
+ */
+function renderCaseFiles(a) {
   const cf = $('case-files');
   cf.replaceChildren();
+  const runs = [];
   for (const f of a.case_file) {
-    cf.append(h('li', { 'data-cards': f.cards.join(',') }, h('span', { class: 'prob' }, `${(f.probability * 100).toFixed(1)}%`), ' ', cardNames(f.cards)));
+    const last = runs[runs.length - 1];
+    if (last && last.models === f.models) last.files.push(f);
+    else runs.push({ models: f.models, probability: f.probability, files: [f], more: 0 });
   }
-  if (a.case_file_count !== null && a.case_file_count > a.case_file.length) {
-    cf.append(h('li', { class: 'muted' }, `… and ${a.case_file_count - a.case_file.length} more`));
+  const unlisted = a.case_file_count === null ? 0 : a.case_file_count - a.case_file.length;
+  const last = runs[runs.length - 1];
+  if (last && unlisted > 0) {
+    const rest = BigInt(a.models) - a.case_file.reduce((n, f) => n + BigInt(f.models), 0n);
+    if (rest === BigInt(last.models) * BigInt(unlisted)) last.more = unlisted;
   }
+  const item = (f) => h('li', { 'data-cards': f.cards.join(',') }, h('span', { class: 'prob' }, casePct(f.probability)), ' ', cardNames(f.cards));
+  for (const run of runs) {
+    const n = run.files.length + run.more;
+    if (n < COLLAPSE_AT) { cf.append(...run.files.map(item)); continue; }
+    cf.append(h('li', { class: 'case-run', 'data-count': n },
+      h('details', {}, h('summary', {}, h('span', { class: 'prob' }, casePct(run.probability)), ` ${n} case files, each ${casePct(run.probability)} (tap to list them)`),
+        h('ol', {}, run.files.map(item), run.more ? h('li', { class: 'muted' }, `… and ${run.more} more, each as likely (not listed)`) : null))));
+  }
+  if (unlisted > 0 && !(last && last.more)) cf.append(h('li', { class: 'muted' }, `… and ${unlisted} more`));
   if (a.case_file_count === null) cf.append(h('li', { class: 'muted' }, 'too many to list'));
 }
 
@@ -729,6 +778,14 @@ function showLesson(label, before, after) {
     h('button', { type: 'button', class: 'small', onclick: () => box.classList.add('hidden') }, 'Hide'));
   box.dataset.version = state.game.version; // tests wait for this
   box.classList.remove('hidden');
+  // On a phone (one column, the notepad first) the lesson goes right above the notepad and
+  // scrolls to the top of the screen: what the turn taught, then the notepad, where the player looks.
+  if (phone()) {
+    if (box.nextElementSibling !== $('status')) $('status').before(box);
+    if (!after || after.consistent) box.scrollIntoView({ block: 'start' });
+    return;
+  }
+  if (box.previousElementSibling !== $('turn')) $('turn').after(box);
   // The lesson and the newest turn under it in view; a new contradiction has the focus (and the view) already.
   if (!after || after.consistent) {
     box.closest('.col-left').scrollTop = 0; // the form first, when all fits
@@ -737,6 +794,9 @@ function showLesson(label, before, after) {
     reveal(box);
   }
 }
+
+/** One column, the notepad first: the layout of a phone (style.css's breakpoint). */
+const phone = () => matchMedia('(max-width: 820px)').matches;
 
 /**
  * Scrolls `el` into view the least: on a desktop only within the turn
@@ -754,9 +814,16 @@ function reveal(el) {
 
 async function showWhy(card, place, status, cell) {
   const box = $('why');
-  if (status === 'maybe') { box.classList.add('hidden'); return; }
   const close = () => { box.classList.add('hidden'); if (cell && cell.isConnected) cell.focus(); };
   const closeButton = h('button', { type: 'button', class: 'small why-close', onclick: close }, 'Close');
+  if (!shownAnalysis().consistent) { box.classList.add('hidden'); return; }
+  if (status === 'maybe') { showSuppose(card, place, closeButton); return; }
+  if (state.whatIf) {
+    fill(box, h('p', {}, `${fact(card, place, status)} in the what-if. Leave the what-if to ask why a cell of the game is certain.`), closeButton);
+    box.classList.remove('hidden');
+    focusBox(box);
+    return;
+  }
   box.classList.remove('hidden');
   fill(box, h('span', { class: 'muted' }, 'Looking for the turns that force it…'));
   focusBox(box);
@@ -781,12 +848,138 @@ async function showWhy(card, place, status, cell) {
 
 const pct = (p, digits = 0) => `${(p * 100).toFixed(digits)}%`;
 
+// ---------------------------------------------------------------- what-if
+
+/** An open cell: its exact chance, and "suppose it is so / not so" as a what-if. */
+function showSuppose(card, place, closeButton) {
+  const box = $('why');
+  const a = shownAnalysis();
+  const name = cardName(card);
+  const yes = place === 'case_file' ? `Suppose ${name} is in the case file` : `Suppose ${place} holds ${name}`;
+  const no = place === 'case_file' ? `Suppose ${name} is not in the case file` : `Suppose ${place} does not hold ${name}`;
+  const suppose = (holds) => enterWhatIf({ facts: [...((state.whatIf && state.whatIf.facts) || []), { card, place, holds }],
+    events: (state.whatIf && state.whatIf.events) || [], label: state.whatIf && state.whatIf.label });
+  const deals = (n) => BigInt(n).toLocaleString('en-US');
+  fill(box, h('p', { id: 'suppose-fact' }, h('strong', {}, `${name} (${card}) in ${placeWords(place)}: ${pct(a.probabilities[card][place], 2)}`),
+    ` (${deals(a.models_by_place[card][place])} of ${deals(a.models)} deals${state.whatIf ? ', in the what-if' : ''}).`),
+  h('p', { class: 'row' }, h('button', { type: 'button', class: 'suppose-yes', onclick: () => suppose(true) }, yes),
+    h('button', { type: 'button', class: 'suppose-no', onclick: () => suppose(false) }, no)),
+  h('p', { class: 'muted' }, 'A what-if shows the exact notepad if it were so, without adding a turn.'), closeButton);
+  box.classList.remove('hidden');
+  focusBox(box);
+}
+
+/** A fact supposed, in words. */
+const supposed = (f) => fact(f.card, f.place, f.holds ? 'yes' : 'no');
+
+/**
+ * Shows the exact notepad of the game with `w.events` added and `w.facts`
+ * supposed (the server's stateless analysis; nothing is stored), until the
+ * player leaves it or the turns change.
+ */
+async function enterWhatIf(w) {
+  const g = state.game;
+  const file = { ...g.file, events: [...g.file.events, ...w.events] };
+  let a;
+  try {
+    a = await api('POST', '/api/analyze', { game: file, suppose: w.facts });
+  } catch (e) { showError(e.message); return; }
+  if (state.game !== g) return; // the game changed meanwhile
+  state.whatIf = { ...w, version: g.version, analysis: a, serial: ((state.whatIf && state.whatIf.serial) || 0) + 1 };
+  $('why').classList.add('hidden');
+  renderAnalysis();
+  renderWhatIf();
+  const box = $('what-if');
+  box.scrollIntoView({ block: 'start' });
+  box.focus({ preventScroll: true });
+}
+
+/** The banner of a what-if: what is supposed, what it would make certain, and the way out. */
+function renderWhatIf() {
+  const w = state.whatIf;
+  document.body.classList.toggle('in-what-if', !!w);
+  $('what-if').classList.toggle('hidden', !w);
+  if (!w) return;
+  const what = [...(w.label ? [w.label] : []), ...w.facts.map(supposed)].join('; and ');
+  const items = [];
+  if (!w.analysis.consistent) {
+    items.push(h('li', {}, h('strong', {}, 'It cannot be: '), 'no deal fits the turns and the what-if.'));
+  } else {
+    const l = lessonOf(state.analysis, w.analysis);
+    if (l.certain.length) items.push(h('li', {}, h('strong', {}, 'Then certain: '), l.certain.join('; '), '.'));
+    if (l.ruledOut.length) {
+      const shown = l.ruledOut.slice(0, 6);
+      items.push(h('li', {}, h('strong', {}, 'Then ruled out: '), shown.join('; '),
+        l.ruledOut.length > shown.length ? ` and ${l.ruledOut.length - shown.length} more` : '', '.'));
+    }
+    const deals = (n) => BigInt(n).toLocaleString('en-US');
+    items.push(h('li', { class: 'muted' }, `Consistent deals: ${deals(state.analysis.models)} → ${deals(w.analysis.models)} (exact).`));
+  }
+  fill($('what-if-text'), h('strong', {}, 'What-if, not a turn: '), `${what}.`, h('ul', {}, items),
+    h('p', { class: 'muted' }, 'The notepad and the case files are as if it were so. Tap an open cell to suppose more.'));
+}
+
+/** Back to the game's own notepad. */
+function leaveWhatIf() {
+  const was = state.whatIf;
+  state.whatIf = null;
+  renderWhatIf();
+  if (was && state.analysis) renderAnalysis();
+}
+
+// ---------------------------------------------------------------- planning a suggestion
+
+/** My suggestion of `cards`, answered as `o` (an outcome of the evaluation) says. */
+function plannedEvent(cards, o) {
+  const s = { by: me(), cards, refuted_by: o.refuter };
+  if (o.shown) s.shown = o.shown;
+  return { suggestion: s };
+}
+
+/** "What would a reply tell me": every answer to a suggestion I plan, its exact chance and what it would teach. */
+async function planSuggestion(ev) {
+  if (ev) ev.preventDefault();
+  const cards = cats().map((_, i) => $(`plan-card-${i}`).value);
+  const box = $('plan-answer');
+  const g = state.game;
+  fill(box, h('p', { class: 'muted' }, 'Counting every answer…'));
+  box.dataset.cards = '';
+  let s;
+  try {
+    s = await api('POST', '/api/evaluate', { game: g.file, cards });
+  } catch (e) { fill(box, h('p', {}, e.message)); return; }
+  if (state.game !== g) return;
+  const now = state.entropy === undefined ? '' : ` (now ${state.entropy.toFixed(2)})`;
+  fill(box, h('p', {}, h('strong', {}, `If you suggest ${cardNames(cards)}: `),
+    `${s.information.toFixed(2)} bits expected; it ends the game with chance ${pct(s.end_probability, 1)}. Each possible answer`
+      + ' (a player holding several of the cards shows each alike):'),
+  h('ol', { id: 'plan-outcomes' }, s.outcomes.map((o) => {
+    const answer = o.refuter ? `${o.refuter} shows ${cardName(o.shown)}` : 'nobody refutes';
+    return h('li', { 'data-refuter': o.refuter || '', 'data-shown': o.shown || '' },
+      h('span', { class: 'prob' }, pct(o.probability, 1)), ` ${answer}: the case file then ${o.entropy_after.toFixed(2)} bits${now}`,
+      o.solves ? h('strong', {}, ', solved') : '', ' ',
+      h('button', { type: 'button', class: 'small plan-see', onclick: () => enterWhatIf({ label: `you suggest ${cardNames(cards)} and ${answer}`, facts: [], events: [plannedEvent(cards, o)] }) },
+        'See the notepad'));
+  })));
+  box.dataset.cards = cards.join(','); // tests wait for this
+}
+
+
 /** sleuth-core's advice, asked for after the notepad is drawn (it may take longer). */
 async function refreshAdvice() {
   const body = $('advice-body');
   const id = state.game.id;
   const version = state.game.version;
   body.dataset.version = '';
+  $('plan').classList.add('hidden');
+  const over = gameOver();
+  if (over) {
+    // No more turns: nothing to advise.
+    $('advice-source').textContent = '';
+    fill(body, h('p', { id: 'advice-over' }, `The game is over: ${over.by} accused correctly.`));
+    body.dataset.version = version;
+    return;
+  }
   $('advice-source').textContent = '(thinking…)';
   let adv;
   try {
@@ -804,7 +997,17 @@ async function refreshAdvice() {
   body.replaceChildren();
   body.dataset.version = adv.version; // tests wait for this
   if (!adv.consistent) { body.append(h('p', {}, 'No advice while the turns contradict each other.')); return; }
+  state.entropy = adv.entropy;
   const a = adv.accusation;
+  if (a.reason === 'out') {
+    // Out: no suggestion, no accusation; still answering the others' suggestions.
+    body.append(h('p', { id: 'advice-out' }, h('strong', {}, 'You are out: '),
+      `your accusation was wrong (${a.rule}). You make no more suggestions or accusations, but you still answer the others' suggestions: `
+        + 'ask "Which card to show?" below when one reaches you.'));
+    renderOpponents(body, adv);
+    return;
+  }
+  $('plan').classList.remove('hidden');
   const cards = cardNames(a.cards);
   // The exact probability first; then the rule that decided, in words.
   const exact = `exact chance ${pct(a.probability, 1)}`;
@@ -826,14 +1029,13 @@ async function refreshAdvice() {
   if (!(a.accuse && a.certain) && adv.suggestions.length) {
     body.append(h('p', {}, 'Suggest (best first):'), h('ol', { id: 'advice-suggest' }, adv.suggestions.map((s) =>
       h('li', { 'data-cards': s.cards.join(',') }, h('strong', {}, cardNames(s.cards)),
-        ` — ${s.information.toFixed(2)} bits expected, ends the game with chance ${pct(s.end_probability)}`))));
+        ` — ${s.information.toFixed(2)} bits expected, ends the game with chance ${pct(s.end_probability)} `,
+        h('button', { type: 'button', class: 'small plan-this', onclick: () => {
+          s.cards.forEach((c, i) => { $(`plan-card-${i}`).value = c; });
+          planSuggestion();
+        } }, 'Its answers')))));
   }
-  if (adv.opponents.length) {
-    body.append(h('p', {}, 'Opponents (estimated from sampled deals; what each can know, counted exactly):'), h('ul', { id: 'advice-opponents' }, adv.opponents.map((o) =>
-      h('li', { 'data-player': o.player }, o.out ? `${o.player}: out (wrong accusation)`
-        : `${o.player}: knows the case file now with chance ${pct(o.solved)}, ${o.entropy.toFixed(1)} bits left`
-          + (o.lookahead ? `; can know it by the end of its next turn with chance ${pct(o.threat)}` : '')))));
-  }
+  renderOpponents(body, adv);
   if (adv.behaviour_hint && !(a.accuse && a.certain)) {
     // A model of how people ask, never a probability of a case file.
     const hint = adv.behaviour_hint;
@@ -844,6 +1046,53 @@ async function refreshAdvice() {
   }
 }
 
+/** Every opponent's progress, from the advice. */
+function renderOpponents(body, adv) {
+  if (adv.opponents.length) {
+    body.append(h('p', {}, 'Opponents (estimated from sampled deals; what each can know, counted exactly):'), h('ul', { id: 'advice-opponents' }, adv.opponents.map((o) =>
+      h('li', { 'data-player': o.player }, o.out ? `${o.player}: out (wrong accusation)`
+        : `${o.player}: knows the case file now with chance ${pct(o.solved)}, ${o.entropy.toFixed(1)} bits left`
+          + (o.lookahead ? `; can know it by the end of its next turn with chance ${pct(o.threat)}` : '')))));
+  }
+}
+
+// ---------------------------------------------------------------- at the table: game over, out, hidden
+
+/** The first correct accusation, `{index, by, cards}`: the game is over after it; else null. */
+function gameOver() {
+  const i = state.game.file.events.findIndex((e) => e.accusation && e.accusation.correct);
+  return i < 0 ? null : { index: i, ...state.game.file.events[i].accusation };
+}
+
+/** The players who accused wrongly: they are out (they still answer suggestions). */
+function outPlayers() {
+  return new Set(state.game.file.events.filter((e) => e.accusation && !e.accusation.correct).map((e) => e.accusation.by));
+}
+
+/** After a correct accusation: the game is over, and no turn form (but a turn can still be edited, deleted or undone). */
+function renderGameOver() {
+  const over = gameOver();
+  const box = $('game-over');
+  box.classList.toggle('hidden', !over);
+  if (over) {
+    fill(box, h('strong', {}, `Game over: ${over.by} accused ${cardNames(over.cards)} correctly`), ` (turn ${over.index + 1}).`,
+      over.index + 1 < state.game.events.length ? ' The turns after it are kept as entered.' : '');
+  }
+  $('turn').classList.toggle('hidden', !!over && state.editing === null);
+  $('nav-turn').classList.toggle('hidden', !!over);
+}
+
+/** Hides (or shows again) everything that tells my cards: one tap, when someone looks over my shoulder. */
+function setPrivate(on) {
+  document.body.classList.toggle('private', on);
+  $('cover').classList.toggle('hidden', !on);
+  for (const b of ['hide', 'bar-hide']) {
+    $(b).textContent = on ? 'Show' : 'Hide';
+    $(b).setAttribute('aria-pressed', on ? 'true' : 'false');
+  }
+  if (on) $('why').classList.add('hidden');
+}
+
 // ---------------------------------------------------------------- turn form
 
 function options(select, values, labels) {
@@ -852,13 +1101,17 @@ function options(select, values, labels) {
   if (values.includes(old)) select.value = old;
 }
 
-/** The next suggester: after the last event's, in seat order. */
+/** The next suggester: after the last event's, in seat order, skipping the players who are out. */
 function nextSuggester() {
   const ev = state.game.file.events;
-  if (!ev.length) return players()[0];
-  const last = Object.values(ev[ev.length - 1])[0].by;
-  const i = players().indexOf(last);
-  return players()[(i + 1) % players().length];
+  const ps = players();
+  const out = outPlayers();
+  let i = ev.length ? ps.indexOf(Object.values(ev[ev.length - 1])[0].by) : -1;
+  for (let k = 0; k < ps.length; k++) {
+    i = (i + 1) % ps.length;
+    if (!out.has(ps[i])) return ps[i];
+  }
+  return ps[0];
 }
 
 const cardLabel = (c) => `${c.id} · ${c.name}`;
@@ -881,6 +1134,9 @@ function renderTurnForm(reset) {
     h('select', { id: `ask-card-${i}`, 'aria-label': cat.name, onchange: clearAskAnswer },
       cat.cards.map((c) => h('option', { value: c.id }, cardLabel(c))))));
   $('ask').classList.toggle('hidden', !me());
+  // The suggestion I plan, to see what each answer would tell me.
+  $('plan-cards').replaceChildren(...cats().map((cat, i) =>
+    h('select', { id: `plan-card-${i}`, 'aria-label': cat.name }, cat.cards.map((c) => h('option', { value: c.id }, cardLabel(c))))));
   clearAskAnswer();
   updateAnswerFields();
 }
@@ -965,7 +1221,7 @@ async function submitTurn(ev) {
   const editing = state.editing;
   const t0 = performance.now();
   const ok = editing === null
-    ? await change('POST', '/events', { event }, { label: `Turn ${state.game.events.length + 1} added`,
+    ? await change('POST', '/events', { event }, { label: `Turn ${state.game.events.length + 1} added: ${describe(event)}`,
       refusedWhy: 'this turn was not added: the game was changed elsewhere (another tab or device) since you loaded it' })
     : await change('PUT', `/events/${editing.id}`, { event }, { version: editing.version, label: `Turn ${editing.index + 1} saved`,
       refusedWhy: `your edit of turn ${editing.index + 1} was not saved: the turns changed since you opened it for editing` });
@@ -982,8 +1238,9 @@ async function submitTurn(ev) {
   });
   if (editing !== null) stopEdit();
   resetTurnForm();
-  // Ready for the next turn, unless a new contradiction has taken the focus.
-  if (!state.analysis || state.analysis.consistent) $('turn-by').focus({ preventScroll: true });
+  // Ready for the next turn (on a phone, the lesson has the focus: the form is below the notepad),
+  // unless a new contradiction has taken the focus.
+  if (!state.analysis || state.analysis.consistent) (phone() ? $('lesson') : $('turn-by')).focus({ preventScroll: true });
 }
 
 /** An empty form for the next turn, by the next player. */
@@ -1100,6 +1357,13 @@ async function start() {
   $('undo').addEventListener('click', undo);
   $('bar-undo').addEventListener('click', undo);
   $('redo').addEventListener('click', redo);
+  $('bar-redo').addEventListener('click', redo);
+  const togglePrivate = () => setPrivate(!document.body.classList.contains('private'));
+  $('hide').addEventListener('click', togglePrivate);
+  $('bar-hide').addEventListener('click', togglePrivate);
+  $('show').addEventListener('click', () => setPrivate(false));
+  $('what-if-leave').addEventListener('click', leaveWhatIf);
+  $('plan').addEventListener('submit', planSuggestion);
   document.addEventListener('keydown', (ev) => {
     if (!state.game || $('view-game').classList.contains('hidden')) return;
     const mod = ev.ctrlKey || ev.metaKey;
@@ -1108,6 +1372,7 @@ async function start() {
     if (mod && (ev.key === 'y' || (ev.key === 'z' && ev.shiftKey))) { ev.preventDefault(); if (!state.pending && state.game.can_redo) redo(); }
     if (ev.key === 'Escape' && !$('why').classList.contains('hidden')) $('why').classList.add('hidden');
     else if (ev.key === 'Escape' && state.editing !== null) stopEdit();
+    else if (ev.key === 'Escape' && state.whatIf) leaveWhatIf();
   });
   // Other tabs' and devices' changes appear within a poll, while this page is visible.
   setInterval(poll, POLL_MS);

@@ -72,6 +72,15 @@ try {
       await page.check('#turn-correct');
     }
   }
+  const accusation = sample.events[sample.events.length - 1].accusation;
+  async function gameIsOver() {
+    await page.waitForSelector('#game-over:not(.hidden)');
+    const over = await page.textContent('#game-over');
+    check(over.startsWith(`Game over: ${accusation.by} accused ${names(accusation.cards)} correctly (turn ${sample.events.length}).`), `game over: ${over}`);
+    check(await page.isHidden('#turn') && await page.isHidden('#nav-turn'), 'no turn form after the game is over');
+    check(await page.textContent('#advice-body') === `The game is over: ${accusation.by} accused correctly.`, 'no advice after the game is over');
+    check(await page.locator('#advice-accuse').count() === 0, 'no "Accuse now" after the game is over');
+  }
   for (let i = 0; i < sample.events.length; i++) {
     await enterTurn(sample.events[i]);
     const t0 = Date.now();
@@ -94,6 +103,11 @@ try {
     // The advice after every turn: the exact chance first, and never "Accuse now" on a long shot
     // (below even odds) nor for a case file that is not the most likely.
     await page.waitForSelector(`#advice-body[data-version="${i + 1}"]`);
+    if (i === sample.events.length - 1) {
+      // sc's correct accusation, the last turn, ends the game: said so, and no more turn form nor advice.
+      await gameIsOver();
+      continue;
+    }
     const accuse = await page.textContent('#advice-accuse');
     const exact = accuse.match(/exact chance ([0-9.]+)%/);
     const certain = accuse.endsWith('(certain).');
@@ -137,10 +151,6 @@ try {
     check(first.includes('100.0%') && first.includes(names(['pe', 'pi', 'bi'])), `${label}: case file ${first}`);
   }
   await checkNotepad('after all turns');
-  // ---- the advice: the case file is certain, accuse at once
-  await page.waitForSelector(`#advice-body[data-version="${n}"]`);
-  const accuseNow = await page.textContent('#advice-accuse');
-  check(accuseNow === `Accuse now: ${names(['pe', 'pi', 'bi'])} (certain).`, `advice: ${accuseNow}`);
   // ---- which card to show: gr asks about wh, which sc showed gr before
   await page.selectOption('#ask-by', 'gr');
   for (const [i, c] of ['wh', 'pi', 'st'].entries()) await page.selectOption(`#ask-card-${i}`, c);
@@ -157,13 +167,19 @@ try {
   check(why.includes('Why Mrs. Peacock (pe) is in the case file') && why.includes('turn 28: '), `why: ${why}`);
   check(!why.includes('null'), `no "null" in the why box: ${why}`);
 
-  // ---- undo and redo the accusation
+  // ---- undo and redo the accusation: before it the case file is certain, and the advice says accuse at once
   await page.click('#undo');
   await page.waitForSelector(`#notepad[data-version="${n + 1}"]`);
   check(await page.locator('#events li[data-index]').count() === n - 1, 'undo removed the last turn');
+  check(await page.isHidden('#game-over') && await page.isVisible('#turn'), 'the game goes on again, with its turn form');
+  await page.waitForSelector(`#advice-body[data-version="${n + 1}"]`);
+  const accuseNow = await page.textContent('#advice-accuse');
+  check(accuseNow === `Accuse now: ${names(['pe', 'pi', 'bi'])} (certain).`, `advice: ${accuseNow}`);
   await page.click('#redo');
   await page.waitForSelector(`#notepad[data-version="${n + 2}"]`);
   check(await page.locator('#events li[data-index]').count() === n, 'redo restored it');
+  await page.waitForSelector(`#advice-body[data-version="${n + 2}"]`);
+  await gameIsOver();
   await checkNotepad('after undo and redo');
 
   // ---- edit a turn: turn 1 was refuted by pe; make it wh, then back
@@ -180,6 +196,12 @@ try {
   await page.waitForSelector(`#notepad[data-version="${++version}"]`);
   const restored = await page.textContent('#events li[data-index="1"] .event-text');
   check(restored === 'mu suggested Mrs. Peacock, Lead Pipe, Dining Room; pe refuted (card not seen)', `undone edit: ${restored}`);
+  check(await page.isHidden('#turn'), 'the game is over again once the edit is done');
+
+  // ---- the game goes on (the accusation deleted) for the next checks; it is entered again after them
+  await page.waitForSelector('body:not([data-busy="1"])', { state: 'attached' });
+  await page.click(`#events li[data-index="${n - 1}"] button.delete`);
+  await page.waitForSelector(`#notepad[data-version="${++version}"]`);
 
   // ---- a contradiction: wh "refuted" the three cards of the (certain) case file
   await enterTurn({ suggestion: { by: 'mu', cards: ['pe', 'pi', 'bi'], refuted_by: 'wh' } });
@@ -187,21 +209,17 @@ try {
   await page.waitForSelector(`#notepad[data-version="${++version}"]`);
   await page.waitForSelector('#conflict:not(.hidden)');
   const conflict = await page.textContent('#conflict');
-  check(conflict.includes('Contradiction') && conflict.includes(`turn ${n + 1}: mu suggested Mrs. Peacock, Lead Pipe, Billiard Room; wh refuted (card not seen)`), `conflict: ${conflict}`);
+  check(conflict.includes('Contradiction') && conflict.includes(`turn ${n}: mu suggested Mrs. Peacock, Lead Pipe, Billiard Room; wh refuted (card not seen)`), `conflict: ${conflict}`);
   check(await page.evaluate(() => document.activeElement.id) === 'conflict', 'the new contradiction has the focus');
-  check(await page.getAttribute(`#events li[data-index="${n}"]`, 'class') === 'conflict', 'the conflicting turn is highlighted');
-  check(await page.locator('#events li[data-index]').count() === n + 1, 'the contradicting turn is kept');
-  await page.click(`#events li[data-index="${n}"] button.delete`);
+  check(await page.getAttribute(`#events li[data-index="${n - 1}"]`, 'class') === 'conflict', 'the conflicting turn is highlighted');
+  check(await page.locator('#events li[data-index]').count() === n, 'the contradicting turn is kept');
+  await page.waitForSelector('body:not([data-busy="1"])', { state: 'attached' });
+  await page.click(`#events li[data-index="${n - 1}"] button.delete`);
   await page.waitForSelector(`#notepad[data-version="${++version}"]`);
   check(await page.isHidden('#conflict'), 'deleting the wrong turn resolves the contradiction');
 
-  // ---- reload: the game is intact
-  await page.reload();
-  await page.waitForSelector(`#notepad[data-version="${version}"]`);
-  check(await page.locator('#events li[data-index]').count() === n, 'all turns after reload');
-  await checkNotepad('after reload');
-
   // ---- keyboard alone: a turn typed without the mouse, then undone
+  await page.waitForSelector('body:not([data-busy="1"])', { state: 'attached' });
   await page.focus('#turn-kind');
   await page.keyboard.press('Tab'); // suggester
   await page.keyboard.type('mu');
@@ -212,13 +230,27 @@ try {
   await page.keyboard.press('Tab'); // refuted by
   await page.keyboard.type('wh');
   await page.keyboard.press('Tab'); // the submit button (the shown card is hidden: sc did not see it)
-  check(await page.evaluate(() => document.activeElement.id) === 'turn-submit', 'tab order reaches the submit button');
+  check(await page.evaluate(() => document.activeElement.id) === 'turn-submit', `tab order reaches the submit button: ${await page.evaluate(() => document.activeElement.outerHTML.slice(0, 200))}`);
   await page.keyboard.press('Enter');
   await page.waitForSelector(`#notepad[data-version="${++version}"]`);
-  const typed = await page.textContent(`#events li[data-index="${n}"] .event-text`);
+  const typed = await page.textContent(`#events li[data-index="${n - 1}"] .event-text`);
   check(typed === 'mu suggested Professor Plum, Rope, Kitchen; wh refuted (card not seen)', `typed turn: ${typed}`);
   await page.keyboard.press('Control+z');
   await page.waitForSelector(`#notepad[data-version="${++version}"]`);
+
+  // ---- the accusation again: the game is over, as the sample's
+  await page.waitForSelector('body:not([data-busy="1"])', { state: 'attached' });
+  await enterTurn(sample.events[n - 1]);
+  await page.click('#turn-submit');
+  await page.waitForSelector(`#notepad[data-version="${++version}"]`);
+  await page.waitForSelector(`#advice-body[data-version="${version}"]`);
+  await gameIsOver();
+
+  // ---- reload: the game is intact
+  await page.reload();
+  await page.waitForSelector(`#notepad[data-version="${version}"]`);
+  check(await page.locator('#events li[data-index]').count() === n, 'all turns after reload');
+  await checkNotepad('after reload');
 
   // ---- the list of games, and an import of the sample's game file
   await page.goto(URL + '#/');
@@ -245,11 +277,7 @@ try {
     const r = document.getElementById('turn-submit').getBoundingClientRect();
     return r.top >= 0 && r.bottom <= innerHeight;
   })), 'on a phone the notepad comes first');
-  await p2.tap('#nav-turn');
-  await p2.waitForFunction(() => {
-    const r = document.getElementById('turn').getBoundingClientRect();
-    return r.top >= -1 && r.top < innerHeight / 2;
-  });
+  check(await p2.isHidden('#nav-turn'), 'the game is over: the phone bar adds no turn');
 
   check(pageErrors.length === 0, `errors in the page: ${pageErrors.join('; ')}`);
   const round = (x) => Math.round(x * 10) / 10;

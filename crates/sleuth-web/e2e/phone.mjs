@@ -86,10 +86,15 @@ await run(async (browser, watch) => {
   const after = await analysis(id);
   check(await P.isHidden('#error'), 'the message is gone');
 
-  // ---- what the turn taught, in view, with the new turn under it
+  // ---- what the turn taught, at the top of the screen with the notepad right under it
   check(await inView(P, '#lesson', true), 'what the turn taught is on screen');
   const lesson = await P.textContent('#lesson');
-  check(lesson.startsWith('Turn 13 added. What it taught:'), `lesson: ${lesson}`);
+  check(lesson.startsWith(`Turn 13 added: sc suggested ${names(turn13.cards)}; mu refuted and showed ${NAME.lo}. What it taught:`), `lesson: ${lesson}`);
+  const [lessonTop, notepadTop] = await P.evaluate(() => [document.getElementById('lesson').getBoundingClientRect().top,
+    document.getElementById('notepad').getBoundingClientRect().top]);
+  check(lessonTop >= -1 && lessonTop < 60, `the lesson is at the top of the screen: ${lessonTop}`);
+  check(notepadTop > lessonTop && notepadTop < 844 / 2, `the notepad follows it on screen: ${notepadTop}`);
+  check(await P.evaluate(() => document.activeElement.id) === 'lesson', 'the lesson has the focus (it is read out)');
   const certain = newlyCertain(before, after);
   check(certain.length > 0 && certain.every((f) => lesson.includes(f)), `the lesson names every new certain fact ${certain}: ${lesson}`);
   const move = biggestMove(before, after);
@@ -98,7 +103,6 @@ await run(async (browser, watch) => {
   const newest = '#events li:first-child';
   check(await P.getAttribute(newest, 'data-index') === '12' && await P.textContent(`${newest} .turn-no`) === '13', 'the newest turn comes first, numbered 13');
   check(await P.textContent(`${newest} .event-text`) === `sc suggested ${names(turn13.cards)}; mu refuted and showed ${NAME.lo}`, 'the turn reads with card names');
-  check(await inView(P, newest, true), 'the new turn is on screen');
   if (shots) {
     await settled(P);
     mkdirSync(shots, { recursive: true });
@@ -139,7 +143,7 @@ await run(async (browser, watch) => {
   const cell = `#notepad td[data-card="${card}"][data-place="${place}"]`;
   await P.tap(cell);
   await P.waitForSelector('#why-fact');
-  check(await inView(P, '#why', true), 'the why box is on screen');
+  check(await inView(P, '#why', true), `the why box is on screen: ${await P.evaluate(() => JSON.stringify([document.getElementById('why').getBoundingClientRect(), document.getElementById('turn-bar').getBoundingClientRect(), innerWidth, innerHeight]))}`);
   check(await P.evaluate(() => document.activeElement.id) === 'why', 'the why box has the focus');
   const why = await P.textContent('#why');
   check(why.includes(`Why ${NAME[card]} (${card}) is`) && !why.includes('null'), `why: ${why}`);

@@ -15,6 +15,10 @@
 //!   target/wasm-app`, or `SLEUTH_APP_DIR`) from a static server, then with
 //!   the network off: the sample game on a 360 px phone, the notepad after
 //!   every turn, export, reload, undo and redo.
+//! - `table.mjs`: at the table on 360 and 390 px phones: the case-file
+//!   column legible, the view after a turn, Redo, the privacy hide, the
+//!   collapsed case files, the game over, out after a wrong accusation, and
+//!   the what-if's numbers against the game with the fact written as a turn.
 //!
 //! Needs `node`, `e2e/node_modules/playwright-core` (`npm ci --prefix
 //! crates/sleuth-web/e2e`) and Chromium (`/usr/bin/chromium`, or
@@ -192,4 +196,35 @@ fn the_offline_app_on_a_phone_with_the_network_off_in_headless_chromium() {
     let mut want = sample;
     want.hand_sizes = exported.hand_sizes.clone(); // the page writes the dealing rule's sizes out
     assert_eq!(exported, want);
+}
+
+/// The what-if the table script makes, and its exact answer: supposing mu
+/// holds the first card open at mu after the sample's first 12 turns is the
+/// game with "sc suggested it; mu showed it" added (mu sits right after sc,
+/// so nobody passes), analysed as `sleuth analyze --json` analyses it.
+fn what_if_expected() -> serde_json::Value {
+    let mut file = sample_game();
+    file["events"] = serde_json::Value::Array(file["events"].as_array().unwrap()[..12].to_vec());
+    let game = Game::from_json(&file.to_string()).unwrap();
+    let a = Analysis::new(&game).unwrap();
+    let mu = game.place("mu").unwrap();
+    let card = game.deck().cards().find(|&c| a.status(c, mu) == Status::Maybe).expect("a card open at mu");
+    let mut cards = ["pl", "kn", "ha"];
+    cards[game.deck().category(card).index()] = game.deck().id(card);
+    let card = game.deck().id(card);
+    file["events"].as_array_mut().unwrap().push(serde_json::json!(
+        {"suggestion": {"by": "sc", "cards": cards, "refuted_by": "mu", "shown": card}}
+    ));
+    let game = Game::from_json(&file.to_string()).unwrap();
+    let analysis = sleuth_core::wire::Analysis::new(&game, &Analysis::new(&game).unwrap());
+    serde_json::json!({"card": card, "analysis": analysis})
+}
+
+#[test]
+#[ignore = "needs Chromium, node and playwright-core; run with --ignored (README, Development)"]
+fn at_the_table_on_phones_in_headless_chromium() {
+    let server = start(None);
+    let expected = server.dir.path().join("what-if.json");
+    std::fs::write(&expected, what_if_expected().to_string()).unwrap();
+    run_script("table.mjs", &server, &[("SLEUTH_WHAT_IF", &expected)]);
 }
