@@ -109,6 +109,22 @@ await run(async (browser, watch) => {
     await P.keyboard.press('Escape');
     check(await P.isHidden('#what-if'), `${at}: Escape leaves the what-if`);
 
+    // ---- a wide table (master deck, 8 players) scrolls sideways inside its box; the case-file column stays on screen
+    const wide = await api('POST', `/api/games?name=${encodeURIComponent(`Wide ${at}`)}`,
+      { version: 1, deck: 'master', players: ['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8'], events: [] });
+    check(wide.status === 201, `create: ${wide.status}`);
+    const W = await open(browser, watch, viewport, wide.body.id);
+    for (const scroll of [0, 10000]) {
+      await W.$eval('.table-wrap', (el, x) => { el.scrollLeft = x; }, scroll);
+      const caseCells = await W.$$eval('#notepad .case', (els) => els.map((el) => {
+        const r = el.getBoundingClientRect();
+        return { text: el.textContent, left: r.left, right: r.right, clipped: el.scrollWidth > el.clientWidth };
+      }));
+      check(caseCells.length === 31 && caseCells.every((c) => c.left >= 0 && c.right <= viewport.width + 0.5 && !c.clipped),
+        `${at}: master, 8 players, scrolled to ${scroll}: the case-file column on screen: ${JSON.stringify(caseCells.slice(0, 2))}`);
+    }
+    check(await W.evaluate(() => document.documentElement.scrollWidth) <= viewport.width, `${at}: the wide page does not scroll sideways`);
+
     // ---- after a turn: what it taught at the top of the screen, the notepad right under it
     await P.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');
     await P.tap('#nav-turn');
