@@ -889,9 +889,8 @@ async function enterWhatIf(w) {
   $('why').classList.add('hidden');
   renderAnalysis();
   renderWhatIf();
-  const box = $('what-if');
-  box.scrollIntoView({ block: 'start' });
-  box.focus({ preventScroll: true });
+  $('what-if-bar').scrollIntoView({ block: 'start' });
+  $('what-if').focus({ preventScroll: true });
 }
 
 /** The banner of a what-if: what is supposed, what it would make certain, and the way out. */
@@ -899,8 +898,10 @@ function renderWhatIf() {
   const w = state.whatIf;
   document.body.classList.toggle('in-what-if', !!w);
   $('what-if').classList.toggle('hidden', !w);
+  $('what-if-bar').classList.toggle('hidden', !w);
   if (!w) return;
   const what = [...(w.label ? [w.label] : []), ...w.facts.map(supposed)].join('; and ');
+  $('what-if-short').textContent = `What-if: ${what}`;
   const items = [];
   if (!w.analysis.consistent) {
     items.push(h('li', {}, h('strong', {}, 'It cannot be: '), 'no deal fits the turns and the what-if.'));

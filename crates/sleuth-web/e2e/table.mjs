@@ -81,8 +81,13 @@ await run(async (browser, watch) => {
     check(await P.evaluate(() => document.body.classList.contains('in-what-if')), `${at}: the page is marked as a what-if`);
     await sameNotepad(P, whatIf.analysis, `${at} what-if`);
     check((await stored(id)).events.length === 12, `${at}: a what-if adds no turn`);
+    for (const where of ['document.documentElement.scrollHeight / 2', 'document.documentElement.scrollHeight']) {
+      await P.evaluate(`window.scrollTo(0, ${where})`);
+      check(await inView(P, '#what-if-leave', true), `${at}: scrolled to ${where}, the what-if's way out is on screen`);
+      check((await P.textContent('#what-if-short')) === `What-if: mu holds ${NAME[whatIf.card]}`, `${at}: and says what is supposed`);
+    }
     await P.tap('#what-if-leave');
-    check(await P.isHidden('#what-if'), `${at}: one tap leaves the what-if`);
+    check(await P.isHidden('#what-if') && await P.isHidden('#what-if-bar'), `${at}: one tap leaves the what-if`);
     await sameNotepad(P, before, `${at} after the what-if`);
 
     // ---- what would a reply tell me: every answer to the advice's best suggestion, then one answer's notepad
