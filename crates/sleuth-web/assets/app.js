@@ -106,6 +106,7 @@ const state = {
   polling: false,
   sizesEdited: false,
   whatIf: null,    // {facts, events, label, version, analysis}: the notepad shown is a what-if, not the game
+  deleted: null,   // {index, text, version}: the turn this page deleted, shown in its place until the next change
 };
 
 // ---------------------------------------------------------------- routing
@@ -565,8 +566,13 @@ function renderGame() {
   const list = $('events');
   list.replaceChildren();
   const conflict = new Set((state.analysis && state.analysis.conflict) || []);
+  // The turn this page just deleted leaves a line without buttons where it was, so that a
+  // second tap where its Delete was, even after the buttons are awake again, deletes nothing.
+  const gone = state.deleted && state.deleted.version === g.version ? state.deleted : null;
+  const goneLine = gone && h('li', { class: 'deleted muted' }, `Turn ${gone.index + 1} deleted: ${gone.text} (Undo brings it back).`);
   // Newest first, right under the turn form: the turn just entered is in view.
   for (const e of [...g.events].reverse()) {
+    if (goneLine && !goneLine.isConnected && e.index < gone.index) list.append(goneLine);
     const editing = state.editing !== null && state.editing.id === e.id;
     list.append(h('li', { 'data-index': e.index, 'data-id': e.id, class: conflict.has(e.index) ? 'conflict' : (editing ? 'editing' : '') },
       h('span', { class: 'turn-no' }, `${e.index + 1}`),
@@ -574,13 +580,22 @@ function renderGame() {
       h('span', { class: 'event-actions' },
         h('button', { type: 'button', class: 'small edit', onclick: () => startEdit(e.id), title: `Edit turn ${e.index + 1}` }, 'Edit'),
         h('button', { type: 'button', class: 'small delete', 'data-change': true, disabled: busy, title: `Delete turn ${e.index + 1}`,
-          onclick: () => change('DELETE', `/events/${e.id}`, undefined,
-            { label: `Turn ${e.index + 1} deleted`, refusedWhy: `turn ${e.index + 1} was not deleted: the turns changed elsewhere (another tab or device)` }) },
+          onclick: () => deleteTurn(e) },
         'Delete'))));
   }
+  if (goneLine && !goneLine.isConnected) list.append(goneLine);
   if (!g.events.length) list.append(h('li', { class: 'muted' }, 'No turns yet.'));
   $('events-box').scrollTop = 0;
   renderGameOver();
+}
+
+/** Deletes turn `e`, named by its stable id. */
+async function deleteTurn(e) {
+  const ok = await change('DELETE', `/events/${e.id}`, undefined,
+    { label: `Turn ${e.index + 1} deleted`, refusedWhy: `turn ${e.index + 1} was not deleted: the turns changed elsewhere (another tab or device)` });
+  if (!ok) return;
+  state.deleted = { index: e.index, text: describe(e.event), version: state.game.version };
+  renderGame();
 }
 
 async function refreshAnalysis() {

@@ -170,6 +170,24 @@ await run(async (browser, watch) => {
     await P.tap('#show');
     check(await P.isVisible('#notepad'), `${at}: and Show shows`);
 
+    // ---- Delete names its turn by id; a second tap where it was, after the buttons woke up again, deletes nothing
+    await settled(P);
+    const doomed = P.locator('#events li[data-index="2"] button.delete');
+    await doomed.scrollIntoViewIfNeeded();
+    const spot = await doomed.boundingBox();
+    const ids = (await stored(id)).events.map((e) => e.id);
+    const deletes = [];
+    P.on('request', (r) => { if (r.method() === 'DELETE') deletes.push(new globalThis.URL(r.url()).pathname); });
+    await P.mouse.click(spot.x + spot.width / 2, spot.y + spot.height / 2);
+    await P.waitForSelector(`#notepad[data-version="${++v}"]`);
+    await settled(P);
+    await P.waitForTimeout(150);
+    await P.mouse.click(spot.x + spot.width / 2, spot.y + spot.height / 2);
+    await P.waitForTimeout(800);
+    check(deletes.length === 1 && deletes[0] === `/api/games/${id}/events/${ids[2]}`, `${at}: one delete, of turn 3 by its id: ${deletes}`);
+    check((await stored(id)).events.map((e) => e.id).join() === ids.filter((_, i) => i !== 2).join(), `${at}: only turn 3 is gone`);
+    check((await P.textContent('#events li.deleted')).startsWith('Turn 3 deleted:'), `${at}: the deleted turn's line says so`);
+
     // ---- the start: its many equal case files are one line, and the advice is near
     const start = await createGame(0, `Start ${at}`);
     const S = await open(browser, watch, viewport, start.id);
