@@ -102,6 +102,12 @@ class Local {
     if (top === 'share' && parts.length === 1) {
       throw new Refused(404, 'joining from another device needs `sleuth serve`: this offline app keeps its games on this device (export a game to move it)');
     }
+    if ((top === 'analyze' || top === 'evaluate') && parts.length === 1) {
+      // The stateless what-if and planned suggestion: the body as the server reads it, by the same code.
+      allow('POST');
+      const op = top === 'analyze' ? 'what_if' : 'evaluate';
+      return ok(await this.engine(this.counts, { op, body: body === undefined ? '' : JSON.stringify(body) }));
+    }
     if (top !== 'games' || parts.length > 4) throw new Refused(404, 'no such page or endpoint');
     if (id === undefined || id === '') {
       allow('GET', 'POST');
@@ -169,8 +175,8 @@ class Local {
   async engine(engine, request, tag) {
     const reply = await engine.call(request, tag);
     if (reply.status !== 200) throw new Refused(reply.status, reply.error);
-    if (reply.body && typeof reply.body === 'object' && 'version' in reply.body && reply.body.millis === undefined
-        && (request.op === 'analysis' || (request.op === 'advice' && reply.body.consistent))) {
+    if (reply.body && typeof reply.body === 'object' && reply.body.millis === undefined
+        && (request.op === 'analysis' || request.op === 'what_if' || (request.op === 'advice' && reply.body.consistent))) {
       reply.body.millis = reply.millis;
     }
     return reply.body;

@@ -17,14 +17,17 @@
 //! | `why`        | `game`, `card`, `place`        | `sleuth why --json`                   |
 //! | `advice`     | `game`, `version`              | the page's advice                     |
 //! | `refutation` | `game`, `by`, `cards`          | which card to show                    |
+//! | `what_if`    | `body`                         | `POST /api/analyze`'s reply           |
+//! | `evaluate`   | `body`                         | `POST /api/evaluate`'s reply          |
 //!
-//! `game` is a game file's text.
+//! `game` is a game file's text; `body` is the text of the API's request
+//! body (`{"game": GAME FILE, ...}`), read by the same code as the server's.
 
 use serde_json::{json, Value};
 use sleuth_core::format::EventSpec;
 use sleuth_core::text::{nfc, quote};
 use sleuth_core::wire::report;
-use sleuth_core::wire::view::{self, AnalysisReply, GameView, RefutationError};
+use sleuth_core::wire::view::{self, AnalysisReply, GameView};
 use sleuth_core::{Analysis, CardSet, Game, GameFile};
 
 /// A failed request: the API's status and message.
@@ -48,6 +51,14 @@ pub fn page(request: &str) -> String {
         Err(Refused(status, error)) => json!({"status": status, "error": error}),
     };
     value.to_string()
+}
+
+/// The API's status for a refused request: 400 the asker's mistake, 422 the engine's.
+fn refused(e: view::Refused) -> Refused {
+    match e {
+        view::Refused::Asked(m) => bad(m),
+        view::Refused::Failed(m) => failed(m),
+    }
 }
 
 fn field<'a>(request: &'a Value, key: &str) -> Result<&'a Value, Refused> {
@@ -117,12 +128,10 @@ fn answer(request: &Value) -> Result<Value, Refused> {
                 let c = c.as_str().ok_or_else(|| bad("'cards' is not a list of card ids"))?;
                 cards.insert(game.deck().card(&nfc(c)).ok_or_else(|| bad(format!("unknown card '{}'", quote(c))))?);
             }
-            let reply = view::refutation(&game, by, cards).map_err(|e| match e {
-                RefutationError::Asked(m) => bad(m),
-                RefutationError::Failed(m) => failed(m),
-            })?;
-            to_value(&reply)
+            to_value(&view::refutation(&game, by, cards).map_err(refused)?)
         }
+        "what_if" => to_value(&view::what_if(string(request, "body")?, &options).map_err(refused)?),
+        "evaluate" => to_value(&view::evaluate(string(request, "body")?, crate::max_states()).map_err(refused)?),
         other => Err(bad(format!("unknown op '{}'", quote(other)))),
     }
 }

@@ -165,3 +165,86 @@ fn page_requests_are_refused_with_the_apis_statuses() {
     let (status, advice) = page(serde_json::json!({"op": "advice", "game": file.to_string(), "version": 2}));
     assert_eq!((status, advice["consistent"].clone(), advice["version"].clone()), (200, false.into(), 2.into()));
 }
+
+/// The sample game with its first `n` turns, as a JSON value.
+fn sample(n: usize) -> serde_json::Value {
+    let mut g: serde_json::Value = serde_json::from_str(SAMPLE).unwrap();
+    g["events"] = serde_json::Value::Array(g["events"].as_array().unwrap()[..n].to_vec());
+    g
+}
+
+/// The page's analysis of a game file, without its version.
+fn page_analysis(file: &serde_json::Value) -> serde_json::Value {
+    let (status, mut a) = page(serde_json::json!({"op": "analysis", "game": file.to_string(), "version": 0}));
+    assert_eq!(status, 200, "{a}");
+    a.as_object_mut().unwrap().remove("version");
+    a
+}
+
+#[test]
+fn the_pages_what_if_is_the_analysis_with_the_fact_written_as_a_turn() {
+    let file = sample(12);
+    let base = page_analysis(&file);
+    // sc is the observer and mu sits next: "mu holds X" is exactly "sc suggested X, kn, ha; mu showed X".
+    let open: Vec<&str> =
+        ["pl", "gr", "wh", "mu", "pe", "sc"].into_iter().filter(|c| base["status"][c]["mu"] == "maybe").collect();
+    assert!(open.len() >= 2, "the sample leaves some suspects open at mu: {open:?}");
+    for card in open {
+        let fact = serde_json::json!({"card": card, "place": "mu", "holds": true});
+        let body = serde_json::json!({"game": file, "suppose": [fact]});
+        let (status, mut what_if) = page(serde_json::json!({"op": "what_if", "body": body.to_string()}));
+        assert_eq!(status, 200, "{what_if}");
+        assert_eq!(what_if.as_object_mut().unwrap().remove("suppose"), Some(serde_json::json!([fact])));
+        assert_eq!(what_if["models"], base["models_by_place"][card]["mu"], "conditioning on the cell");
+        let mut with_turn = file.clone();
+        with_turn["events"].as_array_mut().unwrap().push(
+            serde_json::json!({"suggestion": {"by": "sc", "cards": [card, "kn", "ha"], "refuted_by": "mu", "shown": card}}),
+        );
+        assert_eq!(what_if, page_analysis(&with_turn), "supposing mu holds {card}");
+    }
+    // "Not in the case file": the deals left are the others.
+    let body = serde_json::json!({"game": file, "suppose": [{"card": "ha", "place": "case_file", "holds": false}]});
+    let (_, what_if) = page(serde_json::json!({"op": "what_if", "body": body.to_string()}));
+    let [all, with]: [u128; 2] =
+        [&base["models"], &base["models_by_place"]["ha"]["case_file"]].map(|n| n.as_str().unwrap().parse().unwrap());
+    assert_eq!(what_if["models"].as_str().unwrap().parse::<u128>().unwrap(), all - with);
+}
+
+#[test]
+fn the_pages_planned_suggestion_is_the_advices_evaluation() {
+    let file = sample(12).to_string();
+    let (status, advice) = page(serde_json::json!({"op": "advice", "game": file, "version": 0}));
+    assert_eq!(status, 200, "{advice}");
+    for best in advice["suggestions"].as_array().unwrap().iter().take(3) {
+        let body = serde_json::json!({"game": sample(12), "cards": best["cards"]});
+        let (status, eval) = page(serde_json::json!({"op": "evaluate", "body": body.to_string()}));
+        assert_eq!(status, 200, "{eval}");
+        assert_eq!(&eval, best);
+    }
+}
+
+#[test]
+fn bad_what_ifs_and_plans_are_refused_with_the_apis_statuses() {
+    let file = sample(3);
+    let fact = |card: &str, place: &str| serde_json::json!({"card": card, "place": place, "holds": true});
+    let mut bystander = sample(0);
+    bystander.as_object_mut().unwrap().remove("me");
+    bystander.as_object_mut().unwrap().remove("hand");
+    let cases = [
+        ("what_if", serde_json::json!({"game": file, "suppose": [fact("zz", "mu")]}), 400, "unknown card 'zz'"),
+        ("what_if", serde_json::json!({"game": file, "suppose": [fact("kn", "zz")]}), 400, "unknown place 'zz'"),
+        ("what_if", serde_json::json!({"game": file, "suppose": vec![fact("kn", "mu"); 65]}), 400, "at most 64 facts"),
+        ("what_if", serde_json::json!({"game": {"version": 1}}), 400, "'game': "),
+        ("what_if", serde_json::json!({"game": file, "facts": []}), 400, "unknown field `facts`"),
+        ("evaluate", serde_json::json!({"game": file, "cards": ["pl", "mu", "ha"]}), 400, "one card of each category"),
+        ("evaluate", serde_json::json!({"game": file, "cards": ["pl", "kn", "zz"]}), 400, "unknown card 'zz'"),
+        ("evaluate", serde_json::json!({"game": bystander, "cards": ["pl", "kn", "ha"]}), 422, "'me'"),
+    ];
+    for (op, body, want, says) in cases {
+        let (status, error) = page(serde_json::json!({"op": op, "body": body.to_string()}));
+        assert_eq!(status, want, "{op} {body}: {error}");
+        assert!(error.as_str().unwrap().contains(says), "{op} {body}: {error}");
+    }
+    let (status, error) = page(serde_json::json!({"op": "what_if"}));
+    assert_eq!(status, 400, "{error}");
+}

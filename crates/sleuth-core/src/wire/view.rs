@@ -1,16 +1,20 @@
 //! What the notepad page reads, built in one place for both of its
 //! backends: `sleuth serve` (sleuth-web's JSON API) and the offline app
 //! (sleuth-wasm in the browser). The server adds what only a store knows
-//! (the game's id, version, name, undo history and turn ids); the shapes
-//! here are the rest: the deck, a game's events in words, and the
-//! analysis, advice and refutation replies with the version they are of.
+//! (the game's id, version, name, undo history and turn ids) and how long
+//! a count took; the shapes here are the rest: the deck, a game's events in
+//! words, the analysis, advice and refutation replies with the version
+//! they are of, and the stateless requests (a what-if, a planned
+//! suggestion), read from the same request body by both backends.
 
-use super::{Advice, Analysis, Refutation};
-use crate::advice::{advise, advise_refutation, AdviceError, AdviceOptions};
+use super::{Advice, Analysis, Refutation, Suggestion};
+use crate::advice::{advise, advise_refutation, AdviceError, AdviceOptions, Position};
 use crate::format::EventSpec;
 use crate::model::{CardSet, Deck, Game, Player};
-use crate::GameFile;
-use serde::Serialize;
+use crate::text::{nfc, quote};
+use crate::{CountOptions, GameFile, Lit};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// How many possible case files the page's analysis lists at most.
 pub const CASE_FILES_SHOWN: usize = 50;
@@ -163,14 +167,16 @@ pub fn advice(game: &Game, version: u64, max_states: usize) -> Result<AdviceRepl
     }
 }
 
-/// Why a refutation question got no answer.
+/// Why a request of the page got no answer, saying whose the problem is
+/// (the server answers 400 for the first, 422 for the second).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RefutationError {
-    /// The question cannot be asked (the observer asking itself, not one
-    /// card per category): the asker's mistake.
+pub enum Refused {
+    /// The request is wrong (the observer asking itself, not one card per
+    /// category, an unknown card, a game file that does not read): the
+    /// asker's mistake.
     Asked(String),
-    /// The advisor failed (a bystander's game, an inconsistent history, a
-    /// failed count).
+    /// The engine could not answer (a bystander's game or an inconsistent
+    /// history to advise on, a failed count).
     Failed(String),
 }
 
@@ -179,25 +185,146 @@ pub enum RefutationError {
 /// least). Holding none of the cards is a pass (`show: null`).
 ///
 /// # Errors
-/// [`RefutationError`] saying whose the problem is.
-pub fn refutation(game: &Game, by: Player, cards: CardSet) -> Result<Refutation, RefutationError> {
+/// [`Refused`] saying whose the problem is.
+pub fn refutation(game: &Game, by: Player, cards: CardSet) -> Result<Refutation, Refused> {
     let deck = game.deck();
     let Some((me, hand)) = game.observer() else {
-        return Err(RefutationError::Failed(AdviceError::NoObserver.to_string()));
+        return Err(Refused::Failed(AdviceError::NoObserver.to_string()));
     };
     if by == me {
-        return Err(RefutationError::Asked("you do not answer your own suggestion".into()));
+        return Err(Refused::Asked("you do not answer your own suggestion".into()));
     }
     let one_per_category = deck.categories().all(|cat| (deck.category_cards(cat) & cards).len() == 1);
     if !one_per_category {
-        return Err(RefutationError::Asked("a suggestion names one card of each category".into()));
+        return Err(Refused::Asked("a suggestion names one card of each category".into()));
     }
     if (cards & hand).is_empty() {
         return Ok(Refutation::pass(game, by, cards));
     }
     let r = advise_refutation(game, by, cards).map_err(|e| match e {
-        AdviceError::Refutation(m) => RefutationError::Asked(m),
-        e => RefutationError::Failed(e.to_string()),
+        AdviceError::Refutation(m) => Refused::Asked(m),
+        e => Refused::Failed(e.to_string()),
     })?;
     Ok(Refutation::new(game, by, cards, &r))
+}
+
+/// The most facts a what-if may suppose (each card at each place, and more,
+/// would change nothing; the bound keeps the request small).
+pub const MAX_FACTS: usize = 64;
+
+/// A supposed fact: `card` is (`holds`) or is not at `place` (a player id
+/// or `case_file`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fact {
+    /// The card's id.
+    pub card: String,
+    /// A player's id or `case_file`.
+    pub place: String,
+    /// `true`: the card is at the place; `false`: it is not.
+    pub holds: bool,
+}
+
+/// A what-if (`POST /api/analyze`): a game file and the facts to suppose.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WhatIf {
+    game: Value,
+    #[serde(default)]
+    suppose: Vec<Fact>,
+}
+
+/// The answer to a what-if: the facts supposed, the keys of `sleuth analyze
+/// --json` for the game with them ([`Analysis`], listing at most
+/// [`CASE_FILES_SHOWN`] case files; `consistent: false` with an empty
+/// `conflict` when no deal fits the facts), and how long it took when the
+/// caller measured it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WhatIfReply {
+    /// The facts supposed, as asked.
+    pub suppose: Vec<Fact>,
+    /// The analysis supposing them.
+    #[serde(flatten)]
+    pub analysis: Analysis,
+    /// Milliseconds taken.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub millis: Option<f64>,
+}
+
+/// A stateless request's game file (any JSON a game file may be), read as
+/// a game file's text is.
+fn game_of(file: &Value) -> Result<Game, Refused> {
+    Game::from_json(&file.to_string()).map_err(|e| Refused::Asked(format!("'game': {e}")))
+}
+
+/// A request body as JSON of the shape `T`.
+fn body_of<'a, T: Deserialize<'a>>(body: &'a str) -> Result<T, Refused> {
+    serde_json::from_str(body).map_err(|e| Refused::Asked(format!("invalid request body: {e}")))
+}
+
+/// A what-if: `body` is `{"game": GAME FILE, "suppose": [{"card", "place",
+/// "holds"}]}`; the answer is the exact analysis of the game supposing the
+/// facts ([`crate::Analysis::supposing`]), without adding a turn. A
+/// hypothetical turn is the game file with that event added, and no facts.
+///
+/// # Errors
+/// [`Refused::Asked`] for a body that does not read, a bad game file, an
+/// unknown card or place, more than [`MAX_FACTS`] facts;
+/// [`Refused::Failed`] when the count does not fit `options`.
+pub fn what_if(body: &str, options: &CountOptions<'_>) -> Result<WhatIfReply, Refused> {
+    let req: WhatIf = body_of(body)?;
+    let game = game_of(&req.game)?;
+    if req.suppose.len() > MAX_FACTS {
+        return Err(Refused::Asked(format!("at most {MAX_FACTS} facts may be supposed, not {}", req.suppose.len())));
+    }
+    let mut facts = Vec::with_capacity(req.suppose.len());
+    for f in &req.suppose {
+        let card = game
+            .deck()
+            .card(&nfc(&f.card))
+            .ok_or_else(|| Refused::Asked(format!("unknown card '{}'", quote(&f.card))))?;
+        let place =
+            game.place(&nfc(&f.place)).ok_or_else(|| Refused::Asked(format!("unknown place '{}'", quote(&f.place))))?;
+        facts.push(if f.holds { Lit::is_at(card, place) } else { Lit::not_at(card, place) });
+    }
+    let a = crate::Analysis::supposing(&game, &facts, options).map_err(|e| Refused::Failed(e.to_string()))?;
+    let analysis = Analysis::with_case_file_limit(&game, &a, CASE_FILES_SHOWN);
+    Ok(WhatIfReply { suppose: req.suppose, analysis, millis: None })
+}
+
+/// A planned suggestion (`POST /api/evaluate`): a game file and the cards.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Plan {
+    game: Value,
+    cards: Vec<String>,
+}
+
+/// "What would a reply tell me": `body` is `{"game": GAME FILE, "cards":
+/// [one id per category]}`, a suggestion the observer plans; the answer is
+/// the exact evaluation of the advice ([`Suggestion`], as in `sleuth advise
+/// --json`): every possible answer with its probability and the case
+/// file's entropy after it.
+///
+/// # Errors
+/// [`Refused::Asked`] for a body that does not read, a bad game file, an
+/// unknown card, not one card per category; [`Refused::Failed`] for a
+/// bystander's game, an inconsistent one, or a count that does not fit
+/// `max_states`.
+pub fn evaluate(body: &str, max_states: usize) -> Result<Suggestion, Refused> {
+    let req: Plan = body_of(body)?;
+    let game = game_of(&req.game)?;
+    let deck = game.deck();
+    let mut cards = CardSet::EMPTY;
+    for c in &req.cards {
+        cards.insert(deck.card(&nfc(c)).ok_or_else(|| Refused::Asked(format!("unknown card '{}'", quote(c))))?);
+    }
+    let one_per_category = deck.categories().all(|cat| (deck.category_cards(cat) & cards).len() == 1);
+    if !one_per_category || cards.len() != req.cards.len() {
+        return Err(Refused::Asked("a suggestion names one card of each category".into()));
+    }
+    let options = CountOptions::new().max_states(max_states);
+    let position = Position::with_options(&game, &options).map_err(|e| Refused::Failed(e.to_string()))?;
+    let eval = position.evaluate(cards).map_err(|e| Refused::Failed(e.to_string()))?;
+    Ok(Suggestion::new(&game, &eval))
 }
