@@ -6,6 +6,9 @@
 //   SLEUTH_EXPECTED   [{card: {place: "O" | "X" | "37%"}}]: the notepad as sleuth-core computes it
 //                     before the first turn and after each turn of the sample
 //   SLEUTH_EXPORT     where to save the game file the page exports
+//   SLEUTH_WHAT_IF    after the sample's first 12 turns, as sleuth-core computes them: {card, analysis}
+//                     a what-if (mu holds card) and {best, after} the advice's best suggestion,
+//                     every answer evaluated, and the game with its first answer added
 //   SLEUTH_CHROMIUM   the browser to drive
 // The app is loaded once from a static server on loopback; then the server
 // is stopped and the browser goes offline (context.setOffline), and
@@ -24,6 +27,7 @@ const dir = mkdtempSync(join(tmpdir(), 'sleuth-app-'));
 cpSync(process.env.SLEUTH_APP_DIR, dir, { recursive: true });
 const sample = JSON.parse(readFileSync(process.env.SLEUTH_SAMPLE, 'utf8'));
 const expected = JSON.parse(readFileSync(process.env.SLEUTH_EXPECTED, 'utf8'));
+const whatIf = JSON.parse(readFileSync(process.env.SLEUTH_WHAT_IF, 'utf8'));
 
 function check(cond, message) {
   if (!cond) throw new Error(`check failed: ${message}`);
@@ -127,6 +131,51 @@ try {
   }
   await checkNotepad(0);
 
+  /** Every cell of the notepad shown, against an analysis of sleuth-core's: its text, its exact percentage (the title) and the deals. */
+  async function sameNotepad(a, label) {
+    const cells = await page.$$eval('#notepad td.cell', (tds) => tds.map((td) => [td.dataset.card, td.dataset.place, td.textContent, td.title]));
+    check(cells.length === Object.keys(a.status).length * a.places.length, `${label}: ${cells.length} cells`);
+    for (const [card, place, text, title] of cells) {
+      const p = a.probabilities[card][place];
+      const s = a.status[card][place];
+      const want = s === 'yes' ? 'O' : s === 'no' ? 'X' : p * 100 < 1 ? '<1%' : p * 100 > 99 ? '>99%' : `${Math.round(p * 100)}%`;
+      check(text === want && title.endsWith(`${(p * 100).toFixed(2)}%`), `${label}: ${card} at ${place} shows ${text} (${title}), sleuth-core ${p}`);
+    }
+    const models = await page.textContent('#models');
+    check(models === BigInt(a.models).toLocaleString('en-US'), `${label}: ${models} deals, sleuth-core ${a.models}`);
+  }
+
+  /** Offline, as on the server: a what-if (suppose mu holds an open card) and every answer to the advice's best suggestion. */
+  async function whatIfOffline() {
+    await page.tap(`#notepad td[data-card="${whatIf.card}"][data-place="mu"]`);
+    await page.waitForSelector('#suppose-fact');
+    await page.tap('#why button.suppose-yes');
+    await page.waitForSelector('#notepad[data-what-if="1"]');
+    check((await page.textContent('#what-if-short')).startsWith('What-if: mu holds '), 'the what-if says what is supposed');
+    await sameNotepad(whatIf.analysis, `the what-if (mu holds ${whatIf.card})`);
+    await page.tap('#what-if-leave');
+    await checkNotepad(12);
+
+    const best = whatIf.best;
+    await page.waitForSelector('#advice-body[data-version="12"]');
+    await page.tap('#advice-suggest li:first-child button.plan-this');
+    await page.waitForSelector(`#plan-answer[data-cards="${best.cards.join(',')}"]`);
+    const rows = await page.$$eval('#plan-outcomes li', (lis) => lis.map((li) => [li.dataset.refuter, li.dataset.shown, li.querySelector('.prob').textContent, li.textContent]));
+    check(rows.length === best.outcomes.length, `${rows.length} answers to the planned suggestion, sleuth-core ${best.outcomes.length}`);
+    rows.forEach(([refuter, shown, prob, text], i) => {
+      const o = best.outcomes[i];
+      check(refuter === (o.refuter || '') && shown === (o.shown || ''), `answer ${i}: ${refuter} ${shown}, sleuth-core ${o.refuter} ${o.shown}`);
+      check(prob === `${(o.probability * 100).toFixed(1)}%`, `answer ${i}: ${prob}, sleuth-core ${o.probability}`);
+      check(text.includes(`the case file then ${o.entropy_after.toFixed(2)} bits`), `answer ${i}: ${text}, sleuth-core ${o.entropy_after}`);
+    });
+    await page.tap('#plan-outcomes li:first-child button.plan-see');
+    await page.waitForSelector('#notepad[data-what-if="1"]');
+    await sameNotepad(whatIf.after, 'the notepad after the planned suggestion\'s first answer');
+    await page.keyboard.press('Escape');
+    check(await page.isHidden('#what-if'), 'Escape leaves the what-if');
+    await checkNotepad(12);
+  }
+
   for (let i = 0; i < sample.events.length; i++) {
     const spec = sample.events[i];
     const kind = Object.keys(spec)[0];
@@ -151,6 +200,7 @@ try {
     check(ms, `the status says how long the engine took: ${status}`);
     timings.analysis_ms.push(Number(ms[1]));
     await page.waitForSelector('body:not([data-busy="1"])', { state: 'attached' });
+    if (i + 1 === 12) await whatIfOffline();
   }
   check(await page.locator('#events li[data-id]').count() === sample.events.length, 'every turn is listed');
 

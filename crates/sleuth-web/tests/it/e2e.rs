@@ -14,7 +14,8 @@
 //! - `offline.mjs`: the offline app (`crates/sleuth-wasm/build.sh
 //!   target/wasm-app`, or `SLEUTH_APP_DIR`) from a static server, then with
 //!   the network off: the sample game on a 360 px phone, the notepad after
-//!   every turn, export, reload, undo and redo.
+//!   every turn, a what-if and a planned suggestion after turn 12 against
+//!   sleuth-core's numbers, export, reload, undo and redo.
 //! - `table.mjs`: at the table on 360 and 390 px phones: the case-file
 //!   column legible, the view after a turn, Redo, the privacy hide, the
 //!   collapsed case files, the game over, out after a wrong accusation, and
@@ -184,9 +185,16 @@ fn the_offline_app_on_a_phone_with_the_network_off_in_headless_chromium() {
     let expected_path = dir.path().join("expected.json");
     std::fs::write(&expected_path, serde_json::Value::from(expected).to_string()).unwrap();
     let export = dir.path().join("export.json");
+    let what_if = dir.path().join("what-if.json");
+    std::fs::write(&what_if, what_if_expected().to_string()).unwrap();
     let stdout = run_node(
         "offline.mjs",
-        &[("SLEUTH_APP_DIR", &app), ("SLEUTH_EXPECTED", &expected_path), ("SLEUTH_EXPORT", &export)],
+        &[
+            ("SLEUTH_APP_DIR", &app),
+            ("SLEUTH_EXPECTED", &expected_path),
+            ("SLEUTH_EXPORT", &export),
+            ("SLEUTH_WHAT_IF", &what_if),
+        ],
         &[],
     );
     println!("offline app: {stdout}");
@@ -198,15 +206,34 @@ fn the_offline_app_on_a_phone_with_the_network_off_in_headless_chromium() {
     assert_eq!(exported, want);
 }
 
-/// The what-if the table script makes, and its exact answer: supposing mu
-/// holds the first card open at mu after the sample's first 12 turns is the
-/// game with "sc suggested it; mu showed it" added (mu sits right after sc,
-/// so nobody passes), analysed as `sleuth analyze --json` analyses it.
+/// `sleuth analyze --json` of a game file.
+fn analyze_json(file: &serde_json::Value) -> sleuth_core::wire::Analysis {
+    let game = Game::from_json(&file.to_string()).unwrap();
+    sleuth_core::wire::Analysis::new(&game, &Analysis::new(&game).unwrap())
+}
+
+/// The what-if the table and offline scripts make after the sample's first
+/// 12 turns, and its exact answer: supposing mu holds the first card open at
+/// mu is the game with "sc suggested it; mu showed it" added (mu sits right
+/// after sc, so nobody passes), analysed as `sleuth analyze --json`
+/// analyses it (`card`, `analysis`). And the planned suggestion: the
+/// advice's best (`best`, as `sleuth advise --json` lists it, every answer
+/// evaluated) and the game with its first answer added (`after`).
 fn what_if_expected() -> serde_json::Value {
     let mut file = sample_game();
     file["events"] = serde_json::Value::Array(file["events"].as_array().unwrap()[..12].to_vec());
     let game = Game::from_json(&file.to_string()).unwrap();
     let a = Analysis::new(&game).unwrap();
+    let advice = sleuth_core::wire::view::advice(&game, 12, usize::MAX).unwrap().advice.unwrap();
+    let best = advice.suggestions[0].clone();
+    let first = &best.outcomes[0];
+    let mut planned = serde_json::json!({"by": "sc", "cards": best.cards, "refuted_by": first.refuter});
+    if let Some(shown) = &first.shown {
+        planned["shown"] = shown.as_str().into();
+    }
+    let mut after = file.clone();
+    after["events"].as_array_mut().unwrap().push(serde_json::json!({ "suggestion": planned }));
+
     let mu = game.place("mu").unwrap();
     let card = game.deck().cards().find(|&c| a.status(c, mu) == Status::Maybe).expect("a card open at mu");
     let mut cards = ["pl", "kn", "ha"];
@@ -215,9 +242,7 @@ fn what_if_expected() -> serde_json::Value {
     file["events"].as_array_mut().unwrap().push(serde_json::json!(
         {"suggestion": {"by": "sc", "cards": cards, "refuted_by": "mu", "shown": card}}
     ));
-    let game = Game::from_json(&file.to_string()).unwrap();
-    let analysis = sleuth_core::wire::Analysis::new(&game, &Analysis::new(&game).unwrap());
-    serde_json::json!({"card": card, "analysis": analysis})
+    serde_json::json!({"card": card, "analysis": analyze_json(&file), "best": best, "after": analyze_json(&after)})
 }
 
 #[test]
