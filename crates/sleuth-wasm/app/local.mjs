@@ -2,9 +2,9 @@
 // sends them to `sleuth serve`) answered in the browser, with the same
 // paths, statuses and JSON as the server (crates/sleuth-web/src/api.rs has
 // the table): the games in IndexedDB (store.mjs), the engine (sleuth.wasm)
-// in Web Workers (engine.mjs), every game view, analysis, explanation and
-// advice built by the same Rust code as the server's (src/page.rs over
-// sleuth-core's wire::view).
+// in Web Workers (engine.mjs), every game view, analysis, explanation,
+// advice, what-if and planned suggestion built by the same Rust code as the
+// server's (src/page.rs over sleuth-core's wire::view).
 //
 // Two engines: a quick one reads and validates games (never long), and one
 // runs the counts, which can be cancelled; a change is never held up by a

@@ -8,6 +8,11 @@
 // maths library computes (glibc natively, Rust's libm in WebAssembly) and
 // which can differ in the last bit; there the JSON must be the same but for
 // numbers within 1e-15 of each other, each such number listed.
+// And the page's stateless requests (src/page.rs) against the same answers:
+// a what-if supposing an open cell leaves exactly the deals `analyze` counted
+// there (and the others when supposing the opposite), the cell then certain;
+// a planned suggestion (`evaluate`) of each of advise's suggestions is the
+// suggestion as advise lists it.
 // Exits 1 on the first difference, after saying which.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -80,6 +85,38 @@ function near(a, b, where) {
   return a === b;
 }
 
+/** JSON text of `v` with every object's keys sorted (the page's replies are JSON values, whose keys are sorted). */
+function canonical(v) {
+  const sorted = (x) => Array.isArray(x) ? x.map(sorted)
+    : x && typeof x === "object" ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, sorted(x[k])])) : x;
+  return JSON.stringify(sorted(v));
+}
+
+/** A request of the page through the engine: its reply, which must be a 200. */
+function request(r) {
+  const reply = JSON.parse(sleuth.page(JSON.stringify(r)));
+  if (reply.status !== 200) {
+    console.error(`REFUSED: ${JSON.stringify(r).slice(0, 200)}: ${reply.status} ${reply.error}`);
+    process.exit(1);
+  }
+  return reply.body;
+}
+
+/** What-ifs on the first open cells of `a` (the CLI's analysis of `text`): the deals left are the cell's. */
+function whatIfs(name, text, a) {
+  if (!a.consistent) return;
+  const open = Object.entries(a.status).flatMap(([card, row]) => Object.entries(row).filter(([, s]) => s === "maybe").map(([p]) => [card, p]));
+  for (const [card, place] of open.slice(0, 2)) {
+    for (const holds of [true, false]) {
+      const body = JSON.stringify({ game: JSON.parse(text), suppose: [{ card, place, holds }] });
+      const w = request({ op: "what_if", body });
+      const at = BigInt(a.models_by_place[card][place]);
+      const want = { models: String(holds ? at : BigInt(a.models) - at), status: holds ? "yes" : "no" };
+      same(`${name} what-if ${card} ${holds ? "at" : "not at"} ${place}`, { json: JSON.stringify({ models: w.models, status: w.status[card][place] }) }, { json: JSON.stringify(want) });
+    }
+  }
+}
+
 for (const file of games) {
   const text = readFileSync(file, "utf8");
   const name = path.basename(file);
@@ -97,6 +134,15 @@ for (const file of games) {
       if (cell.length) facts.push(cell[Math.floor(cell.length / 2)].slice(0, 2));
     }
     facts.push([cells[0][0], "nobody"]);
+  }
+  if (analysis.json) whatIfs(name, text, JSON.parse(analysis.json));
+  const advice = command(cli(["advise", "--json", "-"], text));
+  if (advice.json) {
+    for (const best of (JSON.parse(advice.json).suggestions || []).slice(0, 3)) {
+      const body = JSON.stringify({ game: JSON.parse(text), cards: best.cards });
+      const mine = request({ op: "evaluate", body });
+      same(`${name} evaluate ${best.cards}`, { json: canonical(mine) }, { json: canonical(best) }, true);
+    }
   }
   for (const [card, place] of facts) {
     same(
