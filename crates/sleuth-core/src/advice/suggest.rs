@@ -5,9 +5,10 @@
 use super::entropy::{case_file_candidates, case_file_entropy, certain_case_file, in_case_file};
 use super::Position;
 use crate::analysis::ratio;
-use crate::count::{count, count_marginals, CountError};
+use crate::count::{case_file_by_class, count, count_marginals, CountError};
 use crate::model::Status;
-use crate::model::{Card, CardSet, Place, Player, MAX_CARDS};
+use crate::model::{Card, CardSet, Place, Player, MAX_CARDS, MAX_PLACES};
+use crate::Counts;
 
 /// The most combinations [`Position::legal_suggestions`] lists one by one
 /// (classic decks have 324, master decks 960).
@@ -92,12 +93,39 @@ impl Position<'_> {
     /// # Errors
     /// [`CountError`] from the counts.
     pub fn evaluate(&self, cards: CardSet) -> Result<SuggestionEval, CountError> {
+        let (outcomes, _) = self.answers(cards, |_| true)?;
+        Ok(self.evaluation(cards, outcomes))
+    }
+
+    /// [`Position::evaluate`] counting each answer on its own (one count per
+    /// answer, as described there): the reference the property tests hold
+    /// the shared evaluation to.
+    ///
+    /// # Errors
+    /// [`CountError`] from the counts.
+    #[cfg(any(test, feature = "testing"))]
+    pub fn evaluate_one_by_one(&self, cards: CardSet) -> Result<SuggestionEval, CountError> {
+        let (outcomes, _) = self.answers_one_by_one(cards, |_| true)?;
+        Ok(self.evaluation(cards, outcomes))
+    }
+
+    /// [`Position::evaluate`] by the shared count alone: `None` where it
+    /// does not apply (the tests check that it applies where it should).
+    ///
+    /// # Errors
+    /// [`CountError`] from the count.
+    #[cfg(any(test, feature = "testing"))]
+    pub fn evaluate_shared(&self, cards: CardSet) -> Result<Option<SuggestionEval>, CountError> {
+        Ok(self.answers_by_class(cards)?.map(|outcomes| self.evaluation(cards, outcomes)))
+    }
+
+    /// The evaluation of `cards` from its answers.
+    fn evaluation(&self, cards: CardSet, outcomes: Vec<Outcome>) -> SuggestionEval {
         let np = self.game.num_players();
         let total = self.counts.total;
-        let (outcomes, _) = self.answers(cards, |_| true)?;
         let after: f64 = outcomes.iter().map(|o| o.probability * o.entropy_after).sum();
         let hartley_after: f64 = outcomes.iter().map(|o| o.probability * o.candidates_after).sum();
-        Ok(SuggestionEval {
+        SuggestionEval {
             cards,
             information: (self.entropy - after).max(0.0),
             end_probability: end_probability(&outcomes),
@@ -110,7 +138,7 @@ impl Position<'_> {
             outcomes,
             estimate: self.estimate(cards),
             likelihood: cards.iter().map(|c| self.prob[c.index()][np]).product(),
-        })
+        }
     }
 
     /// The largest chance of ending the game
@@ -157,6 +185,101 @@ impl Position<'_> {
     /// answers so far that end it, plus every answer not yet counted); with
     /// whether every answer was counted.
     fn answers(&self, cards: CardSet, go_on: impl Fn(f64) -> bool) -> Result<(Vec<Outcome>, bool), CountError> {
+        // Where the shared count does not apply or fails (its card order
+        // may be larger than the usual one), each answer is counted alone.
+        if let Ok(Some(outcomes)) = self.answers_by_class(cards) {
+            return Ok((outcomes, true));
+        }
+        self.answers_one_by_one(cards, go_on)
+    }
+
+    /// Every answer to `cards` with a positive probability, as
+    /// [`Position::answers`], from one count of the deals split by answer
+    /// class ([`case_file_by_class`]): a class is the first player after
+    /// the observer who holds some of the open suggested cards, and which
+    /// of them (or nobody). The answer "`r` shows `c`" is the union of the
+    /// classes of `r` with `c`; its weight, `Σ l / k` over its deals, is
+    /// each class's total times `l / |held|`. `None` where the shared count
+    /// does not apply.
+    fn answers_by_class(&self, cards: CardSet) -> Result<Option<Vec<Outcome>>, CountError> {
+        let game = self.game();
+        let np = game.num_players();
+        let open = cards - self.hand;
+        // Face-up cards are held by nobody: they are never shown.
+        let watched = open - game.face_up();
+        let mut keys: Vec<Option<(Player, CardSet)>> = Vec::new();
+        let mut class_of = |places: &[u8]| {
+            let mut key = None;
+            let mut r = game.next_player(self.me);
+            while r != self.me {
+                let at = Place::Player(r).index(np);
+                let held: CardSet =
+                    watched.iter().zip(places).filter(|&(_, &q)| usize::from(q) == at).map(|(c, _)| c).collect();
+                if !held.is_empty() {
+                    key = Some((r, held));
+                    break;
+                }
+                r = game.next_player(r);
+            }
+            keys.iter().position(|k| *k == key).unwrap_or_else(|| {
+                keys.push(key);
+                keys.len() - 1
+            })
+        };
+        let Some(classes) = case_file_by_class(&self.problem, watched, &mut class_of, &self.count)? else {
+            return Ok(None);
+        };
+        let total = self.counts.total;
+        let l = (1..=open.len() as u128).fold(1, lcm);
+        let l_n = total.checked_mul(l).ok_or(CountError::Overflow)?;
+        let cf = Place::CaseFile.index(np);
+        // The deals of the classes `pick` takes, each with its weight.
+        let union = |pick: &dyn Fn(&Option<(Player, CardSet)>) -> Option<u128>| {
+            let mut cc = Counts { total: 0, marginal: vec![[0u128; MAX_PLACES]; MAX_CARDS], states: 0 };
+            let mut weight = 0u128;
+            for (key, class) in keys.iter().zip(&classes) {
+                let Some(per_deal) = pick(key) else { continue };
+                cc.total = cc.total.checked_add(class.total).ok_or(CountError::Overflow)?;
+                let w = class.total.checked_mul(per_deal).ok_or(CountError::Overflow)?;
+                weight = weight.checked_add(w).ok_or(CountError::Overflow)?;
+                for (m, &x) in cc.marginal.iter_mut().zip(&class.case_file) {
+                    m[cf] = m[cf].checked_add(x).ok_or(CountError::Overflow)?;
+                }
+            }
+            Ok::<_, CountError>((cc, weight))
+        };
+        let mut outcomes = Vec::new();
+        let mut covered = 0u128;
+        let mut r = game.next_player(self.me);
+        while r != self.me {
+            for c in open {
+                let (cc, weight) = union(&|key| match key {
+                    Some((q, held)) if *q == r && held.contains(c) => Some(l / held.len() as u128),
+                    _ => None,
+                })?;
+                if cc.total > 0 {
+                    covered = covered.checked_add(weight).ok_or(CountError::Overflow)?;
+                    // Only the case-file column is filled: all `outcome` reads.
+                    outcomes.push(self.outcome(Some(r), Some(c), ratio(weight, l_n), &cc));
+                }
+            }
+            r = game.next_player(r);
+        }
+        let (cc, weight) = union(&|key| key.is_none().then_some(l))?;
+        if cc.total > 0 {
+            covered = covered.checked_add(weight).ok_or(CountError::Overflow)?;
+            outcomes.push(self.outcome(None, None, ratio(cc.total, total), &cc));
+        }
+        debug_assert_eq!(covered, l_n, "answer probabilities add up to one");
+        Ok(Some(outcomes))
+    }
+
+    /// [`Position::answers`] with one count per answer.
+    fn answers_one_by_one(
+        &self,
+        cards: CardSet,
+        go_on: impl Fn(f64) -> bool,
+    ) -> Result<(Vec<Outcome>, bool), CountError> {
         let game = self.game();
         let np = game.num_players();
         let total = self.counts.total;

@@ -629,3 +629,35 @@ fn advise_is_the_composition_of_its_parts() {
     }
     assert!(states > 200 && weighed >= 5, "{weighed} of {states} states weigh waiting");
 }
+
+/// The shared evaluation of a suggestion (every answer from one count by
+/// answer class) against the reference that counts each answer on its own:
+/// the same answers, probabilities and posteriors, to the bit, so the same
+/// ranking. Classic and master games, 3-10 players, observers and
+/// bystanders with seat 0's hand, wrong accusations and face-up cards; the
+/// suggestions ranked first, the most likely case file, and others spread
+/// over the legal ones (some with the observer's own cards).
+#[test]
+fn shared_suggestion_evaluation_matches_one_count_per_answer() {
+    let (mut states, mut suggestions, mut several) = (0, 0, 0);
+    for i in 0..3000 {
+        let master = i % 3 == 2;
+        let generated = big_game("advice-shared", i, master, if master { 20 } else { 40 }, 0.0);
+        let game = player_view(&generated);
+        let Ok(pos) = Position::new(&game) else { continue }; // an unlucky accusation
+        let legal = pos.legal_suggestions();
+        let ranked = pos.rank_suggestions(2).expect("generated games count");
+        let mut picks: Vec<CardSet> = ranked.iter().map(|e| e.cards).collect();
+        picks.extend((0..3).map(|k| legal[(i as usize * 7919 + k * 104_729) % legal.len()]));
+        for cards in picks {
+            let shared = pos.evaluate_shared(cards).expect("generated games count").expect("the shared count applies");
+            assert_eq!(pos.evaluate(cards).expect("generated games count"), shared, "game {i}");
+            let alone = pos.evaluate_one_by_one(cards).expect("generated games count");
+            assert_eq!(shared, alone, "game {i}, suggestion {cards:?}");
+            suggestions += 1;
+            several += usize::from(shared.outcomes.len() > 3);
+        }
+        states += 1;
+    }
+    assert!(states > 2500 && several > suggestions / 2, "{several} of {suggestions} suggestions in {states} states");
+}
