@@ -16,7 +16,7 @@
 //! Pooled players (`sym`) lose their identity, so a watched card must not
 //! move to the pool: where the pooled plan would, the plan is unpooled.
 
-use super::arith::{add, mul};
+use super::arith::{add, mul, Word};
 use super::choice::choose_order;
 use super::dp::{self, Edges, Forward};
 use super::plan::{CardClasses, Plan, POOL};
@@ -100,16 +100,44 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
+    /// The counts by class: the forward pass, the backward pass (on `u64`
+    /// where the total fits), then the sweep of the class vectors.
     fn counts(
         &self,
         class_of: &mut dyn FnMut(&[u8]) -> usize,
         options: &CountOptions<'_>,
     ) -> Result<Vec<ClassCounts>, CountError> {
+        let fwd = dp::forward(self.plan, true, options)?;
+        let mut scratch = vec![[0u128; MAX_PLACES]; MAX_CARDS];
+        match dp::backward_kept_u64(self.plan, &fwd, &mut scratch)? {
+            // A class vector may not fit where the forward counts did not.
+            Some((_, back)) => match self.sweep::<u64>(&fwd, &back, class_of) {
+                Err(CountError::Overflow) => {
+                    let back: Vec<Vec<u128>> =
+                        back.iter().map(|l| l.iter().map(|&b| u128::from(b)).collect()).collect();
+                    self.sweep::<u128>(&fwd, &back, class_of)
+                }
+                other => other,
+            },
+            None => {
+                let (_, back) = dp::backward(self.plan, &fwd, &mut scratch, true)?;
+                self.sweep::<u128>(&fwd, &back, class_of)
+            }
+        }
+    }
+
+    /// The class vectors from layer to layer on `W` (`back`, the backward
+    /// counts, fit on it; so do the vectors, as a state's classes split its
+    /// forward count, unless that count did not fit: then an overflow),
+    /// adding up each class's deals with a card in the case file.
+    fn sweep<W: Word>(
+        &self,
+        fwd: &Forward,
+        back: &[Vec<W>],
+        class_of: &mut dyn FnMut(&[u8]) -> usize,
+    ) -> Result<Vec<ClassCounts>, CountError> {
         let (plan, np) = (self.plan, self.p.np);
         let cf = np as u8;
-        let fwd = dp::forward(plan, true, options)?;
-        let mut scratch = vec![[0u128; MAX_PLACES]; MAX_CARDS];
-        let (_, back) = dp::backward(plan, &fwd, &mut scratch, true)?;
         // The watched cards' places: fixed ones now, the DP's per path.
         let watched: Vec<Card> = self.watched.iter().collect();
         let mut places: Vec<u8> = watched.iter().map(|c| self.r.assigned[c.index()]).collect();
@@ -119,59 +147,83 @@ impl Run<'_> {
         // Every path through the first `forced` steps: its class, the
         // state it reaches and its weight.
         let mut paths = Vec::new();
-        walk(plan, &fwd, 0, 0, 1, &slot, &mut places, &mut |places, state, w| {
+        walk(plan, fwd, 0, 0, 1, &slot, &mut places, &mut |places, state, w| {
             paths.push((class_of(places), state, w, places.to_vec()));
         })?;
         let k = paths.iter().map(|x| x.0 + 1).max().unwrap_or(0);
-        let mut out = vec![ClassCounts { total: 0, case_file: vec![0; MAX_CARDS] }; k];
+        // `case_file[class * MAX_CARDS + card]`.
+        let mut case_file = vec![W::ZERO; k * MAX_CARDS];
         let m = self.forced;
-        let mut cur = vec![0u128; fwd.layers[m].counts.len() * k];
+        let mut cur = dp::zeroed::<W>(fwd.layers[m].counts.len() * k)?;
         for (a, state, w, places) in &paths {
-            let at = state * k + a;
-            cur[at] = add(cur[at], *w)?;
+            let (at, w) = (state * k + a, W::checked_of(*w)?);
+            cur[at] = cur[at].add_checked(w)?;
             // The watched DP cards the path puts in the case file.
-            let completions = mul(*w, back[m][*state])?;
+            let completions = w.mul_checked(back[m][*state])?;
             for &s in &slot {
                 if places[s] == cf {
-                    let c = watched[s].index();
-                    out[*a].case_file[c] = add(out[*a].case_file[c], completions)?;
+                    let c = &mut case_file[a * MAX_CARDS + watched[s].index()];
+                    *c = c.add_checked(completions)?;
                 }
             }
         }
-        // The other DP cards: the vectors, layer by layer.
+        // The other DP cards: the vectors, layer by layer, in two buffers
+        // that serve every layer (fresh ones cost a page fault per page).
+        let mut next = Vec::new();
         for (t, step) in plan.steps.iter().enumerate().skip(m) {
             let layer = &fwd.layers[t];
-            let mut next = dp::zeroed::<u128>(fwd.layers[t + 1].counts.len() * k)?;
-            let row = &mut out;
-            for i in 0..layer.counts.len() {
-                let f = &cur[i * k..(i + 1) * k];
-                if f.iter().all(|&x| x == 0) {
+            let len = fwd.layers[t + 1].counts.len() * k;
+            next.clear();
+            dp::reserve(&mut next, len)?;
+            next.resize(len, W::ZERO);
+            let mut overflow = false;
+            for (i, f) in cur.chunks_exact(k).enumerate() {
+                if f.iter().all(|&x| x == W::ZERO) {
                     continue;
                 }
                 for &e in fwd.succ[t].slice(i) {
                     let (mv, j) = Edges::unpack(e);
+                    let to = &mut next[j * k..(j + 1) * k];
                     let w = if step.weighted {
                         let (slots, joins) = plan.weight(step, layer.keys.get(i), mv);
-                        mul(slots, joins)?
+                        W::checked_of(mul(slots, joins)?)?
                     } else {
-                        1
+                        W::of(1)
                     };
-                    let to = &mut next[j * k..(j + 1) * k];
-                    for (x, &y) in to.iter_mut().zip(f) {
-                        *x = add(*x, mul(y, w)?)?;
+                    if w == W::of(1) {
+                        for (x, &y) in to.iter_mut().zip(f) {
+                            let (sum, o) = x.overflowing(y);
+                            *x = sum;
+                            overflow |= o;
+                        }
+                    } else {
+                        for (x, &y) in to.iter_mut().zip(f) {
+                            *x = x.add_checked(y.mul_checked(w)?)?;
+                        }
                     }
-                    if step.moves[mv].place == cf && back[t + 1][j] != 0 {
-                        let b = mul(w, back[t + 1][j])?;
+                    let b = back[t + 1][j];
+                    if step.moves[mv].place == cf && b != W::ZERO {
+                        let b = w.mul_checked(b)?;
                         for (a, &y) in f.iter().enumerate() {
-                            let c = &mut row[a].case_file[step.card as usize];
-                            *c = add(*c, mul(y, b)?)?;
+                            let c = &mut case_file[a * MAX_CARDS + step.card as usize];
+                            *c = c.add_checked(y.mul_checked(b)?)?;
                         }
                     }
                 }
             }
-            cur = next;
+            if overflow {
+                return Err(CountError::Overflow);
+            }
+            std::mem::swap(&mut cur, &mut next);
         }
-        self.finish(&fwd, &cur, k, out)
+        let out = (0..k)
+            .map(|a| ClassCounts {
+                total: 0,
+                case_file: case_file[a * MAX_CARDS..(a + 1) * MAX_CARDS].iter().map(|c| c.wide()).collect(),
+            })
+            .collect();
+        let f: Vec<u128> = cur.iter().map(|x| x.wide()).collect();
+        self.finish(fwd, &f, k, out)
     }
 
     /// The final layer: each class's total and its tail cards in the case
