@@ -86,9 +86,11 @@ pub struct SuggestionEval {
 }
 
 impl Position<'_> {
-    /// Evaluates one suggestion exactly: one marginal count per possible
-    /// (refuter, shown card), one more count when the refuter may hold all
-    /// three cards, and one for "nobody refutes".
+    /// Evaluates one suggestion exactly: every answer from one count of the
+    /// deals by answer class ([`case_file_by_class`]); where that does not
+    /// apply, one marginal count per possible (refuter, shown card), one
+    /// more count when the refuter may hold all three cards, and one for
+    /// "nobody refutes" (the same numbers, to the bit).
     ///
     /// # Errors
     /// [`CountError`] from the counts.

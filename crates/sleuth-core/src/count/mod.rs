@@ -64,6 +64,15 @@
 //! says it may be cheaper, the card-outer DP first runs on a small budget
 //! and hands over only if it is far from its end (`counter`).
 //!
+//! # Counts by class
+//!
+//! The advice needs, for each answer to a suggestion, the case-file counts
+//! of the deals giving that answer; the answer depends only on where the
+//! suggested cards are. `classes` places those cards first, so each path's
+//! answer is known after three steps, and carries a vector of forward
+//! counts by answer class through the other layers: one forward pass, one
+//! backward pass and a sweep of vectors instead of a count per answer.
+//!
 //! # Limits
 //!
 //! All arithmetic is checked `u128` ([`CountError::Overflow`] where a count

@@ -85,9 +85,10 @@ fn answer(game: &Game, deal: &[Option<Place>], me: Player, cards: CardSet) -> Op
     None
 }
 
-/// Every suggestion's exact evaluation against enumerating the deals: the
-/// probability of every answer (refuter chooses uniformly), the entropy after
-/// it, the information and the chance of ending.
+/// Every suggestion's exact evaluation (the shared count by answer class)
+/// against enumerating the deals: the probability of every answer (refuter
+/// chooses uniformly), the deals and the entropy after it, the information
+/// and the chance of ending.
 #[test]
 fn suggestion_evaluation_matches_brute_force() {
     let mut checked = 0;
@@ -103,7 +104,8 @@ fn suggestion_evaluation_matches_brute_force() {
         let h_now = entropy_of(&game, &all.iter().collect::<Vec<_>>());
         assert!((pos.entropy() - h_now).abs() < 1e-9, "game {i}: entropy now");
         for cards in pos.legal_suggestions().into_iter().take(12) {
-            let eval = pos.evaluate(cards).expect("small games count");
+            // The shared count, by answer class (`evaluate` uses it).
+            let eval = pos.evaluate_shared(cards).expect("small games count").expect("the shared count applies");
             // Brute force: probability mass and deal sets per answer.
             let mut mass: BTreeMap<Answer, f64> = BTreeMap::new();
             let mut sets: BTreeMap<Answer, Vec<&Deal>> = BTreeMap::new();
@@ -127,6 +129,7 @@ fn suggestion_evaluation_matches_brute_force() {
                 let key = (o.refuter, o.shown);
                 let p = mass[&key];
                 assert!((o.probability - p).abs() < 1e-12, "game {i}: P{key:?} {} vs {p}", o.probability);
+                assert_eq!(o.models_after, sets[&key].len() as u128, "game {i}: deals after {key:?}");
                 let h = entropy_of(&game, &sets[&key]);
                 assert!((o.entropy_after - h).abs() < 1e-9, "game {i}: entropy after {key:?}");
                 info -= p * h;
@@ -640,7 +643,7 @@ fn advise_is_the_composition_of_its_parts() {
 #[test]
 fn shared_suggestion_evaluation_matches_one_count_per_answer() {
     let (mut states, mut suggestions, mut several) = (0, 0, 0);
-    for i in 0..3000 {
+    for i in 0..2000 {
         let master = i % 3 == 2;
         let generated = big_game("advice-shared", i, master, if master { 20 } else { 40 }, 0.0);
         let game = player_view(&generated);
@@ -659,5 +662,5 @@ fn shared_suggestion_evaluation_matches_one_count_per_answer() {
         }
         states += 1;
     }
-    assert!(states > 2500 && several > suggestions / 2, "{several} of {suggestions} suggestions in {states} states");
+    assert!(states > 1600 && several > suggestions / 2, "{several} of {suggestions} suggestions in {states} states");
 }
