@@ -209,7 +209,7 @@ impl Position<'_> {
         let open = cards - self.hand;
         // Face-up cards are held by nobody: they are never shown.
         let watched = open - game.face_up();
-        let mut keys: Vec<Option<(Player, CardSet)>> = Vec::new();
+        let mut keys: Vec<AnswerClass> = Vec::new();
         let mut class_of = |places: &[u8]| {
             let mut key = None;
             let mut r = game.next_player(self.me);
@@ -236,7 +236,7 @@ impl Position<'_> {
         let l_n = total.checked_mul(l).ok_or(CountError::Overflow)?;
         let cf = Place::CaseFile.index(np);
         // The deals of the classes `pick` takes, each with its weight.
-        let union = |pick: &dyn Fn(&Option<(Player, CardSet)>) -> Option<u128>| {
+        let union = |pick: &dyn Fn(&AnswerClass) -> Option<u128>| {
             let mut cc = Counts { total: 0, marginal: vec![[0u128; MAX_PLACES]; MAX_CARDS], states: 0 };
             let mut weight = 0u128;
             for (key, class) in keys.iter().zip(&classes) {
@@ -609,6 +609,11 @@ fn refuter_weight(
     // Inclusion and exclusion never goes below zero: it counts deals.
     Ok(plus.saturating_sub(minus))
 }
+
+/// A class of deals by the answer to a suggestion: the first player after
+/// the suggester who holds some of the suggested cards, and which ones
+/// (`None`: nobody holds any).
+type AnswerClass = Option<(Player, CardSet)>;
 
 /// The chance that the answer ends the game: the answers after which the
 /// case file is certain, in order.

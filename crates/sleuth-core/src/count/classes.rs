@@ -15,6 +15,9 @@
 //!
 //! Pooled players (`sym`) lose their identity, so a watched card must not
 //! move to the pool: where the pooled plan would, the plan is unpooled.
+//! Wrong accusations stay clauses of the DP here (no subtraction, as in
+//! `excluded`), and the players-outer counter is not used: the cost is that
+//! of one card-outer count in the forced order, plus the vectors.
 
 use super::arith::{add, mul, Word};
 use super::choice::choose_order;
