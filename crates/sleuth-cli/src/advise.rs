@@ -30,9 +30,14 @@ pub struct Args {
     /// How many suggestions the first pass hands to the exact evaluation.
     #[arg(long, default_value_t = 12, value_name = "N")]
     shortlist: usize,
-    /// Deals sampled to estimate what each opponent can know (the threat that one solves first).
+    /// The most deals sampled to estimate what each opponent can know (the threat that one solves first).
     #[arg(long, default_value_t = 32, value_name = "N")]
     samples: usize,
+    /// The budget of that estimate: the states the exact counts of the opponents' views may visit in all
+    /// (work, not time: the same on every machine). Sampling stops at this or --samples, whichever comes
+    /// first; the 95% interval shown with each threat says how far the sampling may be off.
+    #[arg(long, default_value_t = sleuth_core::advice::OPPONENT_STATES, value_name = "N")]
+    opponent_states: usize,
     /// Seed of that sampling (the same seed gives the same advice).
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -75,6 +80,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         suggestions: args.suggestions,
         shortlist: args.shortlist,
         samples: args.samples,
+        opponent_states: args.opponent_states,
         seed: args.seed,
         tell_samples: args.tell_samples,
         max_states: crate::limits::max_states()?,
@@ -87,7 +93,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     if args.json {
         write_json(out, &wire::Advice::new(&game, &advice))?;
     } else {
-        write_advice(out, &game, &advice, args.samples)?;
+        write_advice(out, &game, &advice)?;
     }
     Ok(Outcome::Success)
 }
@@ -149,12 +155,12 @@ fn pct(p: f64) -> String {
     }
 }
 
-fn write_advice(out: &mut dyn Write, game: &Game, advice: &Advice, samples: usize) -> std::io::Result<()> {
+fn write_advice(out: &mut dyn Write, game: &Game, advice: &Advice) -> std::io::Result<()> {
     write_title(out, game, Paint::for_stdout(true), "advice")?;
     writeln!(out)?;
     writeln!(out, "{} consistent deals; case-file entropy {:.2} bits", group_digits(advice.models), advice.entropy)?;
     writeln!(out)?;
-    write_accusation(out, game, advice, samples)?;
+    write_accusation(out, game, advice)?;
     writeln!(out, "\nbest suggestions, most likely to end the game first, then most informative")?;
     writeln!(out, "(expected information about the case file; chance the answer solves it; likeliest answers):")?;
     if advice.suggestions.is_empty() {
@@ -173,7 +179,8 @@ fn write_advice(out: &mut dyn Write, game: &Game, advice: &Advice, samples: usiz
     }
     writeln!(
         out,
-        "\nopponents (estimated from {samples} deals drawn from your view; each opponent's knowledge counted exactly):"
+        "\nopponents (estimated from {} deals drawn from your view; each opponent's knowledge counted exactly; 95% intervals from the sampling alone):",
+        deals_sampled(advice)
     )?;
     for o in &advice.opponents {
         write_opponent(out, game, o)?;
@@ -184,9 +191,17 @@ fn write_advice(out: &mut dyn Write, game: &Game, advice: &Advice, samples: usiz
     Ok(())
 }
 
+/// How many deals the opponents' estimate drew: the most views of any
+/// opponent (the budget may stop a round part-way, leaving later seats one
+/// fewer).
+fn deals_sampled(advice: &Advice) -> usize {
+    advice.opponents.iter().map(|o| o.samples).max().unwrap_or(0)
+}
+
 /// Whether to accuse: the exact probability first, then the rule that
 /// decided and what the threat rests on.
-fn write_accusation(out: &mut dyn Write, game: &Game, advice: &Advice, samples: usize) -> std::io::Result<()> {
+fn write_accusation(out: &mut dyn Write, game: &Game, advice: &Advice) -> std::io::Result<()> {
+    let samples = deals_sampled(advice);
     let a = &advice.accusation;
     let cards = card_ids(game, a.cards, ", ");
     let deals = format!("{} of {} deals", group_digits(a.deals), group_digits(advice.models));
@@ -274,7 +289,7 @@ fn write_opponent(out: &mut dyn Write, game: &Game, o: &OpponentProgress) -> std
     }
     // The sampling's 95 % interval, on the estimate the threat is.
     let (lo, hi) = o.threat_interval;
-    let interval = format!(" (95%: {}-{})", pct(lo).trim(), pct(hi).trim());
+    let interval = format!(" (95%: {}-{}, {} deals)", pct(lo).trim(), pct(hi).trim(), o.samples);
     let (now, next) = if o.lookahead {
         (String::new(), format!(", can know it by the end of its next turn {:>5}{interval}", pct(o.threat)))
     } else {

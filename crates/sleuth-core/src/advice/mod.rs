@@ -49,7 +49,7 @@ mod tells;
 
 pub use accuse::{better_than_even, AccusationAdvice, AccuseReason, EVEN_ODDS, THREAT_BASIS};
 pub use entropy::{case_file_candidates, case_file_entropy, certain_case_file, in_case_file};
-pub use opponents::{combined_threat, solve_chance, wilson, OpponentProgress};
+pub use opponents::{combined_threat, solve_chance, wilson, OpponentProgress, ThreatBudget, COUNT_CHARGE};
 pub use refute::{RefutationAdvice, RefutationOption};
 pub use suggest::{focused_tiers, Objective, Outcome, SuggestionEval, MAX_COMBINATIONS};
 pub use tells::{told_marginals, BehaviourHint, Tell, HABIT_SIGNIFICANCE, HINT_PRIOR_WEIGHT, PRIOR_RATE, PRIOR_WEIGHT};
@@ -88,8 +88,16 @@ pub struct AdviceOptions {
     /// How many suggestions the first pass hands to the exact evaluation
     /// (the most likely case file is always added).
     pub shortlist: usize,
-    /// How many deals are sampled to estimate the opponents' progress.
+    /// The most deals sampled to estimate the opponents' progress
+    /// ([`ThreatBudget::samples`]).
     pub samples: usize,
+    /// The states the counts of the opponents' rebuilt views may visit in
+    /// all ([`ThreatBudget::states`]): the estimate's budget, in the
+    /// counter's work rather than time, so that the same game and seed give
+    /// the same advice on every machine. The sampling stops at `samples`
+    /// deals or this budget, whichever comes first; the interval
+    /// ([`OpponentProgress::threat_interval`]) says what that costs.
+    pub opponent_states: usize,
     /// How many questions each opponent's rebuilt view evaluates exactly to
     /// find its best next question ([`Position::opponents_by_knowledge`]),
     /// when the accusation rule weighs the threat.
@@ -110,6 +118,7 @@ impl Default for AdviceOptions {
             suggestions: 5,
             shortlist: 12,
             samples: 32,
+            opponent_states: OPPONENT_STATES,
             opponent_shortlist: 4,
             seed: 0,
             tell_samples: TELL_SAMPLES,
@@ -139,6 +148,12 @@ pub struct Advice {
     /// the opponents ask, never part of the accusation advice.
     pub hint: Option<BehaviourHint>,
 }
+
+/// The states [`AdviceOptions::default`] lets the opponents' estimate visit
+/// ([`ThreatBudget::states`]): about 50 ms of counting natively, at most a
+/// third of what 32 deals cost on the median master 10-player state
+/// (BENCHMARKS.md); classic games rarely reach it.
+pub const OPPONENT_STATES: usize = 500_000;
 
 /// How many deals [`AdviceOptions::default`] samples to weigh the behaviour hint.
 pub const TELL_SAMPLES: usize = 2000;
@@ -302,20 +317,27 @@ fn distinct_events(game: &Game) -> Cow<'_, Game> {
 pub fn advise(game: &Game, options: &AdviceOptions) -> Result<Advice, AdviceError> {
     let pos = Position::with_options(game, &CountOptions::new().max_states(options.max_states))?;
     let mut suggestions = pos.rank_suggestions(options.shortlist)?;
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(options.seed);
+    // One stream per estimate, so that the opponents' budget does not change the hint's sample.
+    let rng = |stream| {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(options.seed);
+        rng.set_stream(stream);
+        rng
+    };
     // Looking ahead to the opponents' next questions is costly and only
     // matters when the accusation rule weighs the threat (better than even
     // odds, not certain); otherwise the threat counts knowing it now.
     let best = pos.best_accusation()?;
     let weighed = best.1 < pos.counts.total && better_than_even(best.1, pos.counts.total);
     let lookahead = if weighed { options.opponent_shortlist } else { 0 };
-    let opponents = pos.opponents_by_knowledge(options.samples, lookahead, &mut rng)?;
+    let budget = ThreatBudget { samples: options.samples, states: options.opponent_states };
+    let opponents = pos.opponents_by_knowledge(budget, lookahead, &mut rng(0))?;
     // The value of waiting is over the suggestions just ranked (as
     // `Position::player_accusation` would rank them again).
     let accusation =
         pos.accusation_waiting(combined_threat(&opponents), best, || Ok(pos.wait_value_of(&suggestions)))?;
     suggestions.truncate(options.suggestions);
-    let hint = if options.tell_samples > 0 { Some(pos.behaviour_hint(options.tell_samples, &mut rng)?) } else { None };
+    let hint =
+        if options.tell_samples > 0 { Some(pos.behaviour_hint(options.tell_samples, &mut rng(1))?) } else { None };
     Ok(Advice { me: pos.me, models: pos.counts.total, entropy: pos.entropy, suggestions, accusation, opponents, hint })
 }
 

@@ -26,12 +26,13 @@
 
 use super::entropy::{case_file_candidates, case_file_entropy, certain_case_file};
 use super::Position;
-use crate::count::{count_marginals, CountError, CountOptions};
+use crate::count::{count_marginals, CountError, CountOptions, Progress};
 use crate::deduce::CountProblem;
 use crate::model::{Card, CardSet, Event, Game, Place, Player};
 use crate::sample::{Deal, UniformSampler};
 use rand::seq::IteratorRandom;
 use rand::Rng;
+use std::cell::Cell;
 use std::collections::HashMap;
 
 /// One opponent's estimated progress.
@@ -204,65 +205,92 @@ impl Position<'_> {
 
 impl Position<'_> {
     /// Every opponent's progress from what it can know (see the module
-    /// docs): `samples` deals drawn uniformly from the observer's view (at
-    /// least one), each opponent's view rebuilt in each and analysed
-    /// exactly; `threat` is the chance that the opponent is certain of the
-    /// case file by the end of its next turn, its next question chosen from
-    /// the `shortlist` most promising ones by its own view's counts; with
-    /// `shortlist` 0 (cheap), only the chance that it knows it now.
+    /// docs): deals drawn uniformly from the observer's view, each
+    /// opponent's view rebuilt in each and analysed exactly; `threat` is the
+    /// chance that the opponent is certain of the case file by the end of
+    /// its next turn, its next question chosen from the `shortlist` most
+    /// promising ones by its own view's counts; with `shortlist` 0
+    /// (cheap), only the chance that it knows it now.
+    ///
+    /// The sampling goes round by round: each round draws one deal and
+    /// rebuilds every opponent's view in it, in seat order. It stops after
+    /// `budget.samples` rounds, or at the first view it would have to
+    /// count once the counts so far visited `budget.states` states (the
+    /// first round always completes, so every opponent has a view). A
+    /// view seen before is not counted again. The cost is thus measured in
+    /// the counter's states, not in time: the same game, seed and budget
+    /// give the same numbers on every machine, and a smaller budget gives
+    /// a prefix of the same sample (each opponent's estimate is the one the
+    /// same seed gives with its own number of rounds).
     ///
     /// # Errors
     /// [`CountError`] from the counts.
     pub fn opponents_by_knowledge<R: Rng + ?Sized>(
         &self,
-        samples: usize,
+        budget: ThreatBudget,
         shortlist: usize,
         rng: &mut R,
     ) -> Result<Vec<OpponentProgress>, CountError> {
-        let samples = samples.max(1);
         let Some(sampler) = UniformSampler::new(&self.problem, &self.count)? else { return Ok(Vec::new()) };
-        let deals: Vec<Deal> = (0..samples).map(|_| sampler.sample(rng)).collect();
-        let mut out = Vec::new();
-        for (j, public_entropy) in self.public_entropies()? {
-            let is_out =
-                self.game.events().iter().any(|e| matches!(e, Event::Accusation(a) if a.by == j && !a.correct));
-            // Many deals give the opponent the same view: analyse each view once.
-            let mut seen: HashMap<OpponentView, (bool, f64, f64)> = HashMap::new();
-            let (mut solved, mut threat, mut entropy) = (0.0, 0.0, 0.0);
-            for deal in &deals {
-                let (hand, shown) = self.view_in_deal(j, deal, rng);
-                let key = (hand, shown);
-                let (certain, next, h) = match seen.get(&key) {
+        let mut tallies: Vec<Tally> = self
+            .public_entropies()?
+            .into_iter()
+            .map(|(player, public_entropy)| Tally {
+                player,
+                out: self
+                    .game
+                    .events()
+                    .iter()
+                    .any(|e| matches!(e, Event::Accusation(a) if a.by == player && !a.correct)),
+                public_entropy,
+                // Many deals give the opponent the same view: each is analysed once.
+                seen: HashMap::new(),
+                sums: ViewProgress::default(),
+                n: 0,
+            })
+            .collect();
+        let mut spent = 0usize;
+        'rounds: for round in 0..budget.samples.max(1) {
+            let deal = sampler.sample(rng);
+            for t in &mut tallies {
+                let view = self.view_in_deal(t.player, &deal, rng);
+                let v = match t.seen.get(&view) {
                     Some(&v) => v,
                     None => {
-                        let game = self.game.seen_by(j, key.0, |i| key.1[i]);
-                        let v = if is_out {
-                            view_progress(&game, 0, &self.count)?
-                        } else {
-                            view_progress(&game, shortlist, &self.count)?
-                        };
-                        seen.insert(key, v);
+                        if round > 0 && spent >= budget.states {
+                            break 'rounds;
+                        }
+                        let game = self.game.seen_by(t.player, view.0, |i| view.1[i]);
+                        let (v, states) = view_progress(&game, if t.out { 0 } else { shortlist }, &self.count)?;
+                        spent = spent.saturating_add(states);
+                        t.seen.insert(view, v);
                         v
                     }
                 };
-                solved += f64::from(u8::from(certain));
-                threat += next;
-                entropy += h;
+                t.sums.certain += v.certain;
+                t.sums.threat += v.threat;
+                t.sums.entropy += v.entropy;
+                t.n += 1;
             }
-            let n = deals.len() as f64;
-            out.push(OpponentProgress {
-                player: j,
-                out: is_out,
-                solved: solved / n,
-                threat: if is_out { 0.0 } else { threat / n },
-                threat_interval: if is_out { (0.0, 0.0) } else { wilson(threat / n, deals.len()) },
-                lookahead: shortlist > 0,
-                entropy: entropy / n,
-                public_entropy,
-                samples: deals.len(),
-            });
         }
-        Ok(out)
+        Ok(tallies
+            .into_iter()
+            .map(|t| {
+                let n = t.n as f64;
+                let threat = if t.out { 0.0 } else { t.sums.threat / n };
+                OpponentProgress {
+                    player: t.player,
+                    out: t.out,
+                    solved: t.sums.certain / n,
+                    threat,
+                    threat_interval: if t.out { (0.0, 0.0) } else { wilson(threat, t.n) },
+                    lookahead: shortlist > 0,
+                    entropy: t.sums.entropy / n,
+                    public_entropy: t.public_entropy,
+                    samples: t.n,
+                }
+            })
+            .collect())
     }
 
     /// `player`'s hand in `deal` and, per event, the card it saw shown: the
@@ -292,24 +320,105 @@ impl Position<'_> {
 /// An opponent's rebuilt view: its hand and, per event, the card it saw shown.
 type OpponentView = (CardSet, Vec<Option<Card>>);
 
-/// One rebuilt view's progress: whether it is certain, the chance it is
-/// certain after its best next question among `shortlist` (1 when certain,
-/// 0 with an empty shortlist), and its case-file entropy.
-fn view_progress(game: &Game, shortlist: usize, options: &CountOptions<'_>) -> Result<(bool, f64, f64), CountError> {
+/// How much [`Position::opponents_by_knowledge`] may spend: at most
+/// `samples` rounds (deals), and no new view counted once `states` states
+/// have been visited by its counts (see there).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ThreatBudget {
+    /// The most deals drawn (at least one).
+    pub samples: usize,
+    /// The states the views' counts may visit, summed over all of them,
+    /// each count charged [`COUNT_CHARGE`] on top
+    /// ([`Counts::states`](crate::Counts::states) of each view's count, and
+    /// for the look-ahead the states and passes its counts report through
+    /// [`CountOptions::progress`]).
+    pub states: usize,
+}
+
+/// What [`ThreatBudget::states`] charges each count on top of the states it
+/// visits: setting a count up (propagation, the plan, the card order) takes
+/// about as long as visiting this many states. Measured: over 4,400
+/// rebuilt views of master 10-player states (10 and 20 suggestions), a
+/// view's count took about 370 µs plus 0.1 µs per state.
+pub const COUNT_CHARGE: usize = 4_000;
+
+impl ThreatBudget {
+    /// No limit but `samples` deals.
+    pub fn samples(samples: usize) -> ThreatBudget {
+        ThreatBudget { samples, states: usize::MAX }
+    }
+}
+
+/// One opponent's sampling so far.
+struct Tally {
+    player: Player,
+    out: bool,
+    public_entropy: f64,
+    seen: HashMap<OpponentView, ViewProgress>,
+    /// The sums over the views sampled (`n` of them, repeats included).
+    sums: ViewProgress,
+    n: usize,
+}
+
+/// One rebuilt view's progress: 1 if it is certain of the case file, the
+/// chance it is certain after its best next question among a shortlist (1
+/// when certain, 0 with an empty shortlist), and its case-file entropy.
+#[derive(Copy, Clone, Debug, Default)]
+struct ViewProgress {
+    certain: f64,
+    threat: f64,
+    entropy: f64,
+}
+
+/// One rebuilt view's progress with the states its counts visited.
+fn view_progress(
+    game: &Game,
+    shortlist: usize,
+    options: &CountOptions<'_>,
+) -> Result<(ViewProgress, usize), CountError> {
     let problem = CountProblem::new(game);
     let counts = count_marginals(&problem, options)?;
+    let states = counts.states.saturating_add(COUNT_CHARGE);
     if counts.total == 0 {
-        return Ok((false, 0.0, 0.0)); // cannot happen for a deal drawn from a consistent view
+        return Ok((ViewProgress::default(), states)); // cannot happen for a deal drawn from a consistent view
     }
     let entropy = case_file_entropy(game, &counts);
     if certain_case_file(game, &counts).is_some() {
-        return Ok((true, 1.0, entropy));
+        return Ok((ViewProgress { certain: 1.0, threat: 1.0, entropy }, states));
     }
+    let unsolved = ViewProgress { certain: 0.0, threat: 0.0, entropy };
     if shortlist == 0 {
-        return Ok((false, 0.0, entropy));
+        return Ok((unsolved, states));
     }
-    let Ok(pos) = Position::from_counts(game, problem, counts, options) else { return Ok((false, 0.0, entropy)) };
-    Ok((false, pos.best_end_probability(shortlist)?, entropy))
+    // The look-ahead's counts happen inside the suggestion evaluation: their
+    // states are heard through the progress callback.
+    let meter = StateMeter::default();
+    let metered = options.progress(&meter);
+    let Ok(pos) = Position::from_counts(game, problem, counts, &metered) else { return Ok((unsolved, states)) };
+    let threat = pos.best_end_probability(shortlist)?;
+    Ok((ViewProgress { threat, ..unsolved }, states.saturating_add(meter.total.get())))
+}
+
+/// Sums what the passes a progress callback hears cost: each report is the
+/// states its pass has visited so far, so a report below the last one
+/// starts a new pass, charged [`COUNT_CHARGE`]. (A pass that starts above
+/// the last one's end is heard as its continuation: only a pass after a
+/// pass of a few states, a small undercount.)
+#[derive(Default)]
+struct StateMeter {
+    total: Cell<usize>,
+    last: Cell<usize>,
+}
+
+impl Progress for StateMeter {
+    fn visited(&self, states: usize) {
+        let new = match states.checked_sub(self.last.get()) {
+            Some(more) if self.last.get() > 0 => more,
+            _ => states.saturating_add(COUNT_CHARGE),
+        };
+        self.total.set(self.total.get().saturating_add(new));
+        self.last.set(states);
+    }
 }
 
 /// The 95 % Wilson score interval of a mean `p` of `n` values in [0, 1].

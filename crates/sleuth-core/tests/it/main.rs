@@ -13,4 +13,5 @@ mod samplers;
 mod sat;
 mod seeds;
 mod support;
+mod threat;
 mod wire;

@@ -1,0 +1,169 @@
+//! The opponents' threat (`Position::opponents_by_knowledge`) within a
+//! budget: its interval against the exact threat by brute force, the
+//! budget's prefix property, and determinism.
+
+use crate::support::{game_of, master_game, rng};
+use rand::Rng;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use sleuth_core::advice::{advise, AdviceOptions, OpponentProgress, Position, ThreatBudget};
+use sleuth_core::brute::{enumerate, enumerate_where};
+use sleuth_core::generate::{generate, DeckChoice, GenConfig};
+use sleuth_core::{Card, CardSet, Event, Game, Place, Player};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// A small observer's game (three categories of three cards, three
+/// players) where every deal can be enumerated.
+fn small(i: u64) -> Game {
+    let mut r = rng("threat-small", i);
+    let cfg = GenConfig {
+        deck: DeckChoice::Custom(vec![3, 3, 3]),
+        players: 3,
+        observer: true,
+        suggestions: r.gen_range(2..=7),
+        face_up: 0,
+        accusation_rate: 0.0,
+        explicit_hand_sizes: false,
+        corrupt: false,
+    };
+    game_of(&generate(&cfg, &mut r))
+}
+
+/// The exact chance that `player` is certain of the case file now, over
+/// the observer's consistent deals (each enumerated and checked by the
+/// rules) and, in each, every way the cards shown to `player` that the
+/// observer did not see can have fallen (a refuter holding several of the
+/// suggested cards shows each with equal chance); each rebuilt view is
+/// itself enumerated.
+fn exact_knows_now(game: &Game, player: Player) -> f64 {
+    let (me, _) = game.observer().expect("an observer's game");
+    let deals = RefCell::new(Vec::new());
+    enumerate_where(game, &|place: &[Option<Place>]| {
+        deals.borrow_mut().push(place.to_vec());
+        true
+    });
+    let deals = deals.into_inner();
+    let mut certain: HashMap<(CardSet, Vec<Option<Card>>), bool> = HashMap::new();
+    let mut sum = 0.0;
+    for deal in &deals {
+        let hand = |p: Player| -> CardSet {
+            game.deck().cards().filter(|c| deal[c.index()] == Some(Place::Player(p))).collect()
+        };
+        // Every combination of the shown cards, with its chance.
+        let mut ways: Vec<(Vec<Option<Card>>, f64)> = vec![(Vec::new(), 1.0)];
+        for e in game.events() {
+            let choices: Vec<Option<Card>> = match e {
+                Event::Suggestion(s) if s.by == player => match (s.refuted_by, s.shown) {
+                    (Some(r), Some(c)) if r == me => vec![Some(c)],
+                    (Some(r), _) => (s.cards & hand(r)).iter().map(Some).collect(),
+                    (None, _) => vec![None],
+                },
+                _ => vec![None],
+            };
+            let k = choices.len() as f64;
+            ways = ways
+                .into_iter()
+                .flat_map(|(w, p)| {
+                    choices.iter().map(move |&c| {
+                        let mut w = w.clone();
+                        w.push(c);
+                        (w, p / k)
+                    })
+                })
+                .collect();
+        }
+        for (shown, p) in ways {
+            let key = (hand(player), shown);
+            let known = *certain
+                .entry(key.clone())
+                .or_insert_with(|| enumerate(&game.seen_by(player, key.0, |i| key.1[i])).case_files.len() == 1);
+            if known {
+                sum += p;
+            }
+        }
+    }
+    sum / deals.len() as f64
+}
+
+/// The 95 % intervals of the threat (knowing the case file now, from 16
+/// deals) hold the exact threat in at least 90 % of the opponents whose
+/// threat is neither 0 nor 1 (those two are trivially held: every view
+/// agrees), over 200 small games.
+#[test]
+fn the_threat_interval_holds_the_exact_threat() {
+    let (mut held, mut open, mut trivial) = (0, 0, 0);
+    for i in 0..200 {
+        let game = small(i);
+        let pos = Position::new(&game).expect("a consistent game");
+        let mut r = ChaCha8Rng::seed_from_u64(i);
+        let opponents = pos.opponents_by_knowledge(ThreatBudget::samples(16), 0, &mut r).expect("counted");
+        for o in &opponents {
+            assert_eq!(o.samples, 16, "game {i}");
+            assert_eq!(o.threat, o.solved, "game {i}: without a look-ahead the threat is knowing it now");
+            let exact = exact_knows_now(&game, o.player);
+            let (lo, hi) = o.threat_interval;
+            if exact == 0.0 || exact == 1.0 {
+                assert_eq!(o.threat, exact, "game {i}: every view agrees");
+                trivial += 1;
+            } else {
+                open += 1;
+                held += usize::from(lo <= exact && exact <= hi);
+            }
+        }
+    }
+    // Enough opponents with a threat strictly between 0 and 1 for the check to mean something.
+    assert!(open >= 50, "{open} open, {trivial} trivial");
+    assert!(held * 10 >= open * 9, "the interval held the exact threat for {held} of {open} opponents");
+}
+
+/// A small budget stops the sampling early, and what each opponent got is
+/// exactly what the same seed gives with its own number of deals and no
+/// state budget; a large budget changes nothing.
+#[test]
+fn a_budget_keeps_a_prefix_of_the_unbudgeted_sample() {
+    let (mut cut, mut states) = (0, 0);
+    for i in 0..40 {
+        let game = game_of(&master_game("threat-budget", i, 12));
+        let Ok(pos) = Position::new(&game) else { continue }; // an unlucky accusation
+        let lookahead = if i % 4 == 0 { 2 } else { 0 };
+        let run = |budget: ThreatBudget| -> Vec<OpponentProgress> {
+            pos.opponents_by_knowledge(budget, lookahead, &mut ChaCha8Rng::seed_from_u64(i)).expect("counted")
+        };
+        let full = run(ThreatBudget::samples(12));
+        assert_eq!(run(ThreatBudget { samples: 12, states: 1 << 50 }), full, "game {i}");
+        let small = run(ThreatBudget { samples: 12, states: 20_000 });
+        for (o, f) in small.iter().zip(&full) {
+            assert!(o.samples >= 1 && o.samples <= 12, "game {i}");
+            // The rounds are in seat order: a later seat has at most as many deals.
+            assert!(small.iter().take_while(|p| p.player != o.player).all(|p| p.samples >= o.samples));
+            if o.samples < 12 {
+                cut += 1;
+                let alone = run(ThreatBudget::samples(o.samples));
+                let same = alone.iter().find(|a| a.player == o.player).expect("every opponent");
+                assert_eq!(o, same, "game {i}");
+            } else {
+                assert_eq!(o, f, "game {i}");
+            }
+        }
+        states += 1;
+    }
+    assert!(states >= 20 && cut >= 30, "{cut} opponents cut short in {states} states");
+}
+
+/// The same game and seed give the same advice, and the opponents' budget
+/// leaves the behaviour hint's sample alone.
+#[test]
+fn the_advice_is_deterministic_and_the_budget_touches_only_the_opponents() {
+    for i in 0..12 {
+        let game = game_of(&master_game("threat-determinism", i, 15));
+        let options = AdviceOptions { seed: i, tell_samples: 200, ..AdviceOptions::default() };
+        let Ok(once) = advise(&game, &options) else { continue };
+        assert_eq!(advise(&game, &options).expect("advised once"), once, "game {i}");
+        let tight = advise(&game, &AdviceOptions { opponent_states: 1, ..options.clone() }).expect("advised once");
+        assert_eq!(tight.hint, once.hint, "game {i}");
+        assert_eq!(tight.suggestions, once.suggestions, "game {i}");
+        // One round always completes; later rounds only while their views were counted before.
+        assert!(tight.opponents.iter().all(|o| o.samples >= 1), "game {i}");
+    }
+}
