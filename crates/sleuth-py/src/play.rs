@@ -6,17 +6,19 @@ use crate::py::to_python;
 use pyo3::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use sleuth_core::advice::{AdviceError, AdviceOptions, TELL_SAMPLES};
+use sleuth_core::advice::{AdviceError, AdviceOptions, OPPONENT_STATES, TELL_SAMPLES};
 use sleuth_core::count::MAX_STATES;
 use sleuth_core::generate::{try_generate, DeckChoice, GenConfig, GenError};
 use sleuth_core::wire;
 
 /// What the observer should do next, as `sleuth advise --json` prints it
 /// (a dict): the best suggestions, whether to accuse, the opponents'
-/// progress. The GIL is released. Raises GameError for a bystander's game
+/// progress (each threat with its 95 % interval from `samples` deals at
+/// most, within `opponent_states` counted states: the same numbers on
+/// every machine). The GIL is released. Raises GameError for a bystander's game
 /// or an inconsistent history.
 #[pyfunction]
-#[pyo3(signature = (game, *, suggestions=5, shortlist=12, samples=32, seed=0, tell_samples=TELL_SAMPLES, max_states=None))]
+#[pyo3(signature = (game, *, suggestions=5, shortlist=12, samples=32, opponent_states=OPPONENT_STATES, seed=0, tell_samples=TELL_SAMPLES, max_states=None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments
 pub fn advise<'py>(
     py: Python<'py>,
@@ -24,6 +26,7 @@ pub fn advise<'py>(
     suggestions: usize,
     shortlist: usize,
     samples: usize,
+    opponent_states: usize,
     seed: u64,
     tell_samples: usize,
     max_states: Option<usize>,
@@ -32,6 +35,7 @@ pub fn advise<'py>(
         suggestions,
         shortlist,
         samples,
+        opponent_states,
         seed,
         tell_samples,
         max_states: max_states.unwrap_or(MAX_STATES),

@@ -31,12 +31,12 @@ fn advises_suggestions_accusation_and_opponents() {
           2. pl, ca, li   1.350 bits  ends 19.7%   p4 shows li 54.9%, nobody 19.7%, p4 shows ca 18.0%, p4 shows pl 7.3%
           3. wh, ca, ha   1.404 bits  ends    0%   p4 shows ha 42.9%, nobody 39.1%, p4 shows ca 18.0%
 
-        opponents (estimated from 32 deals drawn from your view; each opponent's knowledge counted exactly):
-          p2: knows the case file now    0% (95%: 0%-10.7%), case-file entropy 3.83 bits (public knowledge alone: 5.00)
-          p3: knows the case file now    0% (95%: 0%-10.7%), case-file entropy 4.50 bits (public knowledge alone: 4.95)
-          p4: knows the case file now 12.5% (95%: 5.0%-28.1%), case-file entropy 1.97 bits (public knowledge alone: 4.42)
-          p5: knows the case file now    0% (95%: 0%-10.7%), case-file entropy 4.48 bits (public knowledge alone: 5.00)
-          p6: knows the case file now    0% (95%: 0%-10.7%), case-file entropy 4.60 bits (public knowledge alone: 4.94)
+        opponents (estimated from 32 deals drawn from your view; each opponent's knowledge counted exactly; 95% intervals from the sampling alone):
+          p2: knows the case file now    0% (95%: 0%-10.7%, 32 deals), case-file entropy 3.83 bits (public knowledge alone: 5.00)
+          p3: knows the case file now    0% (95%: 0%-10.7%, 32 deals), case-file entropy 4.50 bits (public knowledge alone: 4.95)
+          p4: knows the case file now 12.5% (95%: 5.0%-28.1%, 32 deals), case-file entropy 1.97 bits (public knowledge alone: 4.42)
+          p5: knows the case file now    0% (95%: 0%-10.7%, 32 deals), case-file entropy 4.48 bits (public knowledge alone: 5.00)
+          p6: knows the case file now    0% (95%: 0%-10.7%, 32 deals), case-file entropy 4.60 bits (public knowledge alone: 4.94)
 
         behaviour hint (a guess about how people ask, not a deduction; it never decides 'accuse now'):
           of the cards each opponent asked about whose place you know: p2 holds 0 of 1, p3 holds 0 of 0, p4 holds 0 of 0, p5 holds 0 of 1, p6 holds 0 of 0

@@ -101,7 +101,8 @@ pub struct Opponent {
     /// (with `lookahead`), else `solved`.
     pub threat: f64,
     /// A 95 % interval for `threat` from the sampling alone, `[low, high]`
-    /// (the Wilson score interval over `samples` views).
+    /// (the Wilson score interval over `samples` views): its width is what
+    /// the estimate's budget costs in accuracy.
     pub threat_interval: [f64; 2],
     /// Whether its next turn was looked at.
     pub lookahead: bool,
@@ -109,7 +110,9 @@ pub struct Opponent {
     pub entropy: f64,
     /// Its case-file entropy from the public events alone, in bits.
     pub public_entropy: f64,
-    /// The deals sampled for the estimate.
+    /// The deals sampled for the estimate: as many as fit its budget, at
+    /// most `--samples` (opponents later in a round cut short by the
+    /// budget have one fewer).
     pub samples: usize,
 }
 

@@ -129,6 +129,7 @@ def advise(
     suggestions: int = 5,
     shortlist: int = 12,
     samples: int = 32,
+    opponent_states: int = ...,
     seed: int = 0,
     tell_samples: int = ...,
     max_states: Optional[int] = None,
