@@ -78,6 +78,9 @@ pub enum AdviceError {
     /// A count failed.
     #[error(transparent)]
     Count(#[from] CountError),
+    /// The caller of [`advise_with`] stopped it.
+    #[error("the advice was stopped before it was complete")]
+    Stopped,
 }
 
 /// What to compute, and how much effort to spend.
@@ -315,8 +318,43 @@ fn distinct_events(game: &Game) -> Cow<'_, Game> {
 /// [`AdviceError`] for a bystander's game, an inconsistent history, or a
 /// failed count.
 pub fn advise(game: &Game, options: &AdviceOptions) -> Result<Advice, AdviceError> {
+    advise_with(game, options, |_| true)
+}
+
+/// The ranking so far of a progressive [`advise_with`].
+#[derive(Clone, Copy, Debug)]
+pub struct AdviceProgress<'a> {
+    /// The number of consistent deals.
+    pub models: u128,
+    /// The case-file entropy now, in bits.
+    pub entropy: f64,
+    /// The suggestions evaluated so far, best first, each with the exact
+    /// numbers it has in the final advice (all of them, not truncated to
+    /// [`AdviceOptions::suggestions`]).
+    pub suggestions: &'a [SuggestionEval],
+    /// How many suggestions are evaluated in all.
+    pub shortlisted: usize,
+}
+
+/// [`advise`] step by step, for a page that shows the ranking as it firms
+/// up: `on_update` gets the ranking before the first exact evaluation and
+/// after each one ([`Position::rank_suggestions_with`]), and answers
+/// whether to go on. The accusation and the opponents' progress follow the
+/// last update. The advice is the same as [`advise`]'s.
+///
+/// # Errors
+/// As [`advise`], and [`AdviceError::Stopped`] when `on_update` stopped it.
+pub fn advise_with(
+    game: &Game,
+    options: &AdviceOptions,
+    mut on_update: impl FnMut(&AdviceProgress<'_>) -> bool,
+) -> Result<Advice, AdviceError> {
     let pos = Position::with_options(game, &CountOptions::new().max_states(options.max_states))?;
-    let mut suggestions = pos.rank_suggestions(options.shortlist)?;
+    let progress = |suggestions: &[SuggestionEval], shortlisted: usize| {
+        on_update(&AdviceProgress { models: pos.counts.total, entropy: pos.entropy, suggestions, shortlisted })
+    };
+    let mut suggestions =
+        pos.rank_suggestions_with(options.shortlist, Objective::default(), progress)?.ok_or(AdviceError::Stopped)?;
     // One stream per estimate, so that the opponents' budget does not change the hint's sample.
     let rng = |stream| {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(options.seed);

@@ -439,8 +439,42 @@ impl Position<'_> {
         shortlist: usize,
         objective: Objective,
     ) -> Result<Vec<SuggestionEval>, CountError> {
-        let mut evals =
-            self.shortlisted(shortlist).into_iter().map(|s| self.evaluate(s)).collect::<Result<Vec<_>, _>>()?;
+        Ok(self.rank_suggestions_with(shortlist, objective, |_, _| true)?.unwrap_or_default())
+    }
+
+    /// [`Position::rank_suggestions_by`] step by step: after each exact
+    /// evaluation, `on_update` gets the ranking so far (the suggestions
+    /// evaluated so far, best first, each exactly as in the final ranking)
+    /// and how many are shortlisted, and answers whether to go on. The
+    /// ranking is the same whatever the updates see (each is a sort by a
+    /// total order); `None` when `on_update` stopped it.
+    ///
+    /// # Errors
+    /// [`CountError`] from the counts.
+    pub fn rank_suggestions_with(
+        &self,
+        shortlist: usize,
+        objective: Objective,
+        mut on_update: impl FnMut(&[SuggestionEval], usize) -> bool,
+    ) -> Result<Option<Vec<SuggestionEval>>, CountError> {
+        let chosen = self.shortlisted(shortlist);
+        let mut evals = Vec::with_capacity(chosen.len());
+        if !on_update(&evals, chosen.len()) {
+            return Ok(None);
+        }
+        for &cards in &chosen {
+            evals.push(self.evaluate(cards)?);
+            self.rank(&mut evals, objective);
+            if !on_update(&evals, chosen.len()) {
+                return Ok(None);
+            }
+        }
+        Ok(Some(evals))
+    }
+
+    /// Sorts `evals` best first by `objective`, then by a higher chance
+    /// of ending the game, a higher estimate, then deck order (a total order).
+    fn rank(&self, evals: &mut [SuggestionEval], objective: Objective) {
         evals.sort_by(|a, b| {
             objective
                 .score(b)
@@ -454,7 +488,6 @@ impl Position<'_> {
                 .then_with(|| b.estimate.total_cmp(&a.estimate))
                 .then_with(|| a.cards.0.cmp(&b.cards.0))
         });
-        Ok(evals)
     }
 
     /// The suggestions [`Position::rank_suggestions`] evaluates: the

@@ -665,3 +665,69 @@ fn shared_suggestion_evaluation_matches_one_count_per_answer() {
     }
     assert!(states > 1600 && several > suggestions / 2, "{several} of {suggestions} suggestions in {states} states");
 }
+
+/// `advise_with` gives `advise`'s advice, to the bit, and each of its
+/// updates is the final ranking's order restricted to the suggestions
+/// evaluated so far (the same exact numbers), one more each time, from
+/// none to the whole shortlist: classic and master games, 3-10 players,
+/// observers and bystanders with seat 0's hand.
+#[test]
+fn progressive_advice_is_the_advice_and_its_updates_are_exact() {
+    use sleuth_core::advice::advise_with;
+    let mut states = 0;
+    for i in 0..120 {
+        let master = i % 6 == 5;
+        let generated = big_game("advice-progressive", i, master, if master { 15 } else { 40 }, 0.0);
+        let game = player_view(&generated);
+        let options = AdviceOptions {
+            samples: 6,
+            tell_samples: 0,
+            seed: i,
+            shortlist: [3, 12][i as usize % 2],
+            ..AdviceOptions::default()
+        };
+        let Ok(advice) = advise(&game, &options) else { continue }; // an unlucky accusation
+        let mut updates = Vec::new();
+        let progressive = advise_with(&game, &options, |p| {
+            assert_eq!((p.models, p.entropy.to_bits()), (advice.models, advice.entropy.to_bits()), "game {i}");
+            updates.push((p.suggestions.to_vec(), p.shortlisted));
+            true
+        })
+        .expect("advised before");
+        assert_eq!(progressive, advice, "game {i}");
+        let full = Position::new(&game).expect("counted").rank_suggestions(options.shortlist).expect("counted");
+        assert_eq!(updates.len(), full.len() + 1, "game {i}: one update before and one after each evaluation");
+        for (k, (ranked, shortlisted)) in updates.iter().enumerate() {
+            assert_eq!((ranked.len(), *shortlisted), (k, full.len()), "game {i}, update {k}");
+            let order: Vec<_> = full.iter().filter(|e| ranked.iter().any(|r| r.cards == e.cards)).cloned().collect();
+            assert_eq!(ranked, &order, "game {i}, update {k}");
+            if k > 0 {
+                assert!(updates[k - 1].0.iter().all(|e| ranked.contains(e)), "game {i}, update {k} drops one");
+            }
+        }
+        assert_eq!(advice.suggestions[..], full[..options.suggestions.min(full.len())], "game {i}");
+        states += 1;
+    }
+    assert!(states > 100, "{states} states");
+}
+
+/// An update that answers `false` stops the advice there: no more updates,
+/// and `AdviceError::Stopped`.
+#[test]
+fn progressive_advice_stops_when_asked() {
+    use sleuth_core::advice::advise_with;
+    let game = Game::from_json(
+        r#"{"version": 1, "deck": "classic", "players": ["a", "b", "c"],
+        "me": "a", "hand": ["mu", "pl", "kn", "ca", "ha", "lo"], "events": []}"#,
+    )
+    .expect("a valid game");
+    let options = AdviceOptions { samples: 4, tell_samples: 0, ..AdviceOptions::default() };
+    for stop_at in 1..4 {
+        let mut seen = 0;
+        let r = advise_with(&game, &options, |_| {
+            seen += 1;
+            seen < stop_at
+        });
+        assert_eq!((r, seen), (Err(AdviceError::Stopped), stop_at), "stopping at update {stop_at}");
+    }
+}
