@@ -12,6 +12,8 @@
 
 let module = null;
 let engine = null;
+let onProgress = null; // the handler of the running pageWithProgress
+const read = (ptr, len) => decoder.decode(new Uint8Array(engine.memory.buffer, ptr, len));
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
@@ -19,7 +21,9 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 export async function init(source) {
   if (engine) return;
   if (!module) module = await compile(source ?? new URL("./sleuth.wasm", import.meta.url));
-  engine = (await WebAssembly.instantiate(module, {})).exports;
+  // The engine calls back with the advice so far (pageWithProgress).
+  const imports = { sleuth: { sleuth_progress: (ptr, len) => onProgress?.(read(ptr, len)) } };
+  engine = (await WebAssembly.instantiate(module, imports)).exports;
 }
 
 async function compile(source) {
@@ -62,6 +66,21 @@ export function check(gameText) {
  */
 export function page(requestText) {
   return call("sleuth_page", requestText);
+}
+
+/**
+ * `page`, calling `progress(text)` with the advice so far (JSON text: the
+ * suggestions evaluated so far, best first, `"partial": true`) after each
+ * suggestion it evaluates, for an `advice` request with `"progress": true`.
+ * The calls come on this thread, during this one.
+ */
+export function pageWithProgress(requestText, progress) {
+  onProgress = progress;
+  try {
+    return call("sleuth_page_progress", requestText);
+  } finally {
+    onProgress = null;
+  }
 }
 
 function call(name, ...texts) {

@@ -5,8 +5,8 @@ use crate::output::{card_ids, group_digits, write_json, write_title, Paint};
 use crate::Outcome;
 use anyhow::bail;
 use sleuth_core::advice::{
-    advise, Advice, AdviceError, AdviceOptions, BehaviourHint, OpponentProgress, Position, RefutationAdvice,
-    SuggestionEval, THREAT_BASIS,
+    advise_with, Advice, AdviceError, AdviceOptions, AdviceProgress, BehaviourHint, OpponentProgress, Position,
+    RefutationAdvice, SuggestionEval, THREAT_BASIS,
 };
 use sleuth_core::{wire, CardSet, CountOptions, Game, Player};
 use std::io::Write;
@@ -86,16 +86,59 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         max_states: crate::limits::max_states()?,
         ..AdviceOptions::default()
     };
-    let advice = match advise(&game, &options) {
+    let mut bar = Evaluating::new();
+    let advice = match advise_with(&game, &options, |p| bar.update(p)) {
         Ok(a) => a,
         Err(e) => return fail(e),
     };
+    drop(bar);
     if args.json {
         write_json(out, &wire::Advice::new(&game, &advice))?;
     } else {
         write_advice(out, &game, &advice)?;
     }
     Ok(Outcome::Success)
+}
+
+/// The advice's progress on standard error for a slow state: from half a
+/// second on, a bar of the suggestions evaluated (indicatif draws it only
+/// on a terminal), cleared when dropped.
+struct Evaluating {
+    start: std::time::Instant,
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl Evaluating {
+    fn new() -> Evaluating {
+        Evaluating { start: std::time::Instant::now(), bar: None }
+    }
+
+    /// Shows `p`; always goes on.
+    fn update(&mut self, p: &AdviceProgress<'_>) -> bool {
+        if self.bar.is_none() && self.start.elapsed() >= std::time::Duration::from_millis(500) {
+            let bar = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
+            if let Ok(style) = indicatif::ProgressStyle::with_template("{msg} {bar:30} {pos}/{len} [{elapsed}]") {
+                bar.set_style(style);
+            }
+            self.bar = Some(bar);
+        }
+        if let Some(bar) = &self.bar {
+            let done = p.suggestions.len() as u64;
+            bar.set_length(p.shortlisted as u64);
+            bar.set_position(done);
+            let what = if done < p.shortlisted as u64 { "evaluating suggestions" } else { "weighing the opponents" };
+            bar.set_message(what);
+        }
+        true
+    }
+}
+
+impl Drop for Evaluating {
+    fn drop(&mut self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 fn out_err() -> std::io::StderrLock<'static> {

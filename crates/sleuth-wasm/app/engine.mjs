@@ -25,12 +25,13 @@ export class Engine {
    * Answers `request` (see src/page.rs) with {status, body | error, millis}.
    * `tag` ({game, version}, optional) lets a request for a newer version of a
    * game drop a waiting or running advice for an older one (its answer would be
-   * thrown away).
+   * thrown away). `onPartial` (optional) gets each partial answer of the
+   * running request (the advice so far, parsed).
    */
-  call(request, tag) {
+  call(request, tag, onPartial) {
     if (tag) this.dropStale(tag);
     return new Promise((resolve) => {
-      this.queue.push({ request, resolve, tag });
+      this.queue.push({ request, resolve, tag, onPartial });
       this.pump();
     });
   }
@@ -60,9 +61,13 @@ export class Engine {
     this.worker.postMessage({ id: job.id, request: job.request });
   }
 
-  answered({ id, text, millis }) {
+  answered({ id, text, millis, partial }) {
     const job = this.running;
     if (!job || job.id !== id) return;
+    if (partial !== undefined) {
+      if (job.onPartial) job.onPartial(JSON.parse(partial));
+      return;
+    }
     let reply;
     try { reply = JSON.parse(text); } catch (_) { reply = { status: 500, error: `the Sleuth engine answered: ${text}` }; }
     reply.millis = millis;

@@ -76,6 +76,7 @@ class Local {
     this.quick = new Engine({ cancellable: false });
     this.counts = new Engine({ cancellable: true });
     this.cache = new Map(); // `${id} ${version} ${what}` → a reply, as the server caches per version
+    this.advising = new Map(); // game id → {version, soFar, failed}: the advice being counted for ?progress
     this.locks = new Map(); // game id → the promise of its last change (one change at a time per game)
   }
 
@@ -163,7 +164,7 @@ class Local {
       case 'advice': {
         allow('GET');
         const [by, cards] = [q.get('by'), q.get('cards')];
-        if (by === null && cards === null) return ok(await this.counted(id, 'advice', {}));
+        if (by === null && cards === null) return q.has('progress') ? this.adviceSoFar(id) : ok(await this.counted(id, 'advice', {}));
         if (by === null || cards === null) throw new Refused(400, "give both 'by' and 'cards', or neither");
         return ok(await this.counted(id, 'refutation', { by, cards: cards.split(',').filter((c) => c) }));
       }
@@ -172,8 +173,8 @@ class Local {
   }
 
   /** The engine's answer to `request`, or Refused with its status and message. */
-  async engine(engine, request, tag) {
-    const reply = await engine.call(request, tag);
+  async engine(engine, request, tag, onPartial) {
+    const reply = await engine.call(request, tag, onPartial);
     if (reply.status !== 200) throw new Refused(reply.status, reply.error);
     if (reply.body && typeof reply.body === 'object' && reply.body.millis === undefined
         && (request.op === 'analysis' || request.op === 'what_if' || (request.op === 'advice' && reply.body.consistent))) {
@@ -289,13 +290,39 @@ class Local {
     return mine;
   }
 
+  /**
+   * `?progress`, as the server answers it: the advice of the current version
+   * when counted (200); else the advice so far (202, "partial": true), which
+   * the worker posts after each suggestion it evaluates, starting the count
+   * when none runs for this version. A failed or cancelled count answers its
+   * error once.
+   */
+  async adviceSoFar(id) {
+    const g = await this.store.get(id);
+    const cached = this.cache.get(`${id} ${g.version} advice`);
+    if (cached) return ok(cached);
+    let job = this.advising.get(id);
+    if (job && job.version === g.version) {
+      if (job.failed) { this.advising.delete(id); throw job.failed; }
+      return { status: 202, data: job.soFar };
+    }
+    // wire::view::AdviceSoFar::started, until the worker's first update.
+    const started = { version: g.version, consistent: true, partial: true, models: null, entropy: null, evaluated: 0, shortlisted: 0, suggestions: [] };
+    job = { version: g.version, soFar: started };
+    this.advising.set(id, job);
+    this.counted(id, 'advice', { progress: true }, (soFar) => { job.soFar = soFar; }).then(
+      () => { if (this.advising.get(id) === job) this.advising.delete(id); },
+      (e) => { job.failed = e instanceof Refused ? e : failure(e); });
+    return { status: 202, data: started };
+  }
+
   /** A count over the game as it is now (analysis, why, advice, refutation), cached per version. */
-  async counted(id, op, args) {
+  async counted(id, op, args, onPartial) {
     const g = await this.store.get(id);
     const cacheKey = `${id} ${g.version} ${op}`;
     const cacheable = op === 'analysis' || op === 'advice';
     if (cacheable && this.cache.has(cacheKey)) return this.cache.get(cacheKey);
-    const body = await this.engine(this.counts, { op, game: JSON.stringify(g.file), version: g.version, ...args }, { game: id, version: g.version });
+    const body = await this.engine(this.counts, { op, game: JSON.stringify(g.file), version: g.version, ...args }, { game: id, version: g.version }, onPartial);
     if (cacheable) {
       for (const k of this.cache.keys()) if (k.startsWith(`${id} `) && k.endsWith(` ${op}`)) this.cache.delete(k);
       this.cache.set(cacheKey, body);

@@ -129,3 +129,36 @@ pub unsafe extern "C" fn sleuth_page(request: *const u8, request_len: usize) -> 
     // SAFETY: the caller's contract.
     finish(unsafe { text(request, request_len, "request") }.map(crate::page::page))
 }
+
+#[cfg(target_arch = "wasm32")]
+#[link(wasm_import_module = "sleuth")]
+extern "C" {
+    /// JavaScript's handler of the advice so far (`sleuth.mjs` passes the
+    /// caller's): UTF-8 JSON text, valid only during the call.
+    fn sleuth_progress(ptr: *const u8, len: usize);
+}
+
+/// Hands `text` to JavaScript's progress handler (natively, where no
+/// JavaScript calls, to nobody).
+fn progress(text: &str) {
+    #[cfg(target_arch = "wasm32")]
+    // SAFETY: the pointer and length are those of a live string, read
+    // before this call returns.
+    unsafe {
+        sleuth_progress(text.as_ptr(), text.len());
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = text;
+}
+
+/// [`crate::page::page_with`], calling the `sleuth.sleuth_progress` import
+/// with the advice so far of an `advice` request with `"progress": true`:
+/// always 0.
+///
+/// # Safety
+/// Each pointer and length lie inside one live [`sleuth_alloc`] buffer.
+#[no_mangle]
+pub unsafe extern "C" fn sleuth_page_progress(request: *const u8, request_len: usize) -> u32 {
+    // SAFETY: the caller's contract.
+    finish(unsafe { text(request, request_len, "request") }.map(|r| crate::page::page_with(r, &mut progress)))
+}

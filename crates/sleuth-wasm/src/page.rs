@@ -15,7 +15,7 @@
 //! | `event`      | `event`                        | the event as stored (strict reader)   |
 //! | `analysis`   | `game`, `version`              | the page's analysis                   |
 //! | `why`        | `game`, `card`, `place`        | `sleuth why --json`                   |
-//! | `advice`     | `game`, `version`              | the page's advice                     |
+//! | `advice`     | `game`, `version`, `progress`? | the page's advice; with `"progress": true`, the advice so far after each suggestion evaluated, to [`page_with`]'s callback |
 //! | `refutation` | `game`, `by`, `cards`          | which card to show                    |
 //! | `what_if`    | `body`                         | `POST /api/analyze`'s reply           |
 //! | `evaluate`   | `body`                         | `POST /api/evaluate`'s reply          |
@@ -43,9 +43,16 @@ fn failed(message: impl ToString) -> Refused {
 
 /// Answers one request of the page (see the module's table).
 pub fn page(request: &str) -> String {
+    page_with(request, &mut |_| {})
+}
+
+/// [`page`], handing `progress` the advice so far (`wire::view::AdviceSoFar`'s
+/// JSON) after each suggestion it evaluates, when the request is `advice` with
+/// `"progress": true`.
+pub fn page_with(request: &str, progress: &mut dyn FnMut(&str)) -> String {
     let reply = serde_json::from_str::<Value>(request)
         .map_err(|e| bad(format!("invalid request: {e}")))
-        .and_then(|r| answer(&r));
+        .and_then(|r| answer(&r, progress));
     let value = match reply {
         Ok(body) => json!({"status": 200, "body": body}),
         Err(Refused(status, error)) => json!({"status": status, "error": error}),
@@ -90,7 +97,7 @@ fn to_value(value: &impl serde::Serialize) -> Result<Value, Refused> {
     serde_json::to_value(value).map_err(|e| failed(format!("internal error: {e}")))
 }
 
-fn answer(request: &Value) -> Result<Value, Refused> {
+fn answer(request: &Value, progress: &mut dyn FnMut(&str)) -> Result<Value, Refused> {
     let options = crate::options();
     match string(request, "op")? {
         "decks" => to_value(&view::decks()),
@@ -117,7 +124,16 @@ fn answer(request: &Value) -> Result<Value, Refused> {
         }
         "advice" => {
             let (_, game) = game(request)?;
-            to_value(&view::advice(&game, version(request)?, crate::max_states()).map_err(failed)?)
+            let version = version(request)?;
+            let reply = if request.get("progress") == Some(&Value::Bool(true)) {
+                view::advice_with(&game, version, crate::max_states(), |so_far| {
+                    progress(&json!(so_far).to_string());
+                    true
+                })
+            } else {
+                view::advice(&game, version, crate::max_states())
+            };
+            to_value(&reply.map_err(failed)?)
         }
         "refutation" => {
             let (_, game) = game(request)?;

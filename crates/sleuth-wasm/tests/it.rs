@@ -248,3 +248,34 @@ fn bad_what_ifs_and_plans_are_refused_with_the_apis_statuses() {
     let (status, error) = page(serde_json::json!({"op": "what_if"}));
     assert_eq!(status, 400, "{error}");
 }
+
+/// An advice request with `"progress": true` gives the advice so far after
+/// each suggestion evaluated (one more each time, from none to the whole
+/// shortlist, the last one listing the final advice's suggestions), then the
+/// same reply as without it.
+#[test]
+fn the_pages_progressive_advice_firms_up_to_the_advice() {
+    for n in [0, 6, 12] {
+        let request = serde_json::json!({"op": "advice", "game": sample(n).to_string(), "version": n});
+        let plain = sleuth_wasm::page::page(&request.to_string());
+        let mut progressive = request.clone();
+        progressive["progress"] = true.into();
+        let mut partial: Vec<serde_json::Value> = Vec::new();
+        let reply = sleuth_wasm::page::page_with(&progressive.to_string(), &mut |text| {
+            partial.push(serde_json::from_str(text).unwrap());
+        });
+        assert_eq!(reply, plain, "after {n} turns");
+        let reply: serde_json::Value = serde_json::from_str(&reply).unwrap();
+        let shortlisted = partial[0]["shortlisted"].as_u64().unwrap() as usize;
+        assert!(shortlisted > 0 && partial.len() == shortlisted + 1, "after {n} turns: {} updates", partial.len());
+        for (k, p) in partial.iter().enumerate() {
+            assert_eq!((p["partial"].clone(), p["version"].clone()), (true.into(), n.into()), "{p}");
+            assert_eq!(p["evaluated"], k, "{p}");
+            assert_eq!(
+                (p["models"].clone(), p["entropy"].clone()),
+                (reply["body"]["models"].clone(), reply["body"]["entropy"].clone())
+            );
+        }
+        assert_eq!(partial[shortlisted]["suggestions"], reply["body"]["suggestions"], "after {n} turns");
+    }
+}

@@ -997,9 +997,19 @@ async function refreshAdvice() {
     return;
   }
   $('advice-source').textContent = '(thinking…)';
+  const current = () => state.game && state.game.id === id && state.game.version === version;
   let adv;
   try {
-    adv = await api('GET', `/api/games/${id}/advice`);
+    // The advice so far until it is final: the ranking firms up as each
+    // suggestion is evaluated (both backends count it in the background).
+    adv = await api('GET', `/api/games/${id}/advice?progress`);
+    while (adv.partial) {
+      if (!current()) return; // stale: the next refresh asks for its own version
+      renderAdviceSoFar(body, adv);
+      await new Promise((resolve) => { setTimeout(resolve, ADVICE_POLL_MS); });
+      if (!current()) return;
+      adv = await api('GET', `/api/games/${id}/advice?progress`);
+    }
   } catch (e) {
     if (state.game && state.game.id === id && state.game.version === version) {
       $('advice-source').textContent = '';
@@ -1043,13 +1053,7 @@ async function refreshAdvice() {
     body.append(h('p', { id: 'advice-why' }, `Why: ${a.rule}.`));
   }
   if (!(a.accuse && a.certain) && adv.suggestions.length) {
-    body.append(h('p', {}, 'Suggest (best first):'), h('ol', { id: 'advice-suggest' }, adv.suggestions.map((s) =>
-      h('li', { 'data-cards': s.cards.join(',') }, h('strong', {}, cardNames(s.cards)),
-        ` — ${s.information.toFixed(2)} bits expected, ends the game with chance ${pct(s.end_probability)} `,
-        h('button', { type: 'button', class: 'small plan-this', onclick: () => {
-          s.cards.forEach((c, i) => { $(`plan-card-${i}`).value = c; });
-          planSuggestion();
-        } }, 'Its answers')))));
+    body.append(h('p', {}, 'Suggest (best first):'), suggestionList(adv.suggestions));
   }
   renderOpponents(body, adv);
   if (adv.behaviour_hint && !(a.accuse && a.certain)) {
@@ -1060,6 +1064,32 @@ async function refreshAdvice() {
       : 'No opponent\'s questions show that it avoids asking about its own cards, so there is no hint.';
     body.append(h('p', { id: 'advice-hint' }, h('em', {}, 'Behaviour hint (a guess, not a deduction; never used for "accuse now"): '), text));
   }
+}
+
+/** How often the page asks for the advice so far while it is counted. */
+const ADVICE_POLL_MS = 250;
+
+/** The ranked suggestions, each with its exact numbers and a button to plan it. */
+function suggestionList(suggestions) {
+  return h('ol', { id: 'advice-suggest' }, suggestions.map((s) =>
+    h('li', { 'data-cards': s.cards.join(',') }, h('strong', {}, cardNames(s.cards)),
+      ` — ${s.information.toFixed(2)} bits expected, ends the game with chance ${pct(s.end_probability)} `,
+      h('button', { type: 'button', class: 'small plan-this', onclick: () => {
+        s.cards.forEach((c, i) => { $(`plan-card-${i}`).value = c; });
+        planSuggestion();
+      } }, 'Its answers'))));
+}
+
+/** The advice so far (`"partial": true`): the suggestions evaluated so far, best first. */
+function renderAdviceSoFar(body, adv) {
+  const progress = adv.shortlisted === 0 ? 'Counting the deals…'
+    : adv.evaluated < adv.shortlisted ? `${adv.evaluated} of ${adv.shortlisted} suggestions evaluated…`
+      : `All ${adv.shortlisted} suggestions evaluated; weighing whether to accuse…`;
+  body.replaceChildren(h('p', { id: 'advice-progress' }, progress));
+  if (adv.suggestions.length) {
+    body.append(h('p', {}, 'Suggest (best so far; each number is exact, the order may still change):'), suggestionList(adv.suggestions));
+  }
+  body.dataset.evaluated = `${adv.version} ${adv.evaluated}`; // tests watch the ranking firm up
 }
 
 /** Every opponent's progress, from the advice. */

@@ -9,11 +9,12 @@
 //   SLEUTH_WHAT_IF    after the sample's first 12 turns, as sleuth-core computes them: {card, analysis}
 //                     a what-if (mu holds card) and {best, after} the advice's best suggestion,
 //                     every answer evaluated, and the game with its first answer added
+//   SLEUTH_RANKED     sleuth-core's ranking of master-10-slow-advice.json (advice-progress.mjs)
 //   SLEUTH_CHROMIUM   the browser to drive
 // The app is loaded once from a static server on loopback; then the server
 // is stopped and the browser goes offline (context.setOffline), and
 // everything else (reload, the whole sample game, export, reload again, the
-// API's semantics, a long count cancelled) runs from the service worker's
+// API's semantics, a slow advice as it firms up, a long count cancelled) runs from the service worker's
 // cache, IndexedDB and the engine in WebAssembly.
 import { chromium } from 'playwright-core';
 import { createServer } from 'node:http';
@@ -21,6 +22,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
+import { slowGame, watchAdvice } from './advice-progress.mjs';
 
 // Served from a copy, which the test changes to publish a new version.
 const dir = mkdtempSync(join(tmpdir(), 'sleuth-app-'));
@@ -257,6 +259,12 @@ try {
   check(JSON.stringify(semantics.del) === JSON.stringify([200, n, 404, 409, n + 4]), `delete by turn id, once; a stale undo: ${JSON.stringify(semantics.del)}`);
   check(semantics.noIfMatch === 428 && semantics.position === 400, `no If-Match; a position for a turn id: ${JSON.stringify(semantics)}`);
 
+  // ---- a slow advice firms up: rankings of some suggestions first, then sleuth-core's (advice-progress.mjs)
+  await page.evaluate(() => { location.hash = '#/'; });
+  await page.waitForSelector('#view-list:not(.hidden)');
+  const steps = await watchAdvice(page, () =>
+    page.setInputFiles('#import', { name: 'master-10.json', mimeType: 'application/json', buffer: slowGame }));
+
   // ---- a long count: the page stays responsive, shows it, and Cancel stops it
   await page.evaluate(() => { location.hash = '#/'; });
   await page.waitForSelector('#view-list:not(.hidden)');
@@ -277,7 +285,7 @@ try {
   check(online.length === 0, `requests that went to the network: ${online}`);
   check(errors.length === 0, `errors in the page: ${errors.join('; ')}`);
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  console.log(JSON.stringify({ turns: sample.events.length, turn_ms_median: median(timings.turn_ms), analysis_ms_median: median(timings.analysis_ms), served: served.length }));
+  console.log(JSON.stringify({ turns: sample.events.length, turn_ms_median: median(timings.turn_ms), analysis_ms_median: median(timings.analysis_ms), served: served.length, advice_steps: steps }));
 } catch (e) {
   if (page) console.error(`the page says: ${await page.textContent('#error').catch(() => '?')}`);
   console.error(`page errors: ${errors.join('; ')}`);

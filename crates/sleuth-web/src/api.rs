@@ -19,6 +19,7 @@
 //! | `GET  /api/games/{id}/analysis`         | notepad, case files, count, conflict   |
 //! | `GET  /api/games/{id}/why?card=&place=` | the events that force a certain cell   |
 //! | `GET  /api/games/{id}/advice[?by=&cards=]` | accuse? suggest? which card to show |
+//! | `GET  /api/games/{id}/advice?progress`  | the advice, or the advice so far (202) |
 //! | `POST /api/analyze`                     | what-if: a game file and supposed facts |
 //! | `POST /api/evaluate`                    | what each answer to a planned suggestion tells |
 //!
@@ -580,6 +581,9 @@ pub async fn advice(
     Path(id): Path<String>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Reply {
+    if q.contains_key("progress") && !q.contains_key("by") && !q.contains_key("cards") {
+        return blocking(move || advice_so_far(&app, &id)).await;
+    }
     ok(blocking(move || {
         let entry = app.store.get(&id)?;
         let (game, version, cached) = {
@@ -614,6 +618,57 @@ pub async fn advice(
         }
     })
     .await?)
+}
+
+/// `GET /api/games/{id}/advice?progress`: the advice of the current
+/// version when it is counted (200, as without `?progress`); else the
+/// advice so far (202, `"partial": true`: the suggestions evaluated so
+/// far, best first, with their exact numbers), starting its count on the
+/// blocking pool when none runs for this version. The page asks again
+/// until the answer is final. A count for an older version stops at its
+/// next suggestion; a failed count answers 422 once.
+fn advice_so_far(app: &Arc<App>, id: &str) -> Reply {
+    let entry = app.store.get(id)?;
+    let mut e = lock(&entry);
+    let version = e.version();
+    if let Some((_, cached)) = e.advice.as_ref().filter(|(v, _)| *v == version) {
+        return ok((**cached).clone());
+    }
+    if let Some((_, so_far)) = e.advising.as_ref().filter(|(v, _)| *v == version) {
+        return match so_far.clone() {
+            Ok(so_far) => Ok((StatusCode::ACCEPTED, axum::Json(so_far)).into_response()),
+            Err(m) => {
+                e.advising = None;
+                Err(ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, m))
+            }
+        };
+    }
+    let started = serde_json::json!(sleuth_core::wire::view::AdviceSoFar::started(version));
+    e.advising = Some((version, Ok(started.clone())));
+    let game = e.game().clone();
+    drop(e);
+    let (entry, max_states) = (entry.clone(), app.max_states);
+    tokio::task::spawn_blocking(move || {
+        let advice = view::advice_with(&game, version, max_states, |so_far| {
+            let mut e = lock(&entry);
+            let current = e.version() == version;
+            if current {
+                e.advising = Some((version, Ok(so_far)));
+            }
+            current
+        });
+        let mut e = lock(&entry);
+        if e.version() == version {
+            match advice {
+                Ok(advice) => {
+                    e.advice = Some((version, Arc::new(advice)));
+                    e.advising = None;
+                }
+                Err(m) => e.advising = Some((version, Err(m))),
+            }
+        }
+    });
+    Ok((StatusCode::ACCEPTED, axum::Json(started)).into_response())
 }
 
 /// The status of a stateless request that was refused ([`view::Refused`]).

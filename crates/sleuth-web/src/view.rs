@@ -55,8 +55,24 @@ pub fn explain(game: &Game, card: Card, place: Place, options: &CountOptions<'_>
 /// # Errors
 /// The advisor's message for a bystander's game or a failed count.
 pub fn advice(game: &Game, version: u64, max_states: usize) -> Result<Value, String> {
+    advice_with(game, version, max_states, |_| true)
+}
+
+/// [`advice`] step by step ([`view::advice_with`]): `on_update` gets the
+/// advice so far ([`view::AdviceSoFar`]) after each suggestion evaluated
+/// and answers whether to go on.
+///
+/// # Errors
+/// As [`advice`], and the message of a stopped advice.
+pub fn advice_with(
+    game: &Game,
+    version: u64,
+    max_states: usize,
+    mut on_update: impl FnMut(Value) -> bool,
+) -> Result<Value, String> {
     let start = Instant::now();
-    let mut reply = view::advice(game, version, max_states).map_err(|e| e.to_string())?;
+    let mut reply =
+        view::advice_with(game, version, max_states, |so_far| on_update(json!(so_far))).map_err(|e| e.to_string())?;
     if reply.consistent {
         reply.millis = Some(start.elapsed().as_secs_f64() * 1000.0);
     }

@@ -7,8 +7,8 @@
 //! they are of, and the stateless requests (a what-if, a planned
 //! suggestion), read from the same request body by both backends.
 
-use super::{Advice, Analysis, Refutation, Suggestion};
-use crate::advice::{advise, advise_refutation, AdviceError, AdviceOptions, Position};
+use super::{Advice, Analysis, Count, Refutation, Suggestion};
+use crate::advice::{advise_refutation, advise_with, AdviceError, AdviceOptions, AdviceProgress, Position};
 use crate::format::EventSpec;
 use crate::model::{CardSet, Deck, Game, Player};
 use crate::text::{nfc, quote};
@@ -160,7 +160,73 @@ pub fn advice_options(max_states: usize) -> AdviceOptions {
 /// # Errors
 /// The advisor's error for a bystander's game or a failed count.
 pub fn advice(game: &Game, version: u64, max_states: usize) -> Result<AdviceReply, AdviceError> {
-    match advise(game, &advice_options(max_states)) {
+    advice_with(game, version, max_states, |_| true)
+}
+
+/// The page's advice while it is counted: the suggestions evaluated so
+/// far, best first (at most as many as the advice lists), each with its
+/// exact numbers, which the final advice keeps. `"partial": true` tells it
+/// from the final [`AdviceReply`]; `models` and `entropy` are `null` until
+/// the deals are counted, `shortlisted` 0 until the suggestions to
+/// evaluate are chosen.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AdviceSoFar {
+    /// The game version advised on.
+    pub version: u64,
+    /// Always `true`: an inconsistent history has its final reply at once.
+    pub consistent: bool,
+    /// Always `true`: more is coming.
+    pub partial: bool,
+    /// The number of consistent deals, once counted.
+    pub models: Option<Count>,
+    /// The case-file entropy now, in bits, once counted.
+    pub entropy: Option<f64>,
+    /// How many suggestions are evaluated so far.
+    pub evaluated: usize,
+    /// How many are evaluated in all (0 while not yet known).
+    pub shortlisted: usize,
+    /// The best so far, best first.
+    pub suggestions: Vec<Suggestion>,
+}
+
+impl AdviceSoFar {
+    /// The advice at `version` before anything is counted.
+    pub fn started(version: u64) -> AdviceSoFar {
+        AdviceSoFar {
+            version,
+            consistent: true,
+            partial: true,
+            models: None,
+            entropy: None,
+            evaluated: 0,
+            shortlisted: 0,
+            suggestions: Vec::new(),
+        }
+    }
+}
+
+/// [`advice`] step by step ([`advise_with`]): `on_update` gets the advice
+/// so far after each exact evaluation of a suggestion and answers whether
+/// to go on ([`AdviceError::Stopped`] when not). The reply is [`advice`]'s.
+///
+/// # Errors
+/// As [`advice`], and [`AdviceError::Stopped`].
+pub fn advice_with(
+    game: &Game,
+    version: u64,
+    max_states: usize,
+    mut on_update: impl FnMut(AdviceSoFar) -> bool,
+) -> Result<AdviceReply, AdviceError> {
+    let options = advice_options(max_states);
+    let so_far = |p: &AdviceProgress<'_>| AdviceSoFar {
+        models: Some(Count(p.models)),
+        entropy: Some(p.entropy),
+        evaluated: p.suggestions.len(),
+        shortlisted: p.shortlisted,
+        suggestions: p.suggestions.iter().take(options.suggestions).map(|e| Suggestion::new(game, e)).collect(),
+        ..AdviceSoFar::started(version)
+    };
+    match advise_with(game, &options, |p| on_update(so_far(p))) {
         Ok(a) => Ok(AdviceReply { version, consistent: true, advice: Some(Advice::new(game, &a)), millis: None }),
         Err(AdviceError::Inconsistent) => Ok(AdviceReply { version, consistent: false, advice: None, millis: None }),
         Err(e) => Err(e),

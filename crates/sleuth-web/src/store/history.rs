@@ -282,6 +282,9 @@ pub struct Entry {
     pub cache: Option<(u64, Arc<Value>)>,
     /// The last advice, for `version`.
     pub advice: Option<(u64, Arc<Value>)>,
+    /// The advice being counted for `GET .../advice?progress`: the version
+    /// and the advice so far, or why its count failed.
+    pub advising: Option<(u64, Result<Value, String>)>,
 }
 
 impl Entry {
@@ -311,6 +314,7 @@ impl Entry {
             damaged: None,
             cache: None,
             advice: None,
+            advising: None,
         })
     }
 

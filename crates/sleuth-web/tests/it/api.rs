@@ -540,3 +540,36 @@ fn ids_are_compared_in_nfc_and_invisible_characters_are_refused() {
     assert_eq!((r.status, r.error()), (400, "unknown card 'caf\u{e9}\\u{200b}'".to_string()));
     assert_eq!(get(s.addr, &format!("/api/games/{id}")).json()["events"].as_array().unwrap().len(), 1);
 }
+
+/// `?progress` answers 202 with the advice so far (one more suggestion
+/// evaluated each time it changes, at most five listed) until the advice is
+/// counted, then the advice itself: the same as without `?progress`.
+#[test]
+fn the_advice_so_far_firms_up_to_the_advice() {
+    let s = start(None);
+    let file: serde_json::Value = serde_json::from_str(include_str!("../../e2e/master-10-slow-advice.json")).unwrap();
+    let id = create(s.addr, &file);
+    let path = format!("/api/games/{id}/advice?progress");
+    let mut seen = Vec::new();
+    let last = loop {
+        let r = get(s.addr, &path);
+        if r.status == 200 {
+            break r.json();
+        }
+        assert_eq!(r.status, 202, "{}", r.body);
+        let p = r.json();
+        assert_eq!((p["partial"].clone(), p["version"].clone()), (true.into(), 0.into()), "{p}");
+        let (evaluated, shortlisted) = (p["evaluated"].as_u64().unwrap(), p["shortlisted"].as_u64().unwrap());
+        assert_eq!(p["suggestions"].as_array().unwrap().len() as u64, evaluated.min(5), "{p}");
+        assert!(evaluated <= shortlisted, "{p}");
+        seen.push(evaluated);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    assert!(seen.first() == Some(&0) && seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
+    assert!(seen.iter().any(|&e| e > 0), "some suggestions evaluated before the end: {seen:?}");
+    assert!(last.get("partial").is_none() && last["consistent"] == true, "{last}");
+    assert_eq!(get(s.addr, &format!("/api/games/{id}/advice")).json(), last, "the cached advice");
+    let fresh = create(s.addr, &file);
+    let plain = get(s.addr, &format!("/api/games/{fresh}/advice")).json();
+    assert_eq!(without_millis(&plain), without_millis(&last));
+}

@@ -19,7 +19,10 @@
 //! - `table.mjs`: at the table on 360 and 390 px phones: the case-file
 //!   column legible, the view after a turn, Redo, the privacy hide, the
 //!   collapsed case files, the game over, out after a wrong accusation, and
-//!   the what-if's numbers against the game with the fact written as a turn.
+//!   the what-if's numbers against the game with the fact written as a turn;
+//! - `progressive.mjs` (and `offline.mjs`, with `advice-progress.mjs`): a
+//!   slow master 10-player advice firms up on the page, rankings of some
+//!   suggestions with sleuth-core's numbers first, then sleuth-core's.
 //!
 //! Needs `node`, `e2e/node_modules/playwright-core` (`npm ci --prefix
 //! crates/sleuth-web/e2e`) and Chromium (`/usr/bin/chromium`, or
@@ -194,6 +197,7 @@ fn the_offline_app_on_a_phone_with_the_network_off_in_headless_chromium() {
             ("SLEUTH_EXPECTED", &expected_path),
             ("SLEUTH_EXPORT", &export),
             ("SLEUTH_WHAT_IF", &what_if),
+            ("SLEUTH_RANKED", &ranked(dir.path())),
         ],
         &[],
     );
@@ -207,6 +211,42 @@ fn the_offline_app_on_a_phone_with_the_network_off_in_headless_chromium() {
 }
 
 /// `sleuth analyze --json` of a game file.
+/// sleuth-core's ranking of `e2e/master-10-slow-advice.json` (every
+/// shortlisted suggestion, best first, with its information as the page
+/// writes it) and how many the advice lists, written into `dir` for
+/// `advice-progress.mjs`.
+fn ranked(dir: &Path) -> PathBuf {
+    let game =
+        Game::from_json(&std::fs::read_to_string(Path::new(DIR).join("e2e/master-10-slow-advice.json")).unwrap())
+            .unwrap();
+    let options = sleuth_core::advice::AdviceOptions::default();
+    let ranked = sleuth_core::advice::Position::new(&game).unwrap().rank_suggestions(options.shortlist).unwrap();
+    let ranked: Vec<serde_json::Value> = ranked
+        .iter()
+        .map(|e| {
+            let cards: Vec<&str> = e.cards.iter().map(|c| game.deck().id(c)).collect();
+            serde_json::json!({"cards": cards.join(","), "information": format!("{:.2}", e.information)})
+        })
+        .collect();
+    // The advice the page shows is the non-progressive one's.
+    let advice = sleuth_core::wire::view::advice(&game, 0, usize::MAX).unwrap().advice.unwrap();
+    let listed: Vec<String> = advice.suggestions.iter().map(|s| s.cards.join(",")).collect();
+    let want: Vec<&str> = ranked.iter().take(listed.len()).map(|r| r["cards"].as_str().unwrap()).collect();
+    assert_eq!(listed, want, "the advice lists the ranking's best");
+    let path = dir.join("ranked.json");
+    std::fs::write(&path, serde_json::json!({"ranked": ranked, "listed": listed.len()}).to_string()).unwrap();
+    path
+}
+
+#[test]
+#[ignore = "needs Chromium, node and playwright-core; run with --ignored (README, Development)"]
+fn the_advice_firms_up_in_headless_chromium() {
+    let server = start(None);
+    let dir = tempfile::tempdir().unwrap();
+    let stdout = run_script("progressive.mjs", &server, &[("SLEUTH_RANKED", &ranked(dir.path()))]);
+    println!("progressive advice: {stdout}");
+}
+
 fn analyze_json(file: &serde_json::Value) -> sleuth_core::wire::Analysis {
     let game = Game::from_json(&file.to_string()).unwrap();
     sleuth_core::wire::Analysis::new(&game, &Analysis::new(&game).unwrap())

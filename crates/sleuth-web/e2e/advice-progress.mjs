@@ -1,0 +1,57 @@
+// The advice as it firms up, in either backend: the page's advice panel is
+// watched (a MutationObserver) from before a slow master 10-player game is
+// opened until its final advice, and what it showed is checked against
+// sleuth-core's ranking (tests/it/e2e.rs passes it in SLEUTH_RANKED:
+// [{cards: "a,b,c", information: "1.23"}], every shortlisted suggestion,
+// best first, and `listed`, how many the final advice lists).
+import { readFileSync } from 'node:fs';
+
+export const slowGame = readFileSync(new URL('./master-10-slow-advice.json', import.meta.url));
+const { ranked, listed } = JSON.parse(readFileSync(process.env.SLEUTH_RANKED, 'utf8'));
+
+function check(cond, message) {
+  if (!cond) throw new Error(`check failed: ${message}`);
+}
+
+/**
+ * Watches the advice panel of `page` while `open()` opens the slow game (at
+ * version 0), until its final advice; checks that rankings of some but not
+ * all suggestions came first, each suggestion shown with sleuth-core's
+ * number, and that the final list is sleuth-core's. Answers the partial
+ * rankings seen ([evaluated, shortlisted]).
+ */
+export async function watchAdvice(page, open) {
+  await page.evaluate(() => {
+    const body = document.getElementById('advice-body');
+    window.adviceSeen = [];
+    new MutationObserver(() => {
+      window.adviceSeen.push({
+        evaluated: body.dataset.evaluated || '',
+        version: body.dataset.version || '',
+        progress: document.getElementById('advice-progress')?.textContent || '',
+        items: [...body.querySelectorAll('#advice-suggest li')].map((li) => [li.dataset.cards, li.textContent]),
+      });
+    }).observe(body, { attributes: true, childList: true, subtree: true });
+  });
+  await open();
+  await page.waitForFunction(() => window.adviceSeen.some((s) => s.evaluated.startsWith('0 '))
+    && document.getElementById('advice-body').dataset.version === '0', null, { timeout: 120000 });
+  const seen = await page.evaluate(() => window.adviceSeen);
+  const partial = seen.filter((s) => s.evaluated.startsWith('0 ') && s.progress);
+  const steps = [...new Set(partial.map((s) => s.progress))];
+  const some = partial.filter((s) => / of \d+ suggestions evaluated/.test(s.progress) && !s.progress.startsWith('0 of'));
+  check(some.length > 0, `a ranking of some of the suggestions shows before the final one: ${JSON.stringify(steps)}`);
+  const byCards = new Map(ranked.map((r) => [r.cards, r.information]));
+  for (const s of partial) {
+    for (const [cards, text] of s.items) {
+      check(byCards.has(cards) && text.includes(`${byCards.get(cards)} bits`), `"${s.progress}": ${cards} shows sleuth-core's number (${text})`);
+    }
+    const n = Number((s.progress.match(/^(\d+) of/) || [])[1] ?? -1);
+    if (n >= 0) check(s.items.length === Math.min(n, listed), `"${s.progress}" lists ${s.items.length} suggestions`);
+  }
+  const final = await page.$$eval('#advice-suggest li', (lis) => lis.map((li) => li.dataset.cards));
+  const want = ranked.slice(0, listed).map((r) => r.cards);
+  check(JSON.stringify(final) === JSON.stringify(want), `the final ranking is sleuth-core's: ${final} vs ${want}`);
+  check(!(await page.isVisible('#advice-progress')), 'the progress line goes with the final advice');
+  return steps;
+}
