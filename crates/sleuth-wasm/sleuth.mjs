@@ -8,6 +8,8 @@
 // command line's `--json` text. They throw an Error whose message is the
 // command line's (exit code 2) for a game it refuses. They run on the
 // calling thread: call them from a Web Worker to keep a page responsive.
+// page and pageWithProgress answer the notepad page's requests (the
+// offline app); the second hands over the advice so far as it firms up.
 // sleuth.wasm is loaded from beside this file (fs in Node, fetch elsewhere).
 
 let module = null;
