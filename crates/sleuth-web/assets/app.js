@@ -1084,7 +1084,7 @@ function suggestionList(suggestions) {
 function renderAdviceSoFar(body, adv) {
   const progress = adv.shortlisted === 0 ? 'Counting the deals…'
     : adv.evaluated < adv.shortlisted ? `${adv.evaluated} of ${adv.shortlisted} suggestions evaluated…`
-      : `All ${adv.shortlisted} suggestions evaluated; weighing whether to accuse…`;
+      : `All ${adv.shortlisted} suggestions evaluated; the accusation and the opponents' progress follow…`;
   body.replaceChildren(h('p', { id: 'advice-progress' }, progress));
   if (adv.suggestions.length) {
     body.append(h('p', {}, 'Suggest (best so far; each number is exact, the order may still change):'), suggestionList(adv.suggestions));
