@@ -109,6 +109,25 @@ pub struct Generated {
     pub deal: BTreeMap<String, String>,
 }
 
+impl Generated {
+    /// A player's view of this game: the observer's; for a bystander's
+    /// file, the first seat's, with its hand from the true deal.
+    ///
+    /// # Errors
+    /// The game file's problems, as [`crate::Game::new`] names them.
+    pub fn player_view(&self) -> Result<crate::Game, crate::GameError> {
+        let game = crate::Game::new(&self.file)?;
+        let Some(seat) = game.players().next().filter(|_| game.observer().is_none()) else { return Ok(game) };
+        let hand: crate::CardSet = self
+            .deal
+            .iter()
+            .filter(|(_, place)| game.player(place) == Some(seat))
+            .filter_map(|(card, _)| game.deck().card(card))
+            .collect();
+        Ok(game.seen_by(seat, hand, |_| None))
+    }
+}
+
 impl DeckChoice {
     /// How a game file names the deck: `"classic"`, `"master"`, or
     /// categories `category a`, `category b`, ... of cards `a0`, `a1`, ...,

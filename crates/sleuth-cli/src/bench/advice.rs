@@ -14,7 +14,7 @@ use crate::Outcome;
 use anyhow::Context as _;
 use sleuth_core::advice::{advise, AdviceOptions, Position};
 use sleuth_core::generate::{DeckChoice, GenConfig};
-use sleuth_core::{Analysis, CardSet, CountOptions, Game};
+use sleuth_core::{Analysis, CountOptions, Game};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -56,18 +56,7 @@ fn time_once(game: &Game, max_states: usize) -> anyhow::Result<Timing> {
 /// bystander's state seat 0's, its hand from the true deal.
 fn view(cfg: &GenConfig, seed: u64) -> anyhow::Result<Game> {
     let generated = generate_seeded(cfg, seed).context("cannot generate games")?;
-    let game = Game::new(&generated.file).map_err(|e| anyhow::anyhow!("generated game is invalid: {e}"))?;
-    if game.observer().is_some() {
-        return Ok(game);
-    }
-    let seat = game.players().next().context("a game has players")?;
-    let hand: CardSet = generated
-        .deal
-        .iter()
-        .filter(|(_, place)| game.player(place) == Some(seat))
-        .filter_map(|(card, _)| game.deck().card(card))
-        .collect();
-    Ok(game.seen_by(seat, hand, |_| None))
+    generated.player_view().map_err(|e| anyhow::anyhow!("generated game is invalid: {e}"))
 }
 
 pub(super) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {

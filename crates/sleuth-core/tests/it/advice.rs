@@ -554,24 +554,6 @@ fn tells_are_fitted_from_suggested_cards_whose_place_is_known() {
     assert!(pos.tells().iter().all(|t| t.rate == PRIOR_RATE && t.known == 0));
 }
 
-/// A player's view of a generated game: the observer's, or for a
-/// bystander's game seat 0's, with its hand from the true deal (as
-/// `sleuth bench --advice` times them).
-fn player_view(generated: &sleuth_core::generate::Generated) -> Game {
-    let game = Game::new(&generated.file).expect("generated games are valid");
-    if game.observer().is_some() {
-        return game;
-    }
-    let seat = game.players().next().expect("a game has players");
-    let hand: CardSet = generated
-        .deal
-        .iter()
-        .filter(|(_, place)| game.player(place) == Some(seat))
-        .filter_map(|(card, _)| game.deck().card(card))
-        .collect();
-    game.seen_by(seat, hand, |_| None)
-}
-
 /// The best chance to end the game, which leaves a suggestion as soon as it
 /// cannot be the best, is the largest of the full ranking's, to the bit:
 /// classic and master games, 3-10 players, observers and bystanders with
@@ -582,7 +564,7 @@ fn the_best_chance_to_end_the_game_is_the_full_rankings_largest() {
     for i in 0..1500 {
         let master = i % 10 == 9;
         let generated = big_game("advice-best-end", i, master, if master { 15 } else { 40 }, 0.0);
-        let game = player_view(&generated);
+        let game = generated.player_view().expect("generated games are valid");
         let Ok(pos) = Position::new(&game) else { continue }; // an unlucky accusation
         let shortlist = [1, 4, 12][i as usize % 3];
         let ranked = pos.rank_suggestions(shortlist).expect("generated games count");
@@ -608,7 +590,7 @@ fn advise_is_the_composition_of_its_parts() {
     for i in 0..300 {
         let master = i % 10 == 9;
         let generated = big_game("advice-parts", i, master, if master { 15 } else { 40 }, 0.0);
-        let game = player_view(&generated);
+        let game = generated.player_view().expect("generated games are valid");
         let options = AdviceOptions { samples: 6, tell_samples: 0, seed: i, ..AdviceOptions::default() };
         let Ok(advice) = advise(&game, &options) else { continue }; // an unlucky accusation
         let pos = Position::new(&game).expect("advice was given");
@@ -647,7 +629,7 @@ fn shared_suggestion_evaluation_matches_one_count_per_answer() {
     for i in 0..2000 {
         let master = i % 3 == 2;
         let generated = big_game("advice-shared", i, master, if master { 20 } else { 40 }, 0.0);
-        let game = player_view(&generated);
+        let game = generated.player_view().expect("generated games are valid");
         let Ok(pos) = Position::new(&game) else { continue }; // an unlucky accusation
         let legal = pos.legal_suggestions();
         let ranked = pos.rank_suggestions(2).expect("generated games count");
@@ -678,7 +660,7 @@ fn progressive_advice_is_the_advice_and_its_updates_are_exact() {
     for i in 0..120 {
         let master = i % 6 == 5;
         let generated = big_game("advice-progressive", i, master, if master { 15 } else { 40 }, 0.0);
-        let game = player_view(&generated);
+        let game = generated.player_view().expect("generated games are valid");
         let options = AdviceOptions {
             samples: 6,
             tell_samples: 0,
