@@ -5,10 +5,11 @@
 use super::entropy::{case_file_candidates, case_file_entropy, certain_case_file, in_case_file};
 use super::Position;
 use crate::analysis::ratio;
-use crate::count::{case_file_by_class, count, count_marginals, CountError};
+use crate::count::{case_file_by_class, count, count_marginals, ClassCounts, CountError};
 use crate::model::Status;
 use crate::model::{Card, CardSet, Place, Player, MAX_CARDS, MAX_PLACES};
 use crate::Counts;
+use std::collections::HashMap;
 
 /// The most combinations [`Position::legal_suggestions`] lists one by one
 /// (classic decks have 324, master decks 960).
@@ -95,7 +96,13 @@ impl Position<'_> {
     /// # Errors
     /// [`CountError`] from the counts.
     pub fn evaluate(&self, cards: CardSet) -> Result<SuggestionEval, CountError> {
-        let (outcomes, _) = self.answers(cards, |_| true)?;
+        self.evaluate_sharing(cards, &mut Splits::default())
+    }
+
+    /// [`Position::evaluate`], sharing counts with the other suggestions
+    /// evaluated with `splits`.
+    fn evaluate_sharing(&self, cards: CardSet, splits: &mut Splits) -> Result<SuggestionEval, CountError> {
+        let (outcomes, _) = self.answers(cards, splits, |_| true)?;
         Ok(self.evaluation(cards, outcomes))
     }
 
@@ -118,7 +125,7 @@ impl Position<'_> {
     /// [`CountError`] from the count.
     #[cfg(any(test, feature = "testing"))]
     pub fn evaluate_shared(&self, cards: CardSet) -> Result<Option<SuggestionEval>, CountError> {
-        Ok(self.answers_by_class(cards)?.map(|outcomes| self.evaluation(cards, outcomes)))
+        Ok(self.answers_by_class(cards, &mut Splits::default())?.map(|outcomes| self.evaluation(cards, outcomes)))
     }
 
     /// The evaluation of `cards` from its answers.
@@ -159,8 +166,10 @@ impl Position<'_> {
     /// [`CountError`] from the counts.
     pub fn best_end_probability(&self, shortlist: usize) -> Result<f64, CountError> {
         let mut best = 0.0;
-        for cards in self.shortlisted(shortlist) {
-            if let Some(end) = self.end_probability_beating(cards, best)? {
+        let chosen = self.shortlisted(shortlist);
+        let mut splits = Splits::planned(self, &chosen);
+        for cards in chosen {
+            if let Some(end) = self.end_probability_beating(cards, best, &mut splits)? {
                 best = f64::max(best, end);
             }
         }
@@ -176,8 +185,13 @@ impl Position<'_> {
     ///
     /// # Errors
     /// [`CountError`] from the counts.
-    fn end_probability_beating(&self, cards: CardSet, best: f64) -> Result<Option<f64>, CountError> {
-        let (outcomes, complete) = self.answers(cards, |bound| bound * (1.0 + 1e-12) >= best)?;
+    fn end_probability_beating(
+        &self,
+        cards: CardSet,
+        best: f64,
+        splits: &mut Splits,
+    ) -> Result<Option<f64>, CountError> {
+        let (outcomes, complete) = self.answers(cards, splits, |bound| bound * (1.0 + 1e-12) >= best)?;
         Ok(complete.then(|| end_probability(&outcomes)))
     }
 
@@ -185,11 +199,17 @@ impl Position<'_> {
     /// refuters are asked (nobody last), counted one by one while `go_on`
     /// holds for an upper bound on the chance of ending the game (the
     /// answers so far that end it, plus every answer not yet counted); with
-    /// whether every answer was counted.
-    fn answers(&self, cards: CardSet, go_on: impl Fn(f64) -> bool) -> Result<(Vec<Outcome>, bool), CountError> {
+    /// whether every answer was counted. `splits` keeps the shared counts
+    /// for the next suggestions.
+    fn answers(
+        &self,
+        cards: CardSet,
+        splits: &mut Splits,
+        go_on: impl Fn(f64) -> bool,
+    ) -> Result<(Vec<Outcome>, bool), CountError> {
         // Where the shared count does not apply or fails (its card order
         // may be larger than the usual one), each answer is counted alone.
-        if let Ok(Some(outcomes)) = self.answers_by_class(cards) {
+        if let Ok(Some(outcomes)) = self.answers_by_class(cards, splits) {
             return Ok((outcomes, true));
         }
         self.answers_one_by_one(cards, go_on)
@@ -203,34 +223,35 @@ impl Position<'_> {
     /// classes of `r` with `c`; its weight, `Σ l / k` over its deals, is
     /// each class's total times `l / |held|`. `None` where the shared count
     /// does not apply.
-    fn answers_by_class(&self, cards: CardSet) -> Result<Option<Vec<Outcome>>, CountError> {
+    ///
+    /// Only the cards whose place is uncertain split the deals (the others
+    /// are where they are in every deal). Suggestions that differ only in
+    /// cards of certain place, or in the observer's own cards, have the
+    /// same uncertain cards: a ranking splits their deals once, by the
+    /// combination of their answer classes ([`Splits`]).
+    fn answers_by_class(&self, cards: CardSet, splits: &mut Splits) -> Result<Option<Vec<Outcome>>, CountError> {
+        let open = cards - self.hand;
+        let uncertain = self.uncertain(cards);
+        let classes: Vec<(AnswerClass, ClassCounts)> = if uncertain.is_empty() {
+            let np = self.game.num_players();
+            let case_file = self.counts.marginal.iter().map(|m| m[np]).collect();
+            vec![(self.answer_class(cards, uncertain, &[]), ClassCounts { total: self.counts.total, case_file })]
+        } else {
+            let Some(classes) = splits.classes_of(self, cards, uncertain) else { return Ok(None) };
+            classes
+        };
+        self.outcomes_of_classes(open, &classes).map(Some)
+    }
+
+    /// The answers to a suggestion with open cards `open` from its deals
+    /// split by answer class.
+    fn outcomes_of_classes(
+        &self,
+        open: CardSet,
+        classes: &[(AnswerClass, ClassCounts)],
+    ) -> Result<Vec<Outcome>, CountError> {
         let game = self.game();
         let np = game.num_players();
-        let open = cards - self.hand;
-        // Face-up cards are held by nobody: they are never shown.
-        let watched = open - game.face_up();
-        let mut keys: Vec<AnswerClass> = Vec::new();
-        let mut class_of = |places: &[u8]| {
-            let mut key = None;
-            let mut r = game.next_player(self.me);
-            while r != self.me {
-                let at = Place::Player(r).index(np);
-                let held: CardSet =
-                    watched.iter().zip(places).filter(|&(_, &q)| usize::from(q) == at).map(|(c, _)| c).collect();
-                if !held.is_empty() {
-                    key = Some((r, held));
-                    break;
-                }
-                r = game.next_player(r);
-            }
-            keys.iter().position(|k| *k == key).unwrap_or_else(|| {
-                keys.push(key);
-                keys.len() - 1
-            })
-        };
-        let Some(classes) = case_file_by_class(&self.problem, watched, &mut class_of, &self.count)? else {
-            return Ok(None);
-        };
         let total = self.counts.total;
         let l = (1..=open.len() as u128).fold(1, lcm);
         let l_n = total.checked_mul(l).ok_or(CountError::Overflow)?;
@@ -239,7 +260,7 @@ impl Position<'_> {
         let union = |pick: &dyn Fn(&AnswerClass) -> Option<u128>| {
             let mut cc = Counts { total: 0, marginal: vec![[0u128; MAX_PLACES]; MAX_CARDS], states: 0 };
             let mut weight = 0u128;
-            for (key, class) in keys.iter().zip(&classes) {
+            for (key, class) in classes {
                 let Some(per_deal) = pick(key) else { continue };
                 cc.total = cc.total.checked_add(class.total).ok_or(CountError::Overflow)?;
                 let w = class.total.checked_mul(per_deal).ok_or(CountError::Overflow)?;
@@ -273,7 +294,44 @@ impl Position<'_> {
             outcomes.push(self.outcome(None, None, ratio(cc.total, total), &cc));
         }
         debug_assert_eq!(covered, l_n, "answer probabilities add up to one");
-        Ok(Some(outcomes))
+        Ok(outcomes)
+    }
+
+    /// The answer class of the deals that put the `uncertain` cards of
+    /// suggestion `cards` at `places` (in deck order).
+    fn answer_class(&self, cards: CardSet, uncertain: CardSet, places: &[u8]) -> AnswerClass {
+        let game = self.game();
+        let np = game.num_players();
+        // Face-up cards are held by nobody: they are never shown.
+        let watched = cards - self.hand - game.face_up();
+        let place = |c: Card| match uncertain.iter().position(|u| u == c) {
+            Some(i) => usize::from(places[i]),
+            None => self.certain_place(c).expect("the others' place is certain"),
+        };
+        let mut r = game.next_player(self.me);
+        while r != self.me {
+            let at = Place::Player(r).index(np);
+            let held: CardSet = watched.iter().filter(|&c| place(c) == at).collect();
+            if !held.is_empty() {
+                return Some((r, held));
+            }
+            r = game.next_player(r);
+        }
+        None
+    }
+
+    /// The open cards of `cards` whose place is uncertain (face-up cards
+    /// are certain: nobody holds them).
+    fn uncertain(&self, cards: CardSet) -> CardSet {
+        let watched = cards - self.hand - self.game.face_up();
+        watched.iter().filter(|&c| self.certain_place(c).is_none()).collect()
+    }
+
+    /// Where `card` is in every consistent deal, if that place is certain
+    /// (its index: players in seat order, then the case file).
+    fn certain_place(&self, card: Card) -> Option<usize> {
+        let np = self.game.num_players();
+        (0..=np).find(|&q| self.counts.marginal[card.index()][q] == self.counts.total)
     }
 
     /// [`Position::answers`] with one count per answer.
@@ -462,8 +520,9 @@ impl Position<'_> {
         if !on_update(&evals, chosen.len()) {
             return Ok(None);
         }
+        let mut splits = Splits::planned(self, &chosen);
         for &cards in &chosen {
-            evals.push(self.evaluate(cards)?);
+            evals.push(self.evaluate_sharing(cards, &mut splits)?);
             self.rank(&mut evals, objective);
             if !on_update(&evals, chosen.len()) {
                 return Ok(None);
@@ -647,6 +706,79 @@ fn refuter_weight(
 /// the suggester who holds some of the suggested cards, and which ones
 /// (`None`: nobody holds any).
 type AnswerClass = Option<(Player, CardSet)>;
+
+/// The deals split by where some uncertain cards are, for the suggestions
+/// that have those uncertain cards: one part per combination of their
+/// answer classes (per suggestion, in `members`' order), with its counts.
+struct Split {
+    members: Vec<CardSet>,
+    parts: Vec<(Vec<AnswerClass>, ClassCounts)>,
+}
+
+/// The shared counts of a position's suggestions, kept per set of
+/// uncertain cards while they are evaluated (see
+/// [`Position::answers_by_class`]).
+#[derive(Default)]
+struct Splits {
+    /// Per set of uncertain cards, the suggestions planned with it (see
+    /// [`Splits::planned`]).
+    planned: HashMap<CardSet, Vec<CardSet>>,
+    /// The counts so far; `None` where the shared count does not apply.
+    counted: HashMap<CardSet, Option<Split>>,
+}
+
+impl Splits {
+    /// Splits for evaluating `planned` on `pos`: each shared count serves
+    /// the planned suggestions with its uncertain cards.
+    fn planned(pos: &Position<'_>, planned: &[CardSet]) -> Splits {
+        let mut splits = Splits::default();
+        for &cards in planned {
+            let members = splits.planned.entry(pos.uncertain(cards)).or_default();
+            if !members.contains(&cards) {
+                members.push(cards);
+            }
+        }
+        splits
+    }
+
+    /// The deals of suggestion `cards` split by answer class, from the
+    /// count shared by its planned companions (counted on first use), or
+    /// from a count of its own when it was not planned.
+    fn classes_of(
+        &mut self,
+        pos: &Position<'_>,
+        cards: CardSet,
+        uncertain: CardSet,
+    ) -> Option<Vec<(AnswerClass, ClassCounts)>> {
+        let planned = self.planned.get(&uncertain).filter(|m| m.contains(&cards));
+        let members = planned.cloned().unwrap_or_else(|| vec![cards]);
+        let split = match planned {
+            Some(_) => self.counted.entry(uncertain).or_insert_with(|| Split::count(pos, members, uncertain)),
+            None => &Split::count(pos, members, uncertain),
+        };
+        let split = split.as_ref()?;
+        let at = split.members.iter().position(|&m| m == cards).expect("a member");
+        Some(split.parts.iter().map(|(keys, counts)| (keys[at], counts.clone())).collect())
+    }
+}
+
+impl Split {
+    /// The shared count of `members` by `uncertain`: `None` where it does
+    /// not apply or fails (its card order may make it larger than the
+    /// usual count; the one-by-one counts then report any real error).
+    fn count(pos: &Position<'_>, members: Vec<CardSet>, uncertain: CardSet) -> Option<Split> {
+        let mut keys: Vec<Vec<AnswerClass>> = Vec::new();
+        let mut index = |places: &[u8]| {
+            let key: Vec<AnswerClass> = members.iter().map(|&m| pos.answer_class(m, uncertain, places)).collect();
+            keys.iter().position(|k| *k == key).unwrap_or_else(|| {
+                keys.push(key);
+                keys.len() - 1
+            })
+        };
+        let counts = case_file_by_class(&pos.problem, uncertain, &mut index, &pos.count).ok().flatten()?;
+        Some(Split { parts: keys.into_iter().zip(counts).collect(), members })
+    }
+}
 
 /// The chance that the answer ends the game: the answers after which the
 /// case file is certain, in order.

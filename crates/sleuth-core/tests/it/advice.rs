@@ -625,7 +625,7 @@ fn advise_is_the_composition_of_its_parts() {
 /// over the legal ones (some with the observer's own cards).
 #[test]
 fn shared_suggestion_evaluation_matches_one_count_per_answer() {
-    let (mut states, mut suggestions, mut several) = (0, 0, 0);
+    let (mut states, mut suggestions, mut several, mut ranked_checked) = (0, 0, 0, 0);
     for i in 0..2000 {
         let master = i % 3 == 2;
         let generated = big_game("advice-shared", i, master, if master { 20 } else { 40 }, 0.0);
@@ -643,9 +643,18 @@ fn shared_suggestion_evaluation_matches_one_count_per_answer() {
             suggestions += 1;
             several += usize::from(shared.outcomes.len() > 3);
         }
+        // A ranking shares its counts between suggestions with the same
+        // cards of uncertain place: each evaluation is still its own.
+        if i % 10 == 0 {
+            for eval in pos.rank_suggestions(12).expect("generated games count") {
+                assert_eq!(eval, pos.evaluate_one_by_one(eval.cards).expect("generated games count"), "game {i}");
+                ranked_checked += 1;
+            }
+        }
         states += 1;
     }
     assert!(states > 1600 && several > suggestions / 2, "{several} of {suggestions} suggestions in {states} states");
+    assert!(ranked_checked > 2000, "{ranked_checked} ranked suggestions");
 }
 
 /// `advise_with` gives `advise`'s advice, to the bit, and each of its
