@@ -5,8 +5,11 @@
 // view and a bystander's), after 0 to 80 suggestions. Each state is timed in 3 passes and its fastest kept, in
 // process: under Node, and with --browser in headless Chromium (the page's
 // main thread, the build served from a static server on loopback; Chromium
-// rounds performance.now() to 0.1 ms).
-//   node crates/sleuth-wasm/bench.mjs OUT_DIR SLEUTH_BIN [GAMES] [--browser]
+// rounds performance.now() to 0.1 ms). With --advice it times advise (what
+// the app's "Advice" runs, with the default options) instead, on the states
+// of `sleuth bench --advice` that have an observer: classic 3 to 6 players
+// and master 6, 8 and 10, after 10 and 20 suggestions.
+//   node crates/sleuth-wasm/bench.mjs OUT_DIR SLEUTH_BIN [GAMES] [--browser] [--advice]
 // OUT_DIR is crates/sleuth-wasm/build.sh's; SLEUTH_BIN the command line
 // (target/release/sleuth); GAMES per cell, default 50. --browser needs
 // Chromium (SLEUTH_CHROMIUM or /usr/bin/chromium) and playwright-core
@@ -16,17 +19,21 @@ import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 
-const args = process.argv.slice(2).filter((a) => a !== '--browser');
+const args = process.argv.slice(2).filter((a) => a !== '--browser' && a !== '--advice');
 const browser = process.argv.includes('--browser');
+const advice = process.argv.includes('--advice');
+const timed = advice ? 'advise' : 'analyze';
 const [outDir, sleuth, gamesArg] = args;
 if (!outDir || !sleuth) {
-  console.error('usage: node crates/sleuth-wasm/bench.mjs OUT_DIR SLEUTH_BIN [GAMES] [--browser]');
+  console.error('usage: node crates/sleuth-wasm/bench.mjs OUT_DIR SLEUTH_BIN [GAMES] [--browser] [--advice]');
   process.exit(2);
 }
 const games = Number(gamesArg || 50);
-const SUGGESTIONS = [0, 10, 20, 40, 80];
+const SUGGESTIONS = advice ? [10, 20] : [0, 10, 20, 40, 80];
 const KINDS = [3, 4, 5, 6].map((p) => ({ deck: 'classic', players: p, view: 'observer' }))
-  .concat([{ deck: 'master', players: 10, view: 'observer' }, { deck: 'master', players: 10, view: 'bystander' }]);
+  .concat(advice
+    ? [6, 8, 10].map((p) => ({ deck: 'master', players: p, view: 'observer' }))
+    : [{ deck: 'master', players: 10, view: 'observer' }, { deck: 'master', players: 10, view: 'bystander' }]);
 
 const cells = [];
 for (const kind of KINDS) {
@@ -40,8 +47,8 @@ for (const kind of KINDS) {
   }
 }
 
-/** Runs in Node or in the page: the fastest of 3 passes per state, in ms, cell by cell. */
-async function timeAll(sleuthUrl, cells) {
+/** Runs in Node or in the page: the fastest of 3 passes per state of engine[timed], in ms, cell by cell. */
+async function timeAll(sleuthUrl, cells, timed) {
   const engine = await import(sleuthUrl);
   await engine.init();
   const out = [];
@@ -50,7 +57,7 @@ async function timeAll(sleuthUrl, cells) {
     for (let pass = 0; pass < 3; pass++) {
       cell.states.forEach((game, i) => {
         const t = performance.now();
-        engine.analyze(game);
+        engine[timed](game);
         best[i] = Math.min(best[i], performance.now() - t);
       });
     }
@@ -63,7 +70,7 @@ let times;
 let where;
 if (!browser) {
   where = `Node ${process.version}`;
-  times = await timeAll(new URL(`file://${resolve(outDir, 'sleuth.mjs')}`).href, cells);
+  times = await timeAll(new URL(`file://${resolve(outDir, 'sleuth.mjs')}`).href, cells, timed);
 } else {
   const { chromium } = await import(new URL('../sleuth-web/e2e/node_modules/playwright-core/index.mjs', import.meta.url));
   const TYPES = { '.html': 'text/html', '.mjs': 'text/javascript', '.js': 'text/javascript', '.wasm': 'application/wasm' };
@@ -81,7 +88,7 @@ if (!browser) {
     const page = await b.newPage();
     await page.goto(`http://127.0.0.1:${server.address().port}/sleuth.mjs`);
     where = `headless ${b.version()}`;
-    times = await page.evaluate(`(${timeAll.toString()})(${JSON.stringify(new URL('/sleuth.mjs', page.url()).href)}, ${JSON.stringify(cells)})`);
+    times = await page.evaluate(`(${timeAll.toString()})(${JSON.stringify(new URL('/sleuth.mjs', page.url()).href)}, ${JSON.stringify(cells)}, ${JSON.stringify(timed)})`);
   } finally {
     await b.close();
     server.close();
@@ -89,7 +96,7 @@ if (!browser) {
 }
 
 const q = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
-console.log(`sleuth.wasm analyze, ${where}: ${games} states per cell, fastest of 3 passes`);
+console.log(`sleuth.wasm ${timed}, ${where}: ${games} states per cell, fastest of 3 passes`);
 console.log('| deck    | players | view     | suggestions | median ms | p95 ms | max ms |');
 console.log('| ------- | ------: | -------- | ----------: | --------: | -----: | -----: |');
 cells.forEach((c, i) => {
