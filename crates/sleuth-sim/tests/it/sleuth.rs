@@ -72,7 +72,7 @@ fn sleuth_plays_sensibly_against_other_agents() {
 }
 
 /// One sleuth against three random agents, seats rotated: it wins most games
-/// (about 83% over 300 games; see BENCHMARKS.md).
+/// (about 90% over 300 games; see TOURNAMENTS.md).
 #[test]
 fn sleuth_beats_random_agents() {
     let config = GameConfig::new(Deck::classic(), 4);
