@@ -36,9 +36,12 @@
 //!   for opponents whose play shows that habit; a labelled hint, never the
 //!   basis of an accusation.
 //!
-//! Cost: a classic evaluation is one marginal count per possible (refuter,
-//! card) answer, about 5 to 80 µs each; [`advise`] with the default options
-//! takes a few milliseconds on a classic game.
+//! Cost: a suggestion's evaluation is one count split by answer class,
+//! shared by the suggestions of a ranking that differ only in cards of
+//! certain place; [`advise`] with the default options takes a few
+//! milliseconds on a classic game and about a tenth of a second on a
+//! master game of ten players, most of it the opponents' estimate
+//! (BENCHMARKS.md).
 
 mod accuse;
 mod entropy;
