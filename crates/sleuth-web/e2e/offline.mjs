@@ -9,7 +9,7 @@
 //   SLEUTH_WHAT_IF    after the sample's first 12 turns, as sleuth-core computes them: {card, analysis}
 //                     a what-if (mu holds card) and {best, after} the advice's best suggestion,
 //                     every answer evaluated, and the game with its first answer added
-//   SLEUTH_RANKED     sleuth-core's ranking of master-10-slow-advice.json (advice-progress.mjs)
+//   SLEUTH_RANKED     sleuth-core's ranking of custom-4x8-slow-advice.json (advice-progress.mjs)
 //   SLEUTH_CHROMIUM   the browser to drive
 // The app is loaded once from a static server on loopback; then the server
 // is stopped and the browser goes offline (context.setOffline), and
@@ -263,7 +263,7 @@ try {
   await page.evaluate(() => { location.hash = '#/'; });
   await page.waitForSelector('#view-list:not(.hidden)');
   const steps = await watchAdvice(page, () =>
-    page.setInputFiles('#import', { name: 'master-10.json', mimeType: 'application/json', buffer: slowGame }));
+    page.setInputFiles('#import', { name: 'slow.json', mimeType: 'application/json', buffer: slowGame }));
 
   // ---- a long count: the page stays responsive, shows it, and Cancel stops it
   await page.evaluate(() => { location.hash = '#/'; });

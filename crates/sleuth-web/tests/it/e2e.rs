@@ -211,13 +211,13 @@ fn the_offline_app_on_a_phone_with_the_network_off_in_headless_chromium() {
 }
 
 /// `sleuth analyze --json` of a game file.
-/// sleuth-core's ranking of `e2e/master-10-slow-advice.json` (every
+/// sleuth-core's ranking of `e2e/custom-4x8-slow-advice.json` (every
 /// shortlisted suggestion, best first, with its information as the page
 /// writes it) and how many the advice lists, written into `dir` for
 /// `advice-progress.mjs`.
 fn ranked(dir: &Path) -> PathBuf {
     let game =
-        Game::from_json(&std::fs::read_to_string(Path::new(DIR).join("e2e/master-10-slow-advice.json")).unwrap())
+        Game::from_json(&std::fs::read_to_string(Path::new(DIR).join("e2e/custom-4x8-slow-advice.json")).unwrap())
             .unwrap();
     let options = sleuth_core::advice::AdviceOptions::default();
     let ranked = sleuth_core::advice::Position::new(&game).unwrap().rank_suggestions(options.shortlist).unwrap();
