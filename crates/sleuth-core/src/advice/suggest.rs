@@ -96,7 +96,7 @@ impl Position<'_> {
     /// # Errors
     /// [`CountError`] from the counts.
     pub fn evaluate(&self, cards: CardSet) -> Result<SuggestionEval, CountError> {
-        self.evaluate_sharing(cards, &mut Splits::default())
+        self.evaluate_sharing(cards, &mut Splits::planned(self, &[cards]))
     }
 
     /// [`Position::evaluate`], sharing counts with the other suggestions
@@ -125,7 +125,9 @@ impl Position<'_> {
     /// [`CountError`] from the count.
     #[cfg(any(test, feature = "testing"))]
     pub fn evaluate_shared(&self, cards: CardSet) -> Result<Option<SuggestionEval>, CountError> {
-        Ok(self.answers_by_class(cards, &mut Splits::default())?.map(|outcomes| self.evaluation(cards, outcomes)))
+        Ok(self
+            .answers_by_class(cards, &mut Splits::planned(self, &[cards]))?
+            .map(|outcomes| self.evaluation(cards, outcomes)))
     }
 
     /// The evaluation of `cards` from its answers.
@@ -300,31 +302,32 @@ impl Position<'_> {
     /// The answer class of the deals that put the `uncertain` cards of
     /// suggestion `cards` at `places` (in deck order).
     fn answer_class(&self, cards: CardSet, uncertain: CardSet, places: &[u8]) -> AnswerClass {
-        let game = self.game();
-        let np = game.num_players();
-        // Face-up cards are held by nobody: they are never shown.
-        let watched = cards - self.hand - game.face_up();
+        let np = self.game.num_players();
         let place = |c: Card| match uncertain.iter().position(|u| u == c) {
             Some(i) => usize::from(places[i]),
             None => self.certain_place(c).expect("the others' place is certain"),
         };
-        let mut r = game.next_player(self.me);
+        let at: Vec<(Card, usize)> = self.showable(cards).iter().map(|c| (c, place(c))).collect();
+        let mut r = self.game.next_player(self.me);
         while r != self.me {
-            let at = Place::Player(r).index(np);
-            let held: CardSet = watched.iter().filter(|&c| place(c) == at).collect();
+            let held: CardSet = at.iter().filter(|&&(_, q)| q == Place::Player(r).index(np)).map(|&(c, _)| c).collect();
             if !held.is_empty() {
                 return Some((r, held));
             }
-            r = game.next_player(r);
+            r = self.game.next_player(r);
         }
         None
     }
 
-    /// The open cards of `cards` whose place is uncertain (face-up cards
-    /// are certain: nobody holds them).
+    /// The cards of suggestion `cards` that may be shown to the observer:
+    /// not its own, and not face up (nobody holds those).
+    fn showable(&self, cards: CardSet) -> CardSet {
+        cards - self.hand - self.game.face_up()
+    }
+
+    /// The showable cards of `cards` whose place is uncertain.
     fn uncertain(&self, cards: CardSet) -> CardSet {
-        let watched = cards - self.hand - self.game.face_up();
-        watched.iter().filter(|&c| self.certain_place(c).is_none()).collect()
+        self.showable(cards).iter().filter(|&c| self.certain_place(c).is_none()).collect()
     }
 
     /// Where `card` is in every consistent deal, if that place is certain
@@ -742,20 +745,17 @@ impl Splits {
     }
 
     /// The deals of suggestion `cards` split by answer class, from the
-    /// count shared by its planned companions (counted on first use), or
-    /// from a count of its own when it was not planned.
+    /// count shared by its planned companions (counted on first use);
+    /// `None` where that count does not apply, or for a suggestion not
+    /// planned.
     fn classes_of(
         &mut self,
         pos: &Position<'_>,
         cards: CardSet,
         uncertain: CardSet,
     ) -> Option<Vec<(AnswerClass, ClassCounts)>> {
-        let planned = self.planned.get(&uncertain).filter(|m| m.contains(&cards));
-        let members = planned.cloned().unwrap_or_else(|| vec![cards]);
-        let split = match planned {
-            Some(_) => self.counted.entry(uncertain).or_insert_with(|| Split::count(pos, members, uncertain)),
-            None => &Split::count(pos, members, uncertain),
-        };
+        let members = self.planned.get(&uncertain).filter(|m| m.contains(&cards))?;
+        let split = self.counted.entry(uncertain).or_insert_with(|| Split::count(pos, members.clone(), uncertain));
         let split = split.as_ref()?;
         let at = split.members.iter().position(|&m| m == cards).expect("a member");
         Some(split.parts.iter().map(|(keys, counts)| (keys[at], counts.clone())).collect())
