@@ -35,9 +35,14 @@ pub struct Args {
     samples: usize,
     /// The budget of that estimate: the states the exact counts of the opponents' views may visit in all
     /// (work, not time: the same on every machine). Sampling stops at this or --samples, whichever comes
-    /// first; the 95% interval shown with each threat says how far the sampling may be off.
+    /// first; the 95% interval shown with each threat says how far the sampling may be off. Whether a
+    /// view knows the case file now rarely needs a count, so that threat usually gets every deal.
     #[arg(long, default_value_t = sleuth_core::advice::OPPONENT_STATES, value_name = "N")]
     opponent_states: usize,
+    /// In how many of those deals (the first, within the budget) every opponent's view is counted for
+    /// its mean case-file entropy.
+    #[arg(long, default_value_t = sleuth_core::advice::ENTROPY_SAMPLES, value_name = "N")]
+    entropy_samples: usize,
     /// Seed of that sampling (the same seed gives the same advice).
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -81,6 +86,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         shortlist: args.shortlist,
         samples: args.samples,
         opponent_states: args.opponent_states,
+        entropy_samples: args.entropy_samples,
         seed: args.seed,
         tell_samples: args.tell_samples,
         max_states: crate::limits::max_states()?,
@@ -222,7 +228,7 @@ fn write_advice(out: &mut dyn Write, game: &Game, advice: &Advice) -> std::io::R
     }
     writeln!(
         out,
-        "\nopponents (estimated from {} deals drawn from your view; each opponent's knowledge counted exactly; 95% intervals from the sampling alone):",
+        "\nopponents (estimated from {} deals drawn from your view; each opponent's knowledge worked out exactly; 95% intervals from the sampling alone):",
         deals_sampled(advice)
     )?;
     for o in &advice.opponents {
@@ -340,9 +346,10 @@ fn write_opponent(out: &mut dyn Write, game: &Game, o: &OpponentProgress) -> std
     };
     writeln!(
         out,
-        "  {id}: knows the case file now {:>5}{now}{next}, case-file entropy {:.2} bits (public knowledge alone: {:.2})",
+        "  {id}: knows the case file now {:>5}{now}{next}, case-file entropy {:.2} bits ({} deals; public knowledge alone: {:.2})",
         pct(o.solved),
         o.entropy,
+        o.entropy_samples,
         o.public_entropy
     )
 }

@@ -96,7 +96,7 @@ enum Command {
     ///
     /// - ESTIMATED: what each opponent knows or can know, from --samples deals drawn at
     ///   random among those that fit what you know; in each, the opponent's knowledge (the
-    ///   public turns, its hand, the cards shown to it) is counted exactly, assuming it asks
+    ///   public turns, its hand, the cards shown to it) is worked out exactly, assuming it asks
     ///   the question most likely to solve and accuses only when certain.
     ///
     /// - BEHAVIOUR HINT: "if the opponents avoid asking about their own cards, ...": a

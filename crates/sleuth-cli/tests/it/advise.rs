@@ -22,8 +22,8 @@ fn advises_suggestions_accusation_and_opponents() {
 
         accuse now: no: pl, ca, ha is the case file with exact probability 30.5% (90,720 of 297,850 deals)
           why: at even odds or below the advice never says accuse: a wrong accusation puts you out of the game, while waiting keeps every later chance
-          an opponent knows the case file now: 28.6% (estimated from 28 deals; its next turn is looked at only above even odds)
-          the threat is estimated from deals drawn at random among those that fit what you know: in each, every opponent's knowledge (the public turns, its hand and the cards shown to it) is counted exactly, assuming it asks the question most likely to solve and accuses only when certain
+          an opponent knows the case file now: 31.2% (estimated from 32 deals; its next turn is looked at only above even odds)
+          the threat is estimated from deals drawn at random among those that fit what you know: in each, every opponent's knowledge (the public turns, its hand and the cards shown to it) is worked out exactly, assuming it asks the question most likely to solve and accuses only when certain
 
         best suggestions, most likely to end the game first, then most informative
         (expected information about the case file; chance the answer solves it; likeliest answers):
@@ -31,12 +31,12 @@ fn advises_suggestions_accusation_and_opponents() {
           2. pl, ca, li   1.350 bits  ends 19.7%   p4 shows li 54.9%, nobody 19.7%, p4 shows ca 18.0%, p4 shows pl 7.3%
           3. wh, ca, ha   1.404 bits  ends    0%   p4 shows ha 42.9%, nobody 39.1%, p4 shows ca 18.0%
 
-        opponents (estimated from 28 deals drawn from your view; each opponent's knowledge counted exactly; 95% intervals from the sampling alone):
-          p2: knows the case file now    0% (95%: 0%-12.1%, 28 deals), case-file entropy 3.80 bits (public knowledge alone: 5.00)
-          p3: knows the case file now    0% (95%: 0%-12.1%, 28 deals), case-file entropy 4.50 bits (public knowledge alone: 4.95)
-          p4: knows the case file now 28.6% (95%: 15.3%-47.1%, 28 deals), case-file entropy 1.34 bits (public knowledge alone: 4.42)
-          p5: knows the case file now    0% (95%: 0%-12.1%, 28 deals), case-file entropy 4.47 bits (public knowledge alone: 5.00)
-          p6: knows the case file now    0% (95%: 0%-12.1%, 28 deals), case-file entropy 4.63 bits (public knowledge alone: 4.94)
+        opponents (estimated from 32 deals drawn from your view; each opponent's knowledge worked out exactly; 95% intervals from the sampling alone):
+          p2: knows the case file now    0% (95%: 0%-10.7%, 32 deals), case-file entropy 3.65 bits (8 deals; public knowledge alone: 5.00)
+          p3: knows the case file now    0% (95%: 0%-10.7%, 32 deals), case-file entropy 4.47 bits (8 deals; public knowledge alone: 4.95)
+          p4: knows the case file now 31.2% (95%: 18.0%-48.6%, 32 deals), case-file entropy 1.28 bits (8 deals; public knowledge alone: 4.42)
+          p5: knows the case file now    0% (95%: 0%-10.7%, 32 deals), case-file entropy 4.42 bits (8 deals; public knowledge alone: 5.00)
+          p6: knows the case file now    0% (95%: 0%-10.7%, 32 deals), case-file entropy 4.65 bits (8 deals; public knowledge alone: 4.94)
 
         behaviour hint (a guess about how people ask, not a deduction; it never decides 'accuse now'):
           of the cards each opponent asked about whose place you know: p2 holds 0 of 1, p3 holds 0 of 0, p4 holds 0 of 0, p5 holds 0 of 1, p6 holds 0 of 0

@@ -117,7 +117,7 @@ impl AccuseReason {
 
 /// How the opponents' threat is estimated, in a player's words.
 pub const THREAT_BASIS: &str = "estimated from deals drawn at random among those that fit what you know: in each, \
-    every opponent's knowledge (the public turns, its hand and the cards shown to it) is counted exactly, assuming \
+    every opponent's knowledge (the public turns, its hand and the cards shown to it) is worked out exactly, assuming \
     it asks the question most likely to solve and accuses only when certain";
 
 /// The exact probability at or below which the player's advice never urges

@@ -104,6 +104,10 @@ pub struct AdviceOptions {
     /// deals or this budget, whichever comes first; the interval
     /// ([`OpponentProgress::threat_interval`]) says what that costs.
     pub opponent_states: usize,
+    /// In how many of those deals (the first) every opponent's view is
+    /// counted for its mean entropy ([`ThreatBudget::entropy_samples`]);
+    /// the threat of knowing the case file now rarely needs a count.
+    pub entropy_samples: usize,
     /// How many questions each opponent's rebuilt view evaluates exactly to
     /// find its best next question ([`Position::opponents_by_knowledge`]),
     /// when the accusation rule weighs the threat.
@@ -125,6 +129,7 @@ impl Default for AdviceOptions {
             shortlist: 12,
             samples: 32,
             opponent_states: OPPONENT_STATES,
+            entropy_samples: ENTROPY_SAMPLES,
             opponent_shortlist: 4,
             seed: 0,
             tell_samples: TELL_SAMPLES,
@@ -156,10 +161,15 @@ pub struct Advice {
 }
 
 /// The states [`AdviceOptions::default`] lets the opponents' estimate visit
-/// ([`ThreatBudget::states`]): about 50 ms of counting natively, at most a
-/// third of what 32 deals cost on the median master 10-player state
-/// (BENCHMARKS.md); classic games rarely reach it.
+/// ([`ThreatBudget::states`]): about 50 ms of counting natively. On master
+/// 10-player states it ends the entropy's counts after a few deals, and
+/// bounds the look-ahead's; classic games rarely reach it.
 pub const OPPONENT_STATES: usize = 500_000;
+
+/// In how many deals [`AdviceOptions::default`] counts every opponent's
+/// view for its mean entropy: a mean of values that vary little from deal
+/// to deal, where the threat is a rare event and gets every deal.
+pub const ENTROPY_SAMPLES: usize = 8;
 
 /// How many deals [`AdviceOptions::default`] samples to weigh the behaviour hint.
 pub const TELL_SAMPLES: usize = 2000;
@@ -370,7 +380,11 @@ pub fn advise_with(
     let best = pos.best_accusation()?;
     let weighed = best.1 < pos.counts.total && better_than_even(best.1, pos.counts.total);
     let lookahead = if weighed { options.opponent_shortlist } else { 0 };
-    let budget = ThreatBudget { samples: options.samples, states: options.opponent_states };
+    let budget = ThreatBudget {
+        samples: options.samples,
+        entropy_samples: options.entropy_samples,
+        states: options.opponent_states,
+    };
     let opponents = pos.opponents_by_knowledge(budget, lookahead, &mut rng(0))?;
     // The value of waiting is over the suggestions just ranked (as
     // `Position::player_accusation` would rank them again).

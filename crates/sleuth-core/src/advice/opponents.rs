@@ -12,9 +12,15 @@
 //!
 //! The views are what costs (on master 10-player states about a
 //! millisecond each, nine opponents a deal), so the player's estimate
-//! samples as many deals as fit a [`ThreatBudget`] counted in the
-//! counter's states, not in time, and says what the sampling cost in
-//! accuracy: a 95 % interval per opponent.
+//! counts views only where it must, within a [`ThreatBudget`] counted in
+//! the counter's states, not in time, and says what the sampling cost in
+//! accuracy: a 95 % interval per opponent. Whether a view is certain of
+//! the case file rarely needs a count: the sampled deal is one the view
+//! allows, and where swapping a case-file card with another card of its
+//! category still fits every event the view knows, the view allows two
+//! case files ([`other_case_file`]). So the threat of knowing the case
+//! file now is estimated from every sampled deal, and only the mean
+//! entropy, which needs each view's count, from the first few.
 //!
 //! Two estimates of the threat use those views:
 //!
@@ -65,15 +71,19 @@ pub struct OpponentProgress {
     /// Whether `threat` looks ahead to the opponent's next question (else
     /// it counts only knowing the case file now).
     pub lookahead: bool,
-    /// Its mean case-file entropy, in bits, over the sampled views.
+    /// Its mean case-file entropy, in bits, over the views of the first
+    /// `entropy_samples` sampled deals.
     pub entropy: f64,
     /// The case-file entropy of what it certainly knows in every deal: the
     /// public events and the cards the observer knows it has seen or holds,
     /// without its hand. An upper bound on its uncertainty in spirit (it
     /// knows more), computed exactly.
     pub public_entropy: f64,
-    /// How many sampled views the estimates are from.
+    /// How many sampled views `solved` and `threat` are from.
     pub samples: usize,
+    /// How many of them (the first) `entropy` is from: each needs the
+    /// view's count, which the others may skip ([`ThreatBudget`]).
+    pub entropy_samples: usize,
 }
 
 /// The chance that a player who reasons exactly, whose view leaves `open`
@@ -203,6 +213,7 @@ impl Position<'_> {
                 entropy: entropy / n,
                 public_entropy,
                 samples: deals.len(),
+                entropy_samples: deals.len(),
             });
         }
         Ok(out)
@@ -219,15 +230,20 @@ impl Position<'_> {
     /// (cheap), only the chance that it knows it now.
     ///
     /// The sampling goes round by round: each round draws one deal and
-    /// rebuilds every opponent's view in it, in seat order. It stops after
+    /// rebuilds every opponent's view in it, in seat order. A view is
+    /// counted when the look-ahead needs it, in an opponent's first
+    /// `budget.entropy_samples` rounds (for its entropy) while the counts
+    /// have visited less than half of `budget.states` states, and when no
+    /// swap of a case-file card shows it uncertain ([`other_case_file`]);
+    /// a view seen before is not counted again. The sampling stops after
     /// `budget.samples` rounds, or at the first view it would have to
     /// count once the counts so far visited `budget.states` states (the
-    /// first round always completes, so every opponent has a view). A
-    /// view seen before is not counted again. The cost is thus measured in
-    /// the counter's states, not in time: the same game, seed and budget
-    /// give the same numbers on every machine, and a smaller budget gives
-    /// a prefix of the same sample (each opponent's estimate is the one the
-    /// same seed gives with its own number of rounds).
+    /// first round always completes, so every opponent has a view). The cost is
+    /// thus measured in the counter's states, not in time: the same game,
+    /// seed and budget give the same numbers on every machine, and a
+    /// smaller budget gives a prefix of the same sample (each opponent's
+    /// estimate is the one the same seed gives with its own numbers of
+    /// rounds, `samples` and `entropy_samples`, and no state budget).
     ///
     /// # Errors
     /// [`CountError`] from the counts.
@@ -251,8 +267,11 @@ impl Position<'_> {
                 public_entropy,
                 // Many deals give the opponent the same view: each is analysed once.
                 seen: HashMap::new(),
-                sums: ViewProgress::default(),
+                certain: 0.0,
+                threat: 0.0,
                 n: 0,
+                entropy: 0.0,
+                entropy_n: 0,
             })
             .collect();
         let mut spent = 0usize;
@@ -260,40 +279,57 @@ impl Position<'_> {
             let deal = sampler.sample(rng);
             for t in &mut tallies {
                 let view = self.view_in_deal(t.player, &deal, rng);
+                let lookahead = if t.out { 0 } else { shortlist };
+                // The entropy is the mean over an unbroken run of first
+                // rounds, which may spend half the budget where the threat
+                // would not count the views: the rest is for the views only
+                // a count settles.
+                let for_entropy = t.entropy_n == t.n
+                    && (lookahead > 0
+                        || (t.n < budget.entropy_samples.max(1) && (round == 0 || spent < budget.states / 2)));
                 let v = match t.seen.get(&view) {
                     Some(&v) => v,
                     None => {
-                        if round > 0 && spent >= budget.states {
-                            break 'rounds;
-                        }
+                        let over = round > 0 && spent >= budget.states;
                         let game = self.game.seen_by(t.player, view.0, |i| view.1[i]);
-                        let (v, states) = view_progress(&game, if t.out { 0 } else { shortlist }, &self.count)?;
-                        spent = spent.saturating_add(states);
+                        let v = if lookahead == 0 && !for_entropy && other_case_file(&game, &deal) {
+                            ViewProgress { certain: 0.0, threat: 0.0, entropy: None }
+                        } else if over {
+                            break 'rounds;
+                        } else {
+                            let (v, states) = view_progress(&game, lookahead, &self.count)?;
+                            spent = spent.saturating_add(states);
+                            v
+                        };
                         t.seen.insert(view, v);
                         v
                     }
                 };
-                t.sums.certain += v.certain;
-                t.sums.threat += v.threat;
-                t.sums.entropy += v.entropy;
+                t.certain += v.certain;
+                t.threat += v.threat;
                 t.n += 1;
+                if let (true, Some(h)) = (for_entropy, v.entropy) {
+                    t.entropy += h;
+                    t.entropy_n += 1;
+                }
             }
         }
         Ok(tallies
             .into_iter()
             .map(|t| {
                 let n = t.n as f64;
-                let threat = if t.out { 0.0 } else { t.sums.threat / n };
+                let threat = if t.out { 0.0 } else { t.threat / n };
                 OpponentProgress {
                     player: t.player,
                     out: t.out,
-                    solved: t.sums.certain / n,
+                    solved: t.certain / n,
                     threat,
                     threat_interval: if t.out { (0.0, 0.0) } else { wilson(threat, t.n) },
                     lookahead: shortlist > 0,
-                    entropy: t.sums.entropy / n,
+                    entropy: t.entropy / t.entropy_n as f64,
                     public_entropy: t.public_entropy,
                     samples: t.n,
+                    entropy_samples: t.entropy_n,
                 }
             })
             .collect())
@@ -327,12 +363,17 @@ impl Position<'_> {
 type OpponentView = (CardSet, Vec<Option<Card>>);
 
 /// How much [`Position::opponents_by_knowledge`] may spend: at most
-/// `samples` rounds (deals), and no new view counted once `states` states
-/// have been visited by its counts (see there).
+/// `samples` rounds (deals), views counted for the entropy alone in the
+/// first `entropy_samples` rounds only and within half of `states`, and
+/// no new view counted once `states` states have been visited by its
+/// counts (see there).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ThreatBudget {
     /// The most deals drawn (at least one).
     pub samples: usize,
+    /// In how many rounds (the first) every view is counted for its
+    /// entropy; later views are counted only where the threat needs it.
+    pub entropy_samples: usize,
     /// The states the views' counts may visit, summed over all of them,
     /// each count charged [`COUNT_CHARGE`] on top
     /// ([`Counts::states`](crate::Counts::states) of each view's count, and
@@ -349,9 +390,9 @@ pub struct ThreatBudget {
 pub const COUNT_CHARGE: usize = 4_000;
 
 impl ThreatBudget {
-    /// No limit but `samples` deals.
+    /// No limit but `samples` deals, every view counted.
     pub fn samples(samples: usize) -> ThreatBudget {
-        ThreatBudget { samples, states: usize::MAX }
+        ThreatBudget { samples, entropy_samples: samples, states: usize::MAX }
     }
 }
 
@@ -361,19 +402,52 @@ struct Tally {
     out: bool,
     public_entropy: f64,
     seen: HashMap<OpponentView, ViewProgress>,
-    /// The sums over the views sampled (`n` of them, repeats included).
-    sums: ViewProgress,
+    /// The sums of `certain` and `threat` over the views sampled (`n` of
+    /// them, repeats included) ...
+    certain: f64,
+    threat: f64,
     n: usize,
+    /// ... and of the entropy over the first `entropy_n`.
+    entropy: f64,
+    entropy_n: usize,
 }
 
 /// One rebuilt view's progress: 1 if it is certain of the case file, the
 /// chance it is certain after its best next question among a shortlist (1
-/// when certain, 0 with an empty shortlist), and its case-file entropy.
+/// when certain, 0 with an empty shortlist), and its case-file entropy
+/// (`None` when the view was not counted).
 #[derive(Copy, Clone, Debug, Default)]
 struct ViewProgress {
     certain: f64,
     threat: f64,
-    entropy: f64,
+    entropy: Option<f64>,
+}
+
+/// Whether `view` allows another case file than `deal`'s, a deal it allows
+/// (the deal it was rebuilt from): whether swapping one case-file card with
+/// another card of its category, held by a player, still fits every event
+/// and the view's hand
+/// ([`Game::fits`]; a swap keeps every hand's size). A yes is a proof that
+/// the view is not certain of the case file; a no proves nothing (two
+/// swaps might be needed), and the caller counts. Cheap: a few checks of
+/// the events, where a count visits thousands of states.
+fn other_case_file(view: &Game, deal: &Deal) -> bool {
+    let deck = view.deck();
+    let mut swapped = deal.clone();
+    for c in deck.cards().filter(|c| deal[c.index()] == Some(Place::CaseFile)) {
+        for x in deck.category_cards(deck.category(c)) {
+            let Some(holder) = deal[x.index()].filter(|&q| q != Place::CaseFile) else { continue };
+            swapped[c.index()] = Some(holder);
+            swapped[x.index()] = Some(Place::CaseFile);
+            let fits = view.fits(&swapped);
+            swapped[c.index()] = Some(Place::CaseFile);
+            swapped[x.index()] = Some(holder);
+            if fits {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// One rebuilt view's progress with the states its counts visited.
@@ -386,9 +460,10 @@ fn view_progress(
     let counts = count_marginals(&problem, options)?;
     let states = counts.states.saturating_add(COUNT_CHARGE);
     if counts.total == 0 {
-        return Ok((ViewProgress::default(), states)); // cannot happen for a deal drawn from a consistent view
+        // Cannot happen for a deal drawn from a consistent view.
+        return Ok((ViewProgress { entropy: Some(0.0), ..ViewProgress::default() }, states));
     }
-    let entropy = case_file_entropy(game, &counts);
+    let entropy = Some(case_file_entropy(game, &counts));
     if certain_case_file(game, &counts).is_some() {
         return Ok((ViewProgress { certain: 1.0, threat: 1.0, entropy }, states));
     }

@@ -106,7 +106,8 @@ pub struct Opponent {
     pub threat_interval: [f64; 2],
     /// Whether its next turn was looked at.
     pub lookahead: bool,
-    /// Its case-file entropy, in bits (estimated).
+    /// Its case-file entropy, in bits (estimated, from the first
+    /// `entropy_samples` deals).
     pub entropy: f64,
     /// Its case-file entropy from the public events alone, in bits.
     pub public_entropy: f64,
@@ -114,6 +115,10 @@ pub struct Opponent {
     /// most `--samples` (opponents later in a round cut short by the
     /// budget have one fewer).
     pub samples: usize,
+    /// The deals `entropy` is from: the first `--entropy-samples` within
+    /// the budget (each needs its views counted, which the threat of
+    /// knowing the case file now rarely does).
+    pub entropy_samples: usize,
 }
 
 /// The behaviour hint: what the case file would be if some opponents avoid
@@ -184,6 +189,7 @@ impl Advice {
                     entropy: o.entropy,
                     public_entropy: o.public_entropy,
                     samples: o.samples,
+                    entropy_samples: o.entropy_samples,
                 })
                 .collect(),
             behaviour_hint: advice.hint.as_ref().map(|h| BehaviourHint {

@@ -599,7 +599,11 @@ fn advise_is_the_composition_of_its_parts() {
         let (_, deals) = pos.best_accusation().expect("counted");
         let total = pos.counts().total;
         let lookahead = if deals < total && better_than_even(deals, total) { options.opponent_shortlist } else { 0 };
-        let budget = ThreatBudget { samples: options.samples, states: options.opponent_states };
+        let budget = ThreatBudget {
+            samples: options.samples,
+            entropy_samples: options.entropy_samples,
+            states: options.opponent_states,
+        };
         let opponents = pos.opponents_by_knowledge(budget, lookahead, &mut rng).expect("counted");
         let accusation = pos.player_accusation(combined_threat(&opponents), options.shortlist).expect("counted");
         assert_eq!(advice.suggestions[..], ranked[..options.suggestions.min(ranked.len())], "game {i}");

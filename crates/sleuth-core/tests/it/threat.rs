@@ -2,7 +2,7 @@
 //! budget: its interval against the exact threat by brute force, the
 //! budget's prefix property, and determinism.
 
-use crate::support::{game_of, master_game, rng};
+use crate::support::{big_game, game_of, master_game, rng};
 use rand::Rng;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -118,8 +118,9 @@ fn the_threat_interval_holds_the_exact_threat() {
 }
 
 /// A small budget stops the sampling early, and what each opponent got is
-/// exactly what the same seed gives with its own number of deals and no
-/// state budget; a large budget changes nothing.
+/// exactly what the same seed gives with its own numbers of deals (for the
+/// threat and for the entropy) and no state budget; a large budget changes
+/// nothing.
 #[test]
 fn a_budget_keeps_a_prefix_of_the_unbudgeted_sample() {
     let (mut cut, mut states) = (0, 0);
@@ -130,16 +131,21 @@ fn a_budget_keeps_a_prefix_of_the_unbudgeted_sample() {
         let run = |budget: ThreatBudget| -> Vec<OpponentProgress> {
             pos.opponents_by_knowledge(budget, lookahead, &mut ChaCha8Rng::seed_from_u64(i)).expect("counted")
         };
-        let full = run(ThreatBudget::samples(12));
-        assert_eq!(run(ThreatBudget { samples: 12, states: 1 << 50 }), full, "game {i}");
-        let small = run(ThreatBudget { samples: 12, states: 20_000 });
+        let full = run(ThreatBudget { entropy_samples: 4, ..ThreatBudget::samples(12) });
+        assert_eq!(run(ThreatBudget { samples: 12, entropy_samples: 4, states: 1 << 50 }), full, "game {i}");
+        let small = run(ThreatBudget { samples: 12, entropy_samples: 4, states: 20_000 });
         for (o, f) in small.iter().zip(&full) {
             assert!(o.samples >= 1 && o.samples <= 12, "game {i}");
+            assert!(o.entropy_samples >= 1 && o.entropy_samples <= o.samples, "game {i}");
+            if !o.lookahead || o.out {
+                assert!(o.entropy_samples <= 4, "game {i}");
+            }
             // The rounds are in seat order: a later seat has at most as many deals.
             assert!(small.iter().take_while(|p| p.player != o.player).all(|p| p.samples >= o.samples));
-            if o.samples < 12 {
+            if o.samples < 12 || o.entropy_samples < f.entropy_samples {
                 cut += 1;
-                let alone = run(ThreatBudget::samples(o.samples));
+                let alone =
+                    run(ThreatBudget { samples: o.samples, entropy_samples: o.entropy_samples, states: usize::MAX });
                 let same = alone.iter().find(|a| a.player == o.player).expect("every opponent");
                 assert_eq!(o, same, "game {i}");
             } else {
@@ -149,6 +155,41 @@ fn a_budget_keeps_a_prefix_of_the_unbudgeted_sample() {
         states += 1;
     }
     assert!(states >= 20 && cut >= 30, "{cut} opponents cut short in {states} states");
+}
+
+/// A view settled without its count (a swap of a case-file card that still
+/// fits the events it knows: it allows two case files) is one the count
+/// finds uncertain: whether each view knows the case file now comes out
+/// the same, to the bit, when every view is counted and when only the
+/// first deal's are. Small decks where opponents often know it, classic
+/// and master games.
+#[test]
+fn views_settled_without_a_count_are_the_uncertain_ones() {
+    let (mut opponents, mut knowing) = (0, 0);
+    for i in 0..120 {
+        let game = match i % 3 {
+            0 => small(i),
+            k => big_game("threat-witness", i, k == 1, if k == 1 { 14 } else { 40 }, 0.0)
+                .player_view()
+                .expect("generated games are valid"),
+        };
+        let Ok(pos) = Position::new(&game) else { continue }; // an unlucky accusation
+        let run = |entropy_samples: usize| -> Vec<OpponentProgress> {
+            let budget = ThreatBudget { entropy_samples, ..ThreatBudget::samples(12) };
+            pos.opponents_by_knowledge(budget, 0, &mut ChaCha8Rng::seed_from_u64(i)).expect("counted")
+        };
+        let (counted, settled) = (run(12), run(1));
+        for (c, s) in counted.iter().zip(&settled) {
+            assert_eq!((c.samples, s.samples, c.entropy_samples, s.entropy_samples), (12, 12, 12, 1), "game {i}");
+            assert_eq!(c.solved.to_bits(), s.solved.to_bits(), "game {i}");
+            assert_eq!(c.threat.to_bits(), s.threat.to_bits(), "game {i}");
+            assert_eq!(c.threat_interval, s.threat_interval, "game {i}");
+            opponents += 1;
+            knowing += usize::from(c.solved > 0.0);
+        }
+    }
+    // Certain views are what a wrong shortcut would miss: there must be many.
+    assert!(opponents >= 200 && knowing >= 40, "{knowing} of {opponents} opponents know the case file in some view");
 }
 
 /// The same game and seed give the same advice, and the opponents' budget

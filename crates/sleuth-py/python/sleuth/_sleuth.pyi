@@ -130,6 +130,7 @@ def advise(
     shortlist: int = 12,
     samples: int = 32,
     opponent_states: int = ...,
+    entropy_samples: int = 8,
     seed: int = 0,
     tell_samples: int = ...,
     max_states: Optional[int] = None,
