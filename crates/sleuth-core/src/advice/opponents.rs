@@ -234,8 +234,10 @@ impl Position<'_> {
     /// counted when the look-ahead needs it, in an opponent's first
     /// `budget.entropy_samples` rounds (for its entropy) while the counts
     /// have visited less than half of `budget.states` states, and when no
-    /// swap of a case-file card shows it uncertain ([`other_case_file`]);
-    /// a view seen before is not counted again. The sampling stops after
+    /// swap shows it uncertain: the drawn deal is one the view allows, and
+    /// where swapping a case-file card with another card of its category
+    /// still fits every event the view knows, it allows two case files. A
+    /// view seen before is not counted again. The sampling stops after
     /// `budget.samples` rounds, or at the first view it would have to
     /// count once the counts so far visited `budget.states` states (the
     /// first round always completes, so every opponent has a view). The cost is
