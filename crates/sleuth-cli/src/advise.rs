@@ -228,8 +228,8 @@ fn write_advice(out: &mut dyn Write, game: &Game, advice: &Advice) -> std::io::R
     }
     writeln!(
         out,
-        "\nopponents (estimated from {} deals drawn from your view; each opponent's knowledge worked out exactly; 95% intervals from the sampling alone):",
-        deals_sampled(advice)
+        "\nopponents (estimated from {} drawn from your view; each opponent's knowledge worked out exactly; 95% intervals from the sampling alone):",
+        deals(deals_sampled(advice))
     )?;
     for o in &advice.opponents {
         write_opponent(out, game, o)?;
@@ -238,6 +238,15 @@ fn write_advice(out: &mut dyn Write, game: &Game, advice: &Advice) -> std::io::R
         write_hint(out, game, hint)?;
     }
     Ok(())
+}
+
+/// "1 deal", "32 deals".
+fn deals(n: usize) -> String {
+    if n == 1 {
+        String::from("1 deal")
+    } else {
+        format!("{n} deals")
+    }
 }
 
 /// How many deals the opponents' estimate drew: the most views of any
@@ -250,7 +259,7 @@ fn deals_sampled(advice: &Advice) -> usize {
 /// Whether to accuse: the exact probability first, then the rule that
 /// decided and what the threat rests on.
 fn write_accusation(out: &mut dyn Write, game: &Game, advice: &Advice) -> std::io::Result<()> {
-    let samples = deals_sampled(advice);
+    let samples = deals(deals_sampled(advice));
     let a = &advice.accusation;
     let cards = card_ids(game, a.cards, ", ");
     let deals = format!("{} of {} deals", group_digits(a.deals), group_digits(advice.models));
@@ -265,13 +274,13 @@ fn write_accusation(out: &mut dyn Write, game: &Game, advice: &Advice) -> std::i
         if advice.opponents.iter().any(|o| o.lookahead) {
             writeln!(
                 out,
-                "  an opponent can know the case file by the end of its next turn: {} (estimated from {samples} deals)",
+                "  an opponent can know the case file by the end of its next turn: {} (estimated from {samples})",
                 pct(a.threat)
             )?;
         } else {
             writeln!(
                 out,
-                "  an opponent knows the case file now: {} (estimated from {samples} deals; its next turn is looked at only above even odds)",
+                "  an opponent knows the case file now: {} (estimated from {samples}; its next turn is looked at only above even odds)",
                 pct(a.threat)
             )?;
         }
@@ -338,7 +347,7 @@ fn write_opponent(out: &mut dyn Write, game: &Game, o: &OpponentProgress) -> std
     }
     // The sampling's 95 % interval, on the estimate the threat is.
     let (lo, hi) = o.threat_interval;
-    let interval = format!(" (95%: {}-{}, {} deals)", pct(lo).trim(), pct(hi).trim(), o.samples);
+    let interval = format!(" (95%: {}-{}, {})", pct(lo).trim(), pct(hi).trim(), deals(o.samples));
     let (now, next) = if o.lookahead {
         (String::new(), format!(", can know it by the end of its next turn {:>5}{interval}", pct(o.threat)))
     } else {
@@ -346,10 +355,10 @@ fn write_opponent(out: &mut dyn Write, game: &Game, o: &OpponentProgress) -> std
     };
     writeln!(
         out,
-        "  {id}: knows the case file now {:>5}{now}{next}, case-file entropy {:.2} bits ({} deals; public knowledge alone: {:.2})",
+        "  {id}: knows the case file now {:>5}{now}{next}, case-file entropy {:.2} bits ({}; public knowledge alone: {:.2})",
         pct(o.solved),
         o.entropy,
-        o.entropy_samples,
+        deals(o.entropy_samples),
         o.public_entropy
     )
 }
