@@ -862,6 +862,7 @@ async function showWhy(card, place, status, cell) {
 }
 
 const pct = (p, digits = 0) => `${(p * 100).toFixed(digits)}%`;
+const dealsWord = (n) => (n === 1 ? '1 deal' : `${n} deals`);
 
 // ---------------------------------------------------------------- what-if
 
@@ -1099,8 +1100,8 @@ function renderOpponents(body, adv) {
       h('li', { 'data-player': o.player }, o.out ? `${o.player}: out (wrong accusation)`
         : `${o.player}: knows the case file now with chance ${pct(o.solved)}`
           + (o.lookahead ? `; can know it by the end of its next turn with chance ${pct(o.threat)}` : '')
-          + ` (95%: ${pct(o.threat_interval[0])}–${pct(o.threat_interval[1])}, ${o.samples} deals)`
-          + `; ${o.entropy.toFixed(1)} bits left`))));
+          + ` (95%: ${pct(o.threat_interval[0])}–${pct(o.threat_interval[1])}, ${dealsWord(o.samples)})`
+          + `; ${o.entropy.toFixed(1)} bits left (${dealsWord(o.entropy_samples)})`))));
   }
 }
 
