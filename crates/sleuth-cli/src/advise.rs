@@ -1,7 +1,7 @@
 //! `sleuth advise`: what to do next, from `sleuth_core::advice`.
 
 use crate::input::{display, load_game};
-use crate::output::{card_ids, group_digits, write_json, write_title, Paint};
+use crate::output::{card_ids, group_digits, plural, write_json, write_title, Paint};
 use crate::Outcome;
 use anyhow::bail;
 use sleuth_core::advice::{
@@ -226,10 +226,11 @@ fn write_advice(out: &mut dyn Write, game: &Game, advice: &Advice) -> std::io::R
             answers(game, s)
         )?;
     }
+    let n = deals_sampled(advice);
     writeln!(
         out,
-        "\nopponents (estimated from {} drawn from your view; each opponent's knowledge worked out exactly; 95% intervals from the sampling alone):",
-        deals(deals_sampled(advice))
+        "\nopponents (estimated from {n} deal{} drawn from your view; each opponent's knowledge worked out exactly; 95% intervals from the sampling alone):",
+        plural(n as u128)
     )?;
     for o in &advice.opponents {
         write_opponent(out, game, o)?;
@@ -238,15 +239,6 @@ fn write_advice(out: &mut dyn Write, game: &Game, advice: &Advice) -> std::io::R
         write_hint(out, game, hint)?;
     }
     Ok(())
-}
-
-/// "1 deal", "32 deals".
-fn deals(n: usize) -> String {
-    if n == 1 {
-        String::from("1 deal")
-    } else {
-        format!("{n} deals")
-    }
 }
 
 /// How many deals the opponents' estimate drew: the most views of any
@@ -259,7 +251,8 @@ fn deals_sampled(advice: &Advice) -> usize {
 /// Whether to accuse: the exact probability first, then the rule that
 /// decided and what the threat rests on.
 fn write_accusation(out: &mut dyn Write, game: &Game, advice: &Advice) -> std::io::Result<()> {
-    let samples = deals(deals_sampled(advice));
+    let n = deals_sampled(advice);
+    let samples = format!("{n} deal{}", plural(n as u128));
     let a = &advice.accusation;
     let cards = card_ids(game, a.cards, ", ");
     let deals = format!("{} of {} deals", group_digits(a.deals), group_digits(advice.models));
@@ -347,7 +340,8 @@ fn write_opponent(out: &mut dyn Write, game: &Game, o: &OpponentProgress) -> std
     }
     // The sampling's 95 % interval, on the estimate the threat is.
     let (lo, hi) = o.threat_interval;
-    let interval = format!(" (95%: {}-{}, {})", pct(lo).trim(), pct(hi).trim(), deals(o.samples));
+    let interval =
+        format!(" (95%: {}-{}, {} deal{})", pct(lo).trim(), pct(hi).trim(), o.samples, plural(o.samples as u128));
     let (now, next) = if o.lookahead {
         (String::new(), format!(", can know it by the end of its next turn {:>5}{interval}", pct(o.threat)))
     } else {
@@ -355,10 +349,11 @@ fn write_opponent(out: &mut dyn Write, game: &Game, o: &OpponentProgress) -> std
     };
     writeln!(
         out,
-        "  {id}: knows the case file now {:>5}{now}{next}, case-file entropy {:.2} bits ({}; public knowledge alone: {:.2})",
+        "  {id}: knows the case file now {:>5}{now}{next}, case-file entropy {:.2} bits ({} deal{}; public knowledge alone: {:.2})",
         pct(o.solved),
         o.entropy,
-        deals(o.entropy_samples),
+        o.entropy_samples,
+        plural(o.entropy_samples as u128),
         o.public_entropy
     )
 }

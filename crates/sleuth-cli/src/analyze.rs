@@ -4,7 +4,7 @@ use crate::count_progress::Counting;
 use crate::input::{counted, load_game};
 use crate::notepad::TOP_CASE_FILES;
 use crate::output::{
-    deck_name, describe_cards, fine_percent, group_digits, viewpoint, write_conflict, write_json, write_more,
+    deck_name, describe_cards, fine_percent, group_digits, plural, viewpoint, write_conflict, write_json, write_more,
 };
 use crate::Outcome;
 use sleuth_core::{wire, Analysis, Card, Game, Place, Status};
@@ -86,12 +86,4 @@ fn write_text(out: &mut dyn Write, game: &Game, analysis: &Analysis) -> std::io:
         .count();
     writeln!(out, "\n{open} card{} not yet placed with certainty", plural(open as u128))?;
     Ok(())
-}
-
-fn plural(n: u128) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
 }

@@ -158,6 +158,15 @@ pub fn fine_percent(num: u128, den: u128) -> String {
     }
 }
 
+/// The plural ending of a count: "" for 1, "s" otherwise ("1 deal", "2 deals").
+pub fn plural(n: u128) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
 /// A count with thousands separators: `1,234,567`.
 pub fn group_digits(n: u128) -> String {
     let digits = n.to_string();

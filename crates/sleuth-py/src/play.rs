@@ -15,8 +15,9 @@ use sleuth_core::wire;
 /// (a dict): the best suggestions, whether to accuse, the opponents'
 /// progress (each threat with its 95 % interval from `samples` deals at
 /// most, within `opponent_states` counted states, each mean entropy from
-/// the first `entropy_samples`: the same numbers on every machine). The GIL is released. Raises GameError for a bystander's game
-/// or an inconsistent history.
+/// the first `entropy_samples`: the same numbers on every machine). The
+/// GIL is released. Raises GameError for a bystander's game or an
+/// inconsistent history.
 #[pyfunction]
 #[pyo3(signature = (game, *, suggestions=5, shortlist=12, samples=32, opponent_states=OPPONENT_STATES, entropy_samples=ENTROPY_SAMPLES, seed=0, tell_samples=TELL_SAMPLES, max_states=None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments
