@@ -17,7 +17,13 @@
 //! move to the pool: where the pooled plan would, the plan is unpooled.
 //! Wrong accusations stay clauses of the DP here (no subtraction, as in
 //! `excluded`), and the players-outer counter is not used: the cost is that
-//! of one card-outer count in the forced order, plus the vectors.
+//! of one card-outer count in the forced order, plus the vectors. On master
+//! 10-player states, where the ordinary count is players-outer, that is
+//! several times the ordinary count, and these counts are most of the
+//! advice's time. The players-outer DP could split by class too: it deals
+//! the case file first, so backward vectors keyed by the places of the
+//! watched cards (kept special until dealt) would give every class's
+//! case-file counts from the enumerated case files, with no forced order.
 
 use super::arith::{add, mul, Word};
 use super::choice::choose_order;
