@@ -2,6 +2,14 @@
 //! the answers to a suggestion (`advice::suggest`) without one count per
 //! answer.
 //!
+//! Where the ordinary count would take the players-outer counter (master
+//! decks with many players), that counter splits the deals
+//! ([`players::by_class`]): the watched cards stay special until dealt, so
+//! every move says who takes them, and a backward pass keeps per state the
+//! completions by where they put them; the case file, dealt first, gives
+//! each class's case-file counts. Elsewhere, or where it gives up, the
+//! card-outer DP below.
+//!
 //! The watched cards are placed first in the DP's order. A path's first
 //! steps fix where they go, so its class (any function of their places)
 //! is known at the layer after them, and from there every state carries a
@@ -16,19 +24,15 @@
 //! Pooled players (`sym`) lose their identity, so a watched card must not
 //! move to the pool: where the pooled plan would, the plan is unpooled.
 //! Wrong accusations stay clauses of the DP here (no subtraction, as in
-//! `excluded`), and the players-outer counter is not used: the cost is that
-//! of one card-outer count in the forced order, plus the vectors. On master
-//! 10-player states, where the ordinary count is players-outer, that is
-//! several times the ordinary count, and these counts are most of the
-//! advice's time. The players-outer DP could split by class too: it deals
-//! the case file first, so backward vectors keyed by the places of the
-//! watched cards (kept special until dealt) would give every class's
-//! case-file counts from the enumerated case files, with no forced order.
+//! `excluded`). The forced order makes this DP several times the ordinary
+//! count on master 10-player states, hence the players-outer split there.
 
 use super::arith::{add, mul, Word};
-use super::choice::choose_order;
+use super::choice::{choose_order, BaseOrders};
+use super::counter::{players_outer_watching, PLAYERS_MAX_MOVES};
 use super::dp::{self, Edges, Forward};
 use super::plan::{CardClasses, Plan, POOL};
+use super::players;
 use super::{CountError, CountOptions};
 use crate::deduce::{propagate, CountProblem, Reduced, NONE};
 use crate::model::{Card, CardSet, MAX_CARDS, MAX_PLACES};
@@ -64,31 +68,105 @@ pub fn case_file_by_class(
         return Ok(None);
     }
     let Some(r) = propagate(p) else { return Ok(Some(Vec::new())) };
-    let mut cards = CardClasses::new(p, &r);
+    match players_outer(p, &r, watched, class_of, options) {
+        Ok(Some(counts)) => Ok(Some(counts)),
+        Ok(None) | Err(CountError::Overflow) => card_outer(p, &r, watched, class_of, options).map(Some),
+        Err(e) => Err(e),
+    }
+}
+
+/// The counts by class by the card-outer DP, the watched cards first.
+pub(super) fn card_outer(
+    p: &CountProblem,
+    r: &Reduced,
+    watched: CardSet,
+    class_of: &mut dyn FnMut(&[u8]) -> usize,
+    options: &CountOptions<'_>,
+) -> Result<Vec<ClassCounts>, CountError> {
+    let mut cards = CardClasses::new(p, r);
     // Tail cards are not placed by the DP: the watched ones must be.
     let forced: Vec<u8> = watched.iter().filter(|&c| r.assigned[c.index()] == NONE).map(|c| c.0).collect();
     for &c in &forced {
         cards.tail.remove(Card(c));
         cards.dp.insert(Card(c));
     }
-    let (chosen, symmetric) = choose_order(p, &r, &cards);
+    let (chosen, symmetric) = choose_order(p, r, &cards);
     let order: Vec<u8> = forced.iter().copied().chain(chosen.into_iter().filter(|c| !forced.contains(c))).collect();
-    let unpooled = || Plan::new(p, &r, &cards, order.clone());
+    let unpooled = || Plan::new(p, r, &cards, order.clone());
     let plan = match symmetric {
-        true => match Plan::new_symmetric(p, &r, &cards, order.clone()) {
+        true => match Plan::new_symmetric(p, r, &cards, order.clone()) {
             Ok(plan) if watched_stay_apart(&plan, forced.len()) => plan,
             Ok(_) | Err(CountError::Overflow) => unpooled()?,
             Err(e) => return Err(e),
         },
         false => unpooled()?,
     };
-    let run = Run { p, r: &r, plan: &plan, watched, forced: forced.len() };
+    let run = Run { p, r, plan: &plan, watched, forced: forced.len() };
     match run.counts(class_of, options) {
-        Err(CountError::Overflow) if plan.scale > 1 => {
-            Run { plan: &unpooled()?, ..run }.counts(class_of, options).map(Some)
-        }
-        other => other.map(Some),
+        Err(CountError::Overflow) if plan.scale > 1 => Run { plan: &unpooled()?, ..run }.counts(class_of, options),
+        other => other,
     }
+}
+
+/// The counts by class by the players-outer counter ([`players::by_class`]),
+/// where the ordinary count would take that counter; `None` elsewhere or
+/// where it gives up.
+fn players_outer(
+    p: &CountProblem,
+    r: &Reduced,
+    watched: CardSet,
+    class_of: &mut dyn FnMut(&[u8]) -> usize,
+    options: &CountOptions<'_>,
+) -> Result<Option<Vec<ClassCounts>>, CountError> {
+    let cards = CardClasses::new(p, r);
+    let free: Vec<usize> = watched.iter().filter(|c| r.assigned[c.index()] == NONE).map(|c| c.index()).collect();
+    let mask = free.iter().fold(0u64, |m, &c| m | 1 << c);
+    let base = BaseOrders::if_symmetric(p, r, &cards);
+    let Some(pp) = players_outer_watching(p, r, &cards, base.as_ref(), mask) else { return Ok(None) };
+    players_outer_with(p, r, &pp, watched, class_of, PLAYERS_MAX_MOVES, options.get_max_states())
+}
+
+/// [`players_outer`] on `pp`, prepared watching the `watched` cards not
+/// fixed by propagation, within `max_moves` moves and `max_states` states.
+pub(super) fn players_outer_with(
+    p: &CountProblem,
+    r: &Reduced,
+    pp: &players::Prepared,
+    watched: CardSet,
+    class_of: &mut dyn FnMut(&[u8]) -> usize,
+    max_moves: usize,
+    max_states: usize,
+) -> Result<Option<Vec<ClassCounts>>, CountError> {
+    let free: Vec<usize> = watched.iter().filter(|c| r.assigned[c.index()] == NONE).map(|c| c.index()).collect();
+    // The watched cards' places: fixed ones now, the counter's per class.
+    let all: Vec<Card> = watched.iter().collect();
+    let mut places: Vec<u8> = all.iter().map(|c| r.assigned[c.index()]).collect();
+    let at: Vec<usize> = free.iter().map(|&c| all.iter().position(|w| w.index() == c).expect("watched")).collect();
+    let mut of_free = |free_places: &[u8]| {
+        for (&k, &q) in at.iter().zip(free_places) {
+            places[k] = q;
+        }
+        class_of(&places)
+    };
+    let Some(classes) = players::by_class(pp, &free, &mut of_free, max_moves, max_states)? else {
+        return Ok(None);
+    };
+    let np = p.np;
+    Ok(Some(
+        classes
+            .into_iter()
+            .map(|(total, mut case_file)| {
+                if total > 0 {
+                    for c in p.in_play {
+                        if usize::from(r.assigned[c.index()]) == np {
+                            case_file[c.index()] = total;
+                        }
+                    }
+                }
+                ClassCounts { total, case_file }
+            })
+            .collect(),
+    ))
 }
 
 /// Whether no watched card moves to the pool in a plan whose first

@@ -118,11 +118,23 @@ pub(super) fn players_outer_candidate(
     cards: &CardClasses,
     base: Option<&BaseOrders>,
 ) -> Option<players::Prepared> {
+    players_outer_watching(p, r, cards, base, 0)
+}
+
+/// [`players_outer_candidate`] keeping the `watched` cards (a bitmask)
+/// special until dealt ([`players::prepare_watching`]).
+pub(super) fn players_outer_watching(
+    p: &CountProblem,
+    r: &Reduced,
+    cards: &CardClasses,
+    base: Option<&BaseOrders>,
+    watched: u64,
+) -> Option<players::Prepared> {
     let card_bound = card_bound(p, r, cards);
     if card_bound < PLAYERS_MIN_CARD_BOUND {
         return None;
     }
-    let pp = players::prepare(p, r)?;
+    let pp = players::prepare_watching(p, r, watched)?;
     // Where the DP pools players, its layer estimate in the better of the
     // usual and freeing orders is a closer bound than the crude one.
     let limit = match base {

@@ -28,7 +28,7 @@
 //! are handled (every bystander state, and observer states without
 //! accusations); otherwise `None`.
 
-use super::arith::{Word, BINOMIAL};
+use super::arith::{mul, Word, BINOMIAL};
 use super::demand::single_player;
 use super::CountError;
 use crate::deduce::{CountProblem, Reduced};
@@ -266,7 +266,15 @@ const MAX_FILES: usize = 20_000;
 
 /// The players-outer problem, or `None` if some clause is not a single
 /// player's positive clause or there are too many case files.
+#[cfg(any(test, feature = "testing"))]
 pub(super) fn prepare(p: &CountProblem, r: &Reduced) -> Option<Prepared> {
+    prepare_watching(p, r, 0)
+}
+
+/// [`prepare`] with the `watched` cards (a bitmask) kept special until
+/// they are dealt, so that every move says which of them its player takes
+/// (see [`by_class`]).
+pub(super) fn prepare_watching(p: &CountProblem, r: &Reduced, watched: u64) -> Option<Prepared> {
     let np = p.np;
     let mut owners = Vec::with_capacity(r.clauses.len());
     for cl in &r.clauses {
@@ -288,6 +296,9 @@ pub(super) fn prepare(p: &CountProblem, r: &Reduced) -> Option<Prepared> {
     let mut marks: Vec<u64> = (0..np).map(|a| all & !holds_of[a]).collect();
     for (cl, &a) in clause_cards.iter().zip(&owners) {
         marks[a] |= cl;
+    }
+    for m in &mut marks {
+        *m |= watched & all;
     }
     let special = |rest: u16| -> u64 { (0..np).filter(|&a| rest >> a & 1 == 1).fold(0, |m, a| m | marks[a]) };
     let mut rest: u16 = (0..np).filter(|&a| r.rem[a] > 0).fold(0, |m, a| m | 1 << a);
@@ -404,9 +415,55 @@ pub(super) fn marginals(pp: &Prepared, max_moves: usize, max_states: usize) -> R
     }
 }
 
+/// The forward pass: per layer its states, their counts and the cards
+/// joining the interchangeable ones; per stage its moves; the first
+/// layer's state of each case file; and the states visited.
+struct Passed<C> {
+    layers: Vec<Layer<C>>,
+    joins: Vec<Vec<(usize, Vec<C>)>>,
+    links: Vec<Links>,
+    file_state: Vec<u32>,
+    states: usize,
+}
+
 /// [`marginals`] with the forward counts on `C`.
 fn marginals_in<C: Word>(pp: &Prepared, max_moves: usize, max_states: usize) -> Result<Option<Marginals>, CountError> {
     let np = pp.np;
+    let Some(Passed { layers, joins, links, file_state, states }) = forward::<C>(pp, max_moves, max_states)? else {
+        return Ok(None);
+    };
+    let last = layers.last().expect("layers start non-empty");
+    // The end: every card dealt.
+    let end = last.index.get(&0).map(|&i| i as usize).filter(|&i| last.keys[i].1 == 0);
+    let total = end.map_or(0, |i| last.counts[i].wide());
+    let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
+    if total == 0 {
+        return Ok(Some((0, marginal, states, Vec::new())));
+    }
+
+    let end = end.expect("a positive total has an end state");
+    let back = if total <= u128::from(u64::MAX) {
+        backward::<u64, C>(pp, &layers, &links, &joins, end, &mut marginal)
+    } else {
+        backward::<u128, C>(pp, &layers, &links, &joins, end, &mut marginal)
+    };
+    // The case file: each one was dealt first, into its own state.
+    let mut files = Vec::new();
+    for (&f, &s) in pp.files.iter().zip(&file_state) {
+        let bs = back[s as usize];
+        for c in bits(f) {
+            marginal[c][np] += bs;
+        }
+        if bs > 0 {
+            files.push((f, bs));
+        }
+    }
+    Ok(Some((total, marginal, states, files)))
+}
+
+/// The forward pass on `C`; `None` past `max_moves` moves or `max_states`
+/// states.
+fn forward<C: Word>(pp: &Prepared, max_moves: usize, max_states: usize) -> Result<Option<Passed<C>>, CountError> {
     let n_layers = pp.stages.len() + 1;
     // Forward.
     let mut layers: Vec<Layer<C>> = Vec::with_capacity(n_layers);
@@ -490,33 +547,98 @@ fn marginals_in<C: Word>(pp: &Prepared, max_moves: usize, max_states: usize) -> 
         layers.push(next);
         joins.push(join);
     }
-    let last = layers.last().expect("layers start non-empty");
-    // The end: every card dealt.
-    let end = last.index.get(&0).map(|&i| i as usize).filter(|&i| last.keys[i].1 == 0);
-    let total = end.map_or(0, |i| last.counts[i].wide());
-    let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
-    if total == 0 {
-        return Ok(Some((0, marginal, states, Vec::new())));
-    }
+    Ok(Some(Passed { layers, joins, links, file_state, states }))
+}
 
-    let end = end.expect("a positive total has an end state");
-    let back = if total <= u128::from(u64::MAX) {
-        backward::<u64, C>(pp, &layers, &links, &joins, end, &mut marginal)
-    } else {
-        backward::<u128, C>(pp, &layers, &links, &joins, end, &mut marginal)
-    };
-    // The case file: each one was dealt first, into its own state.
-    let mut files = Vec::new();
-    for (&f, &s) in pp.files.iter().zip(&file_state) {
-        let bs = back[s as usize];
-        for c in bits(f) {
-            marginal[c][np] += bs;
+/// Per class: its deals and, per card, those with it in the case file.
+pub(super) type ByClass = Vec<(u128, Vec<u128>)>;
+
+/// The deals split by class, as [`super::classes::case_file_by_class`]:
+/// per class (numbered by `class_of`, given the place of each card of
+/// `watched`, in that order: players in seat order, then the case file),
+/// its deals and, per card, those with it in the case file; the cards
+/// fixed by propagation are left to the caller. `pp` must have been
+/// prepared watching these cards ([`prepare_watching`]): then each is
+/// dealt by the move that takes it (the last player takes every special
+/// card left), and a backward pass keeps, per state, the completions by
+/// where they put the watched cards not dealt yet. The case file, dealt
+/// first, gives the rest. `None` as for [`marginals`].
+pub(super) fn by_class(
+    pp: &Prepared,
+    watched: &[usize],
+    class_of: &mut dyn FnMut(&[u8]) -> usize,
+    max_moves: usize,
+    max_states: usize,
+) -> Result<Option<ByClass>, CountError> {
+    let Some(fwd) = forward::<u128>(pp, max_moves, max_states)? else { return Ok(None) };
+    let np = pp.np;
+    // A placement of the watched cards: a byte per card, its player + 1
+    // (0: not dealt to a player).
+    type Placed = u64;
+    let slot_of = |c: usize| watched.iter().position(|&w| w == c);
+    let last = fwd.layers.last().expect("layers start non-empty");
+    let end = last.index.get(&0).map(|&i| i as usize).filter(|&i| last.keys[i].1 == 0);
+    let mut back: Vec<Vec<(Placed, u128)>> = vec![Vec::new(); last.keys.len()];
+    match end {
+        Some(end) => back[end].push((0, 1)),
+        None => return Ok(Some(Vec::new())),
+    }
+    for t in (0..pp.stages.len()).rev() {
+        let st = &pp.stages[t];
+        let layer = &fwd.layers[t];
+        let links = &fwd.links[t];
+        let mut b: Vec<Vec<(Placed, u128)>> = vec![Vec::new(); layer.keys.len()];
+        for (i, &(_, n)) in layer.keys.iter().enumerate() {
+            let moves = links.starts[i] as usize..links.starts[i + 1] as usize;
+            for ((&sub, &j), &to) in
+                links.taken[moves.clone()].iter().zip(&links.rest[moves.clone()]).zip(&links.to[moves])
+            {
+                let w = BINOMIAL[usize::from(n)][usize::from(j)];
+                let mut here: Placed = 0;
+                for c in bits(sub) {
+                    if let Some(k) = slot_of(c) {
+                        here |= (st.player as u64 + 1) << (8 * k);
+                    }
+                }
+                let row = &mut b[i];
+                for &(placed, count) in &back[to as usize] {
+                    let key = placed | here;
+                    let add = mul(w, count)?;
+                    match row.iter_mut().find(|e| e.0 == key) {
+                        Some(e) => e.1 = e.1.checked_add(add).ok_or(CountError::Overflow)?,
+                        None => row.push((key, add)),
+                    }
+                }
+            }
         }
-        if bs > 0 {
-            files.push((f, bs));
+        back = b;
+    }
+    let mut out: ByClass = Vec::new();
+    let mut places = vec![0u8; watched.len()];
+    // The class of each placement: a placement is one whatever the case file.
+    let mut classes: FxHashMap<Placed, usize> = FxHashMap::default();
+    for (&f, &s) in pp.files.iter().zip(&fwd.file_state) {
+        for &(placed, count) in &back[s as usize] {
+            let class = *classes.entry(placed).or_insert_with(|| {
+                for (k, (&c, at)) in watched.iter().zip(&mut places).enumerate() {
+                    let byte = (placed >> (8 * k)) as u8;
+                    // Not dealt to a player: in the case file.
+                    debug_assert!(byte > 0 || f >> c & 1 == 1, "every watched card is dealt");
+                    *at = if byte == 0 { np as u8 } else { byte - 1 };
+                }
+                class_of(&places)
+            });
+            if out.len() <= class {
+                out.resize(class + 1, (0, vec![0; MAX_CARDS]));
+            }
+            let (total, case_file) = &mut out[class];
+            *total = total.checked_add(count).ok_or(CountError::Overflow)?;
+            for c in bits(f) {
+                case_file[c] = case_file[c].checked_add(count).ok_or(CountError::Overflow)?;
+            }
         }
     }
-    Ok(Some((total, marginal, states, files)))
+    Ok(Some(out))
 }
 
 /// The backward pass: every state's completions (returned for the first
