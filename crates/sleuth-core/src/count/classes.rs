@@ -151,22 +151,28 @@ pub(super) fn players_outer_with(
     let Some(classes) = players::by_class(pp, &free, &mut of_free, max_moves, max_states)? else {
         return Ok(None);
     };
-    let np = p.np;
     Ok(Some(
         classes
             .into_iter()
-            .map(|(total, mut case_file)| {
-                if total > 0 {
-                    for c in p.in_play {
-                        if usize::from(r.assigned[c.index()]) == np {
-                            case_file[c.index()] = total;
-                        }
-                    }
-                }
-                ClassCounts { total, case_file }
+            .map(|(total, case_file)| {
+                let mut class = ClassCounts { total, case_file };
+                fix_propagated(p, r, &mut class);
+                class
             })
             .collect(),
     ))
+}
+
+/// The cards propagation put in the case file are there in every deal of
+/// a class with deals.
+fn fix_propagated(p: &CountProblem, r: &Reduced, class: &mut ClassCounts) {
+    if class.total > 0 {
+        for c in p.in_play {
+            if usize::from(r.assigned[c.index()]) == p.np {
+                class.case_file[c.index()] = class.total;
+            }
+        }
+    }
 }
 
 /// Whether no watched card moves to the pool in a plan whose first
@@ -364,13 +370,7 @@ impl Run<'_> {
                 debug_assert!(*c % plan.scale == 0);
                 *c /= plan.scale;
             }
-            if class.total > 0 {
-                for c in self.p.in_play {
-                    if usize::from(self.r.assigned[c.index()]) == np {
-                        class.case_file[c.index()] = class.total;
-                    }
-                }
-            }
+            fix_propagated(self.p, self.r, class);
         }
         Ok(out)
     }
