@@ -12,7 +12,8 @@
 //   SLEUTH_RANKED     sleuth-core's ranking of custom-4x8-slow-advice.json (advice-progress.mjs)
 //   SLEUTH_CHROMIUM   the browser to drive
 // The app is loaded once from a static server on loopback; then the server
-// is stopped and the browser goes offline (context.setOffline), and
+// is stopped and the browser goes offline (context.setOffline, and every
+// request that reaches the network fails), and
 // everything else (reload, the whole sample game, export, reload again, the
 // API's semantics, a slow advice as it firms up, a long count cancelled) runs from the service worker's
 // cache, IndexedDB and the engine in WebAssembly.
@@ -53,7 +54,8 @@ const server = createServer(async (req, res) => {
   }
 });
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const URL_ = `http://127.0.0.1:${server.address().port}/`;
+const PORT = server.address().port;
+const URL_ = `http://127.0.0.1:${PORT}/`;
 
 const browser = await chromium.launch({
   executablePath: process.env.SLEUTH_CHROMIUM,
@@ -61,6 +63,7 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 let page = null;
+let probe = null;
 const errors = [];
 const timings = { turn_ms: [], analysis_ms: [] };
 try {
@@ -69,7 +72,9 @@ try {
   page.setDefaultTimeout(30000);
   page.on('pageerror', (e) => errors.push(String(e)));
   // A file the content security policy blocks, or one that fails to load, is a console error.
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.location().url.endsWith('/not-in-the-cache-probe')) errors.push(`console: ${m.text()}`);
+  });
 
   // ---- the first load, online: the service worker caches every file
   await page.goto(URL_);
@@ -107,12 +112,22 @@ try {
   await new Promise((resolve) => server.close(resolve));
   server.closeAllConnections();
   await ctx.setOffline(true);
+  // Some Chromium releases (148, 150) leave a service worker's own fetches online under setOffline
+  // and navigator.onLine true; failing every request that reaches the network takes it away
+  // from the page and its worker alike, in every release.
+  await ctx.route('**/*', (route) => route.abort('internetdisconnected'));
+  const PROBE = '/not-in-the-cache-probe';
   const online = [];
-  page.on('requestfailed', (r) => online.push(r.url()));
+  page.on('requestfailed', (r) => { if (!r.url().endsWith(PROBE)) online.push(r.url()); });
+  // A server at the app's old address, to catch anything that still gets through.
+  const reached = [];
+  probe = createServer((req, res) => { reached.push(req.url); res.end('reached'); });
+  await new Promise((resolve) => probe.listen(PORT, '127.0.0.1', resolve));
   await page.reload();
   await page.waitForSelector('#view-list:not(.hidden)');
   check(await page.evaluate(() => navigator.serviceWorker.controller !== null), 'the reloaded page comes from the service worker');
-  check(await page.evaluate(() => !navigator.onLine), 'the browser is offline');
+  const fetched = await page.evaluate((p) => fetch(p).then((r) => r.text(), (e) => `failed: ${e}`), PROBE);
+  check(fetched.startsWith('failed') && reached.length === 0, `the network is gone: a file not in the cache gives ${fetched}; the server saw ${reached}`);
 
   // ---- the sample game, set up and entered on the phone
   await page.tap('#nav-new');
@@ -296,5 +311,6 @@ try {
 } finally {
   await browser.close();
   server.close();
+  probe?.close();
   rmSync(dir, { recursive: true, force: true });
 }
