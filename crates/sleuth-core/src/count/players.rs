@@ -429,7 +429,8 @@ struct Passed<C> {
 /// [`marginals`] with the forward counts on `C`.
 fn marginals_in<C: Word>(pp: &Prepared, max_moves: usize, max_states: usize) -> Result<Option<Marginals>, CountError> {
     let np = pp.np;
-    let Some(Passed { layers, joins, links, file_state, states }) = forward::<C>(pp, max_moves, max_states)? else {
+    let Some(Passed { layers, joins, links, file_state, states }) = forward::<C>(pp, true, max_moves, max_states)?
+    else {
         return Ok(None);
     };
     let last = layers.last().expect("layers start non-empty");
@@ -461,9 +462,15 @@ fn marginals_in<C: Word>(pp: &Prepared, max_moves: usize, max_states: usize) -> 
     Ok(Some((total, marginal, states, files)))
 }
 
-/// The forward pass on `C`; `None` past `max_moves` moves or `max_states`
-/// states.
-fn forward<C: Word>(pp: &Prepared, max_moves: usize, max_states: usize) -> Result<Option<Passed<C>>, CountError> {
+/// The forward pass on `C`, with the joining cards' counts if `with_joins`
+/// (only the marginals of interchangeable cards need them); `None` past
+/// `max_moves` moves or `max_states` states.
+fn forward<C: Word>(
+    pp: &Prepared,
+    with_joins: bool,
+    max_moves: usize,
+    max_states: usize,
+) -> Result<Option<Passed<C>>, CountError> {
     let n_layers = pp.stages.len() + 1;
     // Forward.
     let mut layers: Vec<Layer<C>> = Vec::with_capacity(n_layers);
@@ -474,7 +481,8 @@ fn forward<C: Word>(pp: &Prepared, max_moves: usize, max_states: usize) -> Resul
     let mut first: Layer<C> = Layer::default();
     let mut file_state = Vec::with_capacity(pp.files.len());
     let pool0 = pp.all & !pp.special0;
-    let mut join0: Vec<(usize, Vec<C>)> = bits(pool0).map(|c| (c, Vec::new())).collect();
+    let mut join0: Vec<(usize, Vec<C>)> =
+        if with_joins { bits(pool0).map(|c| (c, Vec::new())).collect() } else { Vec::new() };
     for &f in &pp.files {
         let left = pp.all & !f;
         let i = first.slot((left & pp.special0, (left & pool0).count_ones() as u8));
@@ -529,7 +537,7 @@ fn forward<C: Word>(pp: &Prepared, max_moves: usize, max_states: usize) -> Resul
                 out.rest.push(j as u8);
                 out.to.push(i as u32);
                 next.counts[i] = next.counts[i].add_checked(w)?;
-                for c in bits(joining) {
+                for c in bits(if with_joins { joining } else { 0 }) {
                     if join_at[c] == NO_JOIN {
                         join_at[c] = join.len() as u8;
                         join.push((c, Vec::new()));
@@ -570,7 +578,7 @@ pub(super) fn by_class(
     max_moves: usize,
     max_states: usize,
 ) -> Result<Option<ByClass>, CountError> {
-    let Some(fwd) = forward::<u128>(pp, max_moves, max_states)? else { return Ok(None) };
+    let Some(fwd) = forward::<u128>(pp, false, max_moves, max_states)? else { return Ok(None) };
     let np = pp.np;
     // A placement of the watched cards: a byte per card, its player + 1
     // (0: not dealt to a player).
