@@ -36,7 +36,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
 fn write_text(out: &mut dyn Write, game: &Game, analysis: &Analysis) -> std::io::Result<()> {
     let deck = game.deck();
     let n = game.events().len();
-    writeln!(out, "{}, {n} event{}, {}", viewpoint(game), if n == 1 { "" } else { "s" }, deck_name(game))?;
+    writeln!(out, "{}, {n} event{}, {}", viewpoint(game), plural(n), deck_name(game))?;
     if !analysis.is_consistent() {
         return write_conflict(out, game, analysis.conflict());
     }

@@ -11,7 +11,7 @@ mod advice;
 
 use crate::generate::generate_seeded;
 use crate::input::{display, load_game};
-use crate::output::group_digits;
+use crate::output::{group_digits, plural};
 use crate::plot::scatter::{write_scatter, Curve, Point, Scatter};
 use crate::Outcome;
 use anyhow::{anyhow, Context as _};
@@ -247,7 +247,7 @@ fn run_generated(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         "states: generated games (sleuth generate), seeds 0..{}, {games} per cell; each state timed {} time{} (one pass over the cell each), fastest kept",
         games - 1,
         args.repeat,
-        if args.repeat == 1 { "" } else { "s" }
+        plural(args.repeat)
     );
     writeln!(out, "{}{line}", if args.markdown { "- " } else { "" })?;
     writeln!(out)?;

@@ -2,7 +2,7 @@
 
 use crate::count_progress::Counting;
 use crate::input::{counted, display, in_file, load_game};
-use crate::output::{deck_name, explanation_lines, group_digits, write_json};
+use crate::output::{deck_name, explanation_lines, group_digits, plural, write_json};
 use crate::Outcome;
 use sleuth_core::count::count;
 use sleuth_core::{conflict, wire, CountOptions, CountProblem};
@@ -38,7 +38,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         deck_name(&game),
         players.len(),
         players.join(" "),
-        if n == 1 { "" } else { "s" },
+        plural(n),
     );
     let models = match count(&CountProblem::new(&game), &counting.options()) {
         Ok(m) => m,
@@ -48,7 +48,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         }
     };
     if models > 0 {
-        let s = if models == 1 { "" } else { "s" };
+        let s = plural(models);
         writeln!(out, "{summary}; history consistent ({} deal{s})", group_digits(models))?;
         return Ok(Outcome::Success);
     }

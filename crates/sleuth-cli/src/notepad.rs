@@ -3,8 +3,8 @@
 use crate::count_progress::Counting;
 use crate::input::{counted, load_game};
 use crate::output::{
-    cell_percent, describe_cards, fine_percent, group_digits, write_conflict, write_grid, write_more, write_title,
-    Paint,
+    cell_percent, describe_cards, fine_percent, group_digits, plural, write_conflict, write_grid, write_more,
+    write_title, Paint,
 };
 use crate::Outcome;
 use sleuth_core::{Analysis, Card, Game, Status};
@@ -72,7 +72,7 @@ pub fn write_notepad(out: &mut dyn Write, game: &Game, analysis: &Analysis, pain
     writeln!(out)?;
 
     let total = analysis.consistent_deals();
-    writeln!(out, "{} consistent deal{} (exact count)", group_digits(total), if total == 1 { "" } else { "s" })?;
+    writeln!(out, "{} consistent deal{} (exact count)", group_digits(total), plural(total))?;
     let case_files: Vec<(&[Card], u128)> = analysis.case_files().collect();
     if let [(cards, n)] = case_files.as_slice() {
         if *n == total {

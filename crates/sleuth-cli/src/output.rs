@@ -159,8 +159,8 @@ pub fn fine_percent(num: u128, den: u128) -> String {
 }
 
 /// The plural ending of a count: "" for 1, "s" otherwise ("1 deal", "2 deals").
-pub fn plural(n: u128) -> &'static str {
-    if n == 1 {
+pub fn plural<N: PartialEq + From<u8>>(n: N) -> &'static str {
+    if n == N::from(1) {
         ""
     } else {
         "s"
@@ -268,8 +268,7 @@ pub fn write_json(out: &mut dyn Write, value: &impl serde::Serialize) -> io::Res
 /// The bold first line of a report: "Sleuth WHAT: viewpoint, N events, deck".
 pub fn write_title(out: &mut dyn std::io::Write, game: &Game, paint: Paint, what: &str) -> std::io::Result<()> {
     let n = game.events().len();
-    let title =
-        format!("Sleuth {what}: {}, {n} event{}, {}", viewpoint(game), if n == 1 { "" } else { "s" }, deck_name(game));
+    let title = format!("Sleuth {what}: {}, {n} event{}, {}", viewpoint(game), plural(n), deck_name(game));
     writeln!(out, "{}", paint.bold(&title))
 }
 

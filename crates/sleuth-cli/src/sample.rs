@@ -10,7 +10,7 @@
 
 use crate::input::{display, in_file, load_game};
 use crate::notepad::TOP_CASE_FILES;
-use crate::output::{describe_cards, places, write_conflict, write_json, write_more, write_title, Paint};
+use crate::output::{describe_cards, places, plural, write_conflict, write_json, write_more, write_title, Paint};
 use crate::Outcome;
 use anyhow::{anyhow, bail};
 use rand::SeedableRng;
@@ -272,7 +272,7 @@ fn write_text(
     write_title(out, game, paint, "sample")?;
     writeln!(out, "method: {}", estimate.method())?;
     let samples = estimate.samples();
-    writeln!(out, "{samples} sample{} recorded", if samples == 1 { "" } else { "s" })?;
+    writeln!(out, "{samples} sample{} recorded", plural(samples))?;
     if samples == 0 {
         writeln!(out, "no sample was found: open pairs show 0% and intervals 0-100; try more iterations")?;
     }

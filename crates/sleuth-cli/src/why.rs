@@ -2,7 +2,7 @@
 
 use crate::count_progress::Counting;
 use crate::input::{in_file, load_game};
-use crate::output::{cell_percent, explanation_lines, group_digits, write_conflict, write_json};
+use crate::output::{cell_percent, explanation_lines, group_digits, plural, write_conflict, write_json};
 use crate::Outcome;
 use anyhow::bail;
 use sleuth_core::{why, wire, Analysis, Card, CountOptions, Game, Place, Status, Why};
@@ -65,7 +65,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         } else {
             "a minimal set: no item can be dropped, but the search for a smaller one ran out of budget"
         };
-        writeln!(out, "forced by {} item{} ({which}):", lines.len(), if lines.len() == 1 { "" } else { "s" })?;
+        writeln!(out, "forced by {} item{} ({which}):", lines.len(), plural(lines.len()))?;
         for line in &lines {
             writeln!(out, "  {line}")?;
         }

@@ -10,6 +10,7 @@
 
 use super::{progress, stats, write_footer, write_header, write_table, Args, Stats};
 use crate::generate::generate_seeded;
+use crate::output::plural;
 use crate::Outcome;
 use anyhow::Context as _;
 use sleuth_core::advice::{advise, AdviceOptions, Position};
@@ -67,7 +68,7 @@ pub(super) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         "advice: generated games, seeds 0..{}, {games} per cell (bystander: seat 0's view with its hand); each state timed {} time{}, fastest kept; suggestions = Position + rank_suggestions(12), advice = advise (as sleuth advise)",
         games - 1,
         args.repeat,
-        if args.repeat == 1 { "" } else { "s" }
+        plural(args.repeat)
     );
     writeln!(out, "{}{line}", if args.markdown { "- " } else { "" })?;
     writeln!(out)?;

@@ -1,7 +1,7 @@
 //! `sleuth logic count`: the number of models of a DIMACS file.
 
 use super::load_dimacs;
-use crate::output::group_digits;
+use crate::output::{group_digits, plural};
 use crate::Outcome;
 use anyhow::anyhow;
 use sleuth_logic::Dpll;
@@ -22,8 +22,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         out,
         "{} model{} over the {n} variable{} declared (exhaustive DPLL)",
         group_digits(count),
-        if count == 1 { "" } else { "s" },
-        if n == 1 { "" } else { "s" }
+        plural(count),
+        plural(n)
     )?;
     Ok(Outcome::Success)
 }

@@ -1,6 +1,7 @@
 //! `sleuth logic entails`: KB ⊨ goal, by truth table (or DPLL for many atoms).
 
 use super::{assignment_to_string, parse_arg, SentenceArgs};
+use crate::output::plural;
 use crate::Outcome;
 use anyhow::bail;
 use sleuth_logic::{countermodel, sat_countermodel, Sentence, MAX_ENUM_ATOMS};
@@ -69,10 +70,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let atoms = atom_count(&all);
     let method = if atoms <= MAX_ENUM_ATOMS { Method::TruthTable } else { Method::Dpll };
     let how = match method {
-        Method::TruthTable => format!("by truth table over {atoms} atom{}", if atoms == 1 { "" } else { "s" }),
+        Method::TruthTable => format!("by truth table over {atoms} atom{}", plural(atoms)),
         Method::Dpll => format!("by DPLL on the Tseitin CNF ({atoms} atoms, more than {MAX_ENUM_ATOMS} for a table)"),
     };
-    writeln!(out, "knowledge base: {} sentence{}; {how}", kb.len(), if kb.len() == 1 { "" } else { "s" })?;
+    writeln!(out, "knowledge base: {} sentence{}; {how}", kb.len(), plural(kb.len()))?;
     if find_countermodel(&kb, &Sentence::False, &method).is_none() {
         writeln!(out, "note: the knowledge base is unsatisfiable, so it entails every sentence")?;
     }

@@ -2,6 +2,7 @@
 
 use super::entails::goals;
 use super::SentenceArgs;
+use crate::output::plural;
 use crate::Outcome;
 use anyhow::{anyhow, bail};
 use sleuth_logic::{prove_sentence, ProofOutcome, ProverOptions};
@@ -43,7 +44,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
                 bail!("internal error: the resolution proof does not check: {e}");
             }
             let n = proof.resolutions();
-            writeln!(out, "proved by contradiction in {n} resolution step{}:", if n == 1 { "" } else { "s" })?;
+            writeln!(out, "proved by contradiction in {n} resolution step{}:", plural(n))?;
         } else {
             all_proved = false;
         }

@@ -1,6 +1,7 @@
 //! `sleuth logic table`: truth tables and models by enumeration.
 
 use super::SentenceArgs;
+use crate::output::plural;
 use crate::Outcome;
 use anyhow::anyhow;
 use sleuth_logic::{models, TruthTable, MAX_ENUM_ATOMS};
@@ -28,9 +29,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         writeln!(
             out,
             "{n} model{} over {} atom{} ({} rows)",
-            if n == 1 { "" } else { "s" },
+            plural(n),
             m.atoms.len(),
-            if m.atoms.len() == 1 { "" } else { "s" },
+            plural(m.atoms.len()),
             1u64 << m.atoms.len()
         )?;
     } else {
