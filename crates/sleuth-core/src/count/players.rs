@@ -246,6 +246,11 @@ impl<C: Word> Layer<C> {
         debug_assert_eq!(self.keys[i as usize], key, "one state per set of special cards left");
         i as usize
     }
+
+    /// The end, every card dealt, in the final layer; `None` if no deal reaches it.
+    fn end(&self) -> Option<usize> {
+        self.index.get(&0).map(|&i| i as usize).filter(|&i| self.keys[i].1 == 0)
+    }
 }
 
 /// The compiled players-outer problem.
@@ -434,8 +439,7 @@ fn marginals_in<C: Word>(pp: &Prepared, max_moves: usize, max_states: usize) -> 
         return Ok(None);
     };
     let last = layers.last().expect("layers start non-empty");
-    // The end: every card dealt.
-    let end = last.index.get(&0).map(|&i| i as usize).filter(|&i| last.keys[i].1 == 0);
+    let end = last.end();
     let total = end.map_or(0, |i| last.counts[i].wide());
     let mut marginal = vec![[0u128; MAX_PLACES]; MAX_CARDS];
     if total == 0 {
@@ -585,7 +589,7 @@ pub(super) fn by_class(
     type Placed = u64;
     let slot_of = |c: usize| watched.iter().position(|&w| w == c);
     let last = fwd.layers.last().expect("layers start non-empty");
-    let end = last.index.get(&0).map(|&i| i as usize).filter(|&i| last.keys[i].1 == 0);
+    let end = last.end();
     let mut back: Vec<Vec<(Placed, u128)>> = vec![Vec::new(); last.keys.len()];
     match end {
         Some(end) => back[end].push((0, 1)),

@@ -758,7 +758,7 @@ fn players_outer_counter_matches_the_reference() {
 /// them; the same deals and case-file counts in every class.
 #[test]
 fn counts_by_class_agree_between_counters() {
-    use super::classes::{card_outer, players_outer_with, ClassCounts};
+    use super::classes::{card_outer, players_outer_with, unfixed, ClassCounts};
     use crate::model::{Card, CardSet};
     // A count by class, given the class of each placement of the watched cards.
     type Counting<'a> = dyn FnMut(&mut dyn FnMut(&[u8]) -> usize) -> Option<Vec<ClassCounts>> + 'a;
@@ -783,11 +783,7 @@ fn counts_by_class_agree_between_counters() {
             if watched.is_empty() {
                 return;
             }
-            let mask = watched
-                .iter()
-                .filter(|c| r.assigned[c.index()] == crate::deduce::NONE)
-                .fold(0u64, |m, c| m | 1 << c.index());
-            let Some(pp) = players::prepare_watching(p, &r, mask) else { return };
+            let Some(pp) = players::prepare_watching(p, &r, unfixed(&r, watched).0) else { return };
             let keyed = |count: &mut Counting| {
                 let mut keys: Vec<Vec<u8>> = Vec::new();
                 let mut class_of = |places: &[u8]| {
