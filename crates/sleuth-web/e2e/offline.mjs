@@ -55,6 +55,9 @@ const server = createServer(async (req, res) => {
 });
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const PORT = server.address().port;
+// A file the app never had: once offline, fetching it must fail, and its
+// failure is the only one the page may report.
+const PROBE = '/not-in-the-cache-probe';
 const URL_ = `http://127.0.0.1:${PORT}/`;
 
 const browser = await chromium.launch({
@@ -73,7 +76,7 @@ try {
   page.on('pageerror', (e) => errors.push(String(e)));
   // A file the content security policy blocks, or one that fails to load, is a console error.
   page.on('console', (m) => {
-    if (m.type() === 'error' && !m.location().url.endsWith('/not-in-the-cache-probe')) errors.push(`console: ${m.text()}`);
+    if (m.type() === 'error' && !m.location().url.endsWith(PROBE)) errors.push(`console: ${m.text()}`);
   });
 
   // ---- the first load, online: the service worker caches every file
@@ -116,7 +119,6 @@ try {
   // and navigator.onLine true; failing every request that reaches the network takes it away
   // from the page and its worker alike, in every release.
   await ctx.route('**/*', (route) => route.abort('internetdisconnected'));
-  const PROBE = '/not-in-the-cache-probe';
   const online = [];
   page.on('requestfailed', (r) => { if (!r.url().endsWith(PROBE)) online.push(r.url()); });
   // A server at the app's old address, to catch anything that still gets through.
