@@ -144,7 +144,10 @@ impl Position<'_> {
     /// is the joint mode searched among the combinations of each category's
     /// three most likely case-file cards (one exact count each): almost
     /// always the mode, but a search, not a proof; the probability reported
-    /// is exact for the combination returned.
+    /// is exact for the combination returned. A position counted by
+    /// [`Position::new`] or [`Position::with_options`] lists the case files
+    /// in that count; one given its counts ([`Position::with_counts`])
+    /// lists them in a count of their own.
     ///
     /// # Errors
     /// [`CountError`] from the counts.
@@ -152,14 +155,16 @@ impl Position<'_> {
         if let Some(cards) = certain_case_file(&self.game, &self.counts) {
             return Ok((cards, self.counts.total));
         }
-        match case_files(&self.problem, &self.counts, &self.count) {
-            Ok(files) => {
-                if let Some((cards, n)) = files.first() {
-                    return Ok((cards.iter().copied().collect(), n));
-                }
-            }
-            Err(CountError::TooManyCaseFiles(_)) => {}
-            Err(e) => return Err(e),
+        let mode = match self.mode {
+            Some(mode) => mode,
+            None => match case_files(&self.problem, &self.counts, &self.count) {
+                Ok(files) => files.first().map(|(cards, n)| (cards.iter().copied().collect(), n)),
+                Err(CountError::TooManyCaseFiles(_)) => None,
+                Err(e) => return Err(e),
+            },
+        };
+        if let Some(mode) = mode {
+            return Ok(mode);
         }
         self.searched_accusation()
     }

@@ -58,7 +58,7 @@ pub use suggest::{focused_tiers, Objective, Outcome, SuggestionEval, MAX_COMBINA
 pub use tells::{told_marginals, BehaviourHint, Tell, HABIT_SIGNIFICANCE, HINT_PRIOR_WEIGHT, PRIOR_RATE, PRIOR_WEIGHT};
 
 use crate::analysis::ratio;
-use crate::count::{count_marginals, CountError, CountOptions, Counts, MAX_STATES};
+use crate::count::{count_with_case_files, CountError, CountOptions, Counts, MAX_STATES};
 use crate::deduce::CountProblem;
 use crate::model::{CardSet, Event, Game, Place, Player, MAX_CARDS, MAX_PLACES};
 use rand::SeedableRng;
@@ -196,6 +196,10 @@ pub struct Position<'g> {
     /// Per card, how much its category's entropy drops when it is ruled out
     /// of the case file.
     gain: Vec<f64>,
+    /// The most likely case file and its deals, where the position's own
+    /// count listed the case files (`Some(None)`: more than
+    /// [`crate::count::MAX_CASE_FILES`]); `None` where it did not list them.
+    mode: Option<Option<(CardSet, u128)>>,
     /// The limits of every count.
     count: CountOptions<'g>,
 }
@@ -217,9 +221,14 @@ impl<'g> Position<'g> {
     /// # Errors
     /// As [`Position::new`].
     pub fn with_options(game: &'g Game, options: &CountOptions<'g>) -> Result<Position<'g>, AdviceError> {
+        // The case files come with the count at a small share of its cost,
+        // where a count of their own (for the best accusation) is another.
         let problem = CountProblem::new(game);
-        let counts = count_marginals(&problem, options)?;
-        Position::from_counts(game, problem, counts, options)
+        let (counts, files) = count_with_case_files(&problem, options)?;
+        let mode = files.and_then(|files| files.first().map(|(cards, n)| (cards.iter().copied().collect(), n)));
+        let mut pos = Position::from_counts(game, problem, counts, options)?;
+        pos.mode = Some(mode);
+        Ok(pos)
     }
 
     /// The position from counts already computed for `problem`, which must
@@ -271,7 +280,19 @@ impl<'g> Position<'g> {
             }
         }
         let entropy = case_file_entropy(&game, &counts);
-        Ok(Position { game, me, hand, problem, counts, entropy, prob, category_entropy, gain, count: *options })
+        Ok(Position {
+            game,
+            me,
+            hand,
+            problem,
+            counts,
+            entropy,
+            prob,
+            category_entropy,
+            gain,
+            mode: None,
+            count: *options,
+        })
     }
 
     /// The game, each event once (see [`Position`]).
