@@ -27,7 +27,7 @@
 use super::entropy::{certain_case_file, in_case_file};
 use super::Position;
 use crate::analysis::ratio;
-use crate::count::{case_files, count, CountError};
+use crate::count::{case_files, count, CaseFileList, CountError};
 use crate::model::{Card, CardSet, Event, Place};
 
 /// The best accusation and whether to make it now.
@@ -130,6 +130,11 @@ pub fn better_than_even(deals: u128, total: u128) -> bool {
     deals > total - deals.min(total)
 }
 
+/// The first of `files` (most likely first) and its deals; `None` for no file.
+pub(super) fn most_likely(files: &CaseFileList) -> Option<(CardSet, u128)> {
+    files.first().map(|(cards, n)| (cards.iter().copied().collect(), n))
+}
+
 /// How many case-file candidates per category are tried for the most
 /// likely case file.
 const CANDIDATES_PER_CATEGORY: usize = 3;
@@ -144,9 +149,8 @@ impl Position<'_> {
     /// is the joint mode searched among the combinations of each category's
     /// three most likely case-file cards (one exact count each): almost
     /// always the mode, but a search, not a proof; the probability reported
-    /// is exact for the combination returned. A position counted by
-    /// [`Position::new`] or [`Position::with_options`] lists the case files
-    /// in that count; one given its counts ([`Position::with_counts`])
+    /// is exact for the combination returned. The advice ([`super::advise`])
+    /// reads the list its position's count made; a position made otherwise
     /// lists them in a count of their own.
     ///
     /// # Errors
@@ -158,7 +162,7 @@ impl Position<'_> {
         let mode = match self.mode {
             Some(mode) => mode,
             None => match case_files(&self.problem, &self.counts, &self.count) {
-                Ok(files) => files.first().map(|(cards, n)| (cards.iter().copied().collect(), n)),
+                Ok(files) => most_likely(&files),
                 Err(CountError::TooManyCaseFiles(_)) => None,
                 Err(e) => return Err(e),
             },

@@ -58,9 +58,10 @@ pub use suggest::{focused_tiers, Objective, Outcome, SuggestionEval, MAX_COMBINA
 pub use tells::{told_marginals, BehaviourHint, Tell, HABIT_SIGNIFICANCE, HINT_PRIOR_WEIGHT, PRIOR_RATE, PRIOR_WEIGHT};
 
 use crate::analysis::ratio;
-use crate::count::{count_with_case_files, CountError, CountOptions, Counts, MAX_STATES};
+use crate::count::{count_marginals, count_with_case_files, CountError, CountOptions, Counts, MAX_STATES};
 use crate::deduce::CountProblem;
 use crate::model::{CardSet, Event, Game, Place, Player, MAX_CARDS, MAX_PLACES};
+use accuse::most_likely;
 use rand::SeedableRng;
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -197,8 +198,9 @@ pub struct Position<'g> {
     /// of the case file.
     gain: Vec<f64>,
     /// The most likely case file and its deals, where the position's own
-    /// count listed the case files (`Some(None)`: more than
-    /// [`crate::count::MAX_CASE_FILES`]); `None` where it did not list them.
+    /// count listed the case files ([`Position::listing_case_files`];
+    /// `Some(None)`: more than [`crate::count::MAX_CASE_FILES`]); `None`
+    /// where it did not list them.
     mode: Option<Option<(CardSet, u128)>>,
     /// The limits of every count.
     count: CountOptions<'g>,
@@ -221,13 +223,19 @@ impl<'g> Position<'g> {
     /// # Errors
     /// As [`Position::new`].
     pub fn with_options(game: &'g Game, options: &CountOptions<'g>) -> Result<Position<'g>, AdviceError> {
-        // The case files come with the count at a small share of its cost,
-        // where a count of their own (for the best accusation) is another.
+        let problem = CountProblem::new(game);
+        let counts = count_marginals(&problem, options)?;
+        Position::from_counts(game, problem, counts, options)
+    }
+
+    /// [`Position::with_options`], the case files listed in the same count,
+    /// for advice that reads the best accusation: a share of the count's
+    /// cost, where listing them later is a count of its own.
+    fn listing_case_files(game: &'g Game, options: &CountOptions<'g>) -> Result<Position<'g>, AdviceError> {
         let problem = CountProblem::new(game);
         let (counts, files) = count_with_case_files(&problem, options)?;
-        let mode = files.and_then(|files| files.first().map(|(cards, n)| (cards.iter().copied().collect(), n)));
         let mut pos = Position::from_counts(game, problem, counts, options)?;
-        pos.mode = Some(mode);
+        pos.mode = Some(files.and_then(|files| most_likely(&files)));
         Ok(pos)
     }
 
@@ -383,7 +391,7 @@ pub fn advise_with(
     options: &AdviceOptions,
     mut on_update: impl FnMut(&AdviceProgress<'_>) -> bool,
 ) -> Result<Advice, AdviceError> {
-    let pos = Position::with_options(game, &CountOptions::new().max_states(options.max_states))?;
+    let pos = Position::listing_case_files(game, &CountOptions::new().max_states(options.max_states))?;
     let progress = |suggestions: &[SuggestionEval], shortlisted: usize| {
         on_update(&AdviceProgress { models: pos.counts.total, entropy: pos.entropy, suggestions, shortlisted })
     };

@@ -727,24 +727,22 @@ fn progressive_advice_stops_when_asked() {
     }
 }
 
-/// The most likely case file a position reads from its own count's list
-/// (`Position::new`) against the one a separate listing finds from counts
-/// alone (`Position::with_counts`): the same file and deals, uncertain
-/// case files included, classic and master games.
+/// The accusation `advise` reads from its position's own listing of the
+/// case files against the best accusation of a position that lists them in
+/// a count of their own (`Position::new`): the same file and deals,
+/// uncertain case files included, classic and master games.
 #[test]
-fn the_listed_mode_is_the_mode_of_a_separate_listing() {
+fn the_advice_reads_the_mode_of_a_separate_listing() {
+    let options = AdviceOptions { shortlist: 1, samples: 1, tell_samples: 0, ..AdviceOptions::default() };
     let mut uncertain = 0;
     for i in 0..300 {
         let master = i % 3 == 2;
         let generated = big_game("advice-mode", i, master, if master { 20 } else { 40 }, 0.0);
         let game = generated.player_view().expect("generated games are valid");
-        let Ok(pos) = Position::new(&game) else { continue }; // an unlucky accusation
-        let problem = CountProblem::new(&game);
-        let counts = count_marginals(&problem, &CountOptions::default()).expect("counted");
-        let separate = Position::with_counts(&game, problem, counts).expect("consistent");
-        let (cards, deals) = pos.best_accusation().expect("counted");
-        assert_eq!((cards, deals), separate.best_accusation().expect("counted"), "game {i}");
-        uncertain += usize::from(deals < pos.counts().total);
+        let Ok(advice) = advise(&game, &options) else { continue }; // an unlucky accusation
+        let separate = Position::new(&game).expect("advice was given").best_accusation().expect("counted");
+        assert_eq!((advice.accusation.cards, advice.accusation.deals), separate, "game {i}");
+        uncertain += usize::from(!advice.accusation.certain);
     }
     assert!(uncertain > 150, "{uncertain} uncertain case files");
 }
