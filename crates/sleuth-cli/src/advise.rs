@@ -349,12 +349,11 @@ fn write_opponent(out: &mut dyn Write, game: &Game, o: &OpponentProgress) -> std
     };
     writeln!(
         out,
-        "  {id}: knows the case file now {:>5}{now}{next}, case-file entropy {:.2} bits ({} deal{}; public knowledge alone: {:.2})",
+        "  {id}: knows the case file now {:>5}{now}{next}, case-file entropy {:.2} bits ({} deal{})",
         pct(o.solved),
         o.entropy,
         o.entropy_samples,
         plural(o.entropy_samples as u128),
-        o.public_entropy
     )
 }
 

@@ -32,11 +32,11 @@ fn advises_suggestions_accusation_and_opponents() {
           3. wh, ca, ha   1.404 bits  ends    0%   p4 shows ha 42.9%, nobody 39.1%, p4 shows ca 18.0%
 
         opponents (estimated from 32 deals drawn from your view; each opponent's knowledge worked out exactly; 95% intervals from the sampling alone):
-          p2: knows the case file now    0% (95%: 0%-10.7%, 32 deals), case-file entropy 3.65 bits (8 deals; public knowledge alone: 5.00)
-          p3: knows the case file now    0% (95%: 0%-10.7%, 32 deals), case-file entropy 4.47 bits (8 deals; public knowledge alone: 4.95)
-          p4: knows the case file now 31.2% (95%: 18.0%-48.6%, 32 deals), case-file entropy 1.28 bits (8 deals; public knowledge alone: 4.42)
-          p5: knows the case file now    0% (95%: 0%-10.7%, 32 deals), case-file entropy 4.42 bits (8 deals; public knowledge alone: 5.00)
-          p6: knows the case file now    0% (95%: 0%-10.7%, 32 deals), case-file entropy 4.65 bits (8 deals; public knowledge alone: 4.94)
+          p2: knows the case file now    0% (95%: 0%-10.7%, 32 deals), case-file entropy 3.65 bits (8 deals)
+          p3: knows the case file now    0% (95%: 0%-10.7%, 32 deals), case-file entropy 4.47 bits (8 deals)
+          p4: knows the case file now 31.2% (95%: 18.0%-48.6%, 32 deals), case-file entropy 1.28 bits (8 deals)
+          p5: knows the case file now    0% (95%: 0%-10.7%, 32 deals), case-file entropy 4.42 bits (8 deals)
+          p6: knows the case file now    0% (95%: 0%-10.7%, 32 deals), case-file entropy 4.65 bits (8 deals)
 
         behaviour hint (a guess about how people ask, not a deduction; it never decides 'accuse now'):
           of the cards each opponent asked about whose place you know: p2 holds 0 of 1, p3 holds 0 of 0, p4 holds 0 of 0, p5 holds 0 of 1, p6 holds 0 of 0

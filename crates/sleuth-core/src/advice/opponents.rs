@@ -74,11 +74,6 @@ pub struct OpponentProgress {
     /// Its mean case-file entropy, in bits, over the views of the first
     /// `entropy_samples` sampled deals.
     pub entropy: f64,
-    /// The case-file entropy of what it certainly knows in every deal: the
-    /// public events and the cards the observer knows it has seen or holds,
-    /// without its hand. An upper bound on its uncertainty in spirit (it
-    /// knows more), computed exactly.
-    pub public_entropy: f64,
     /// How many sampled views `solved` and `threat` are from.
     pub samples: usize,
     /// How many of them (the first) `entropy` is from: each needs the
@@ -135,26 +130,9 @@ impl Position<'_> {
         facts
     }
 
-    /// The case-file entropy of [`Position::public_model`] of every
-    /// opponent, in seat order. Opponents who exchanged no card with the
-    /// observer share one model (the public events alone), so each
-    /// distinct model is counted once.
-    fn public_entropies(&self) -> Result<Vec<(Player, f64)>, CountError> {
-        let mut counted: HashMap<Vec<(Card, Player)>, f64> = HashMap::new();
-        let mut out = Vec::new();
-        for j in self.game.players().filter(|&j| j != self.me) {
-            let facts = self.private_facts(j);
-            let h = match counted.get(&facts) {
-                Some(&h) => h,
-                None => {
-                    let h = case_file_entropy(&self.game, &count_marginals(&self.public_model(j), &self.count)?);
-                    counted.insert(facts, h);
-                    h
-                }
-            };
-            out.push((j, h));
-        }
-        Ok(out)
+    /// Every player but the observer, in seat order.
+    fn opponent_seats(&self) -> impl Iterator<Item = Player> + '_ {
+        self.game.players().filter(|&j| j != self.me)
     }
 
     /// Every opponent's estimated progress, from `samples` deals drawn from
@@ -168,7 +146,7 @@ impl Position<'_> {
         let deals: Vec<_> = (0..samples).map(|_| sampler.sample(rng)).collect();
         let public = CountProblem::new(&self.game.bystander());
         let mut out = Vec::new();
-        for (j, public_entropy) in self.public_entropies()? {
+        for j in self.opponent_seats() {
             let is_out =
                 self.game.events().iter().any(|e| matches!(e, Event::Accusation(a) if a.by == j && !a.correct));
             let (mut solved, mut threat, mut entropy) = (0.0, 0.0, 0.0);
@@ -211,7 +189,6 @@ impl Position<'_> {
                 threat_interval: if is_out { (0.0, 0.0) } else { wilson(threat / n, deals.len()) },
                 lookahead: true,
                 entropy: entropy / n,
-                public_entropy,
                 samples: deals.len(),
                 entropy_samples: deals.len(),
             });
@@ -257,16 +234,14 @@ impl Position<'_> {
     ) -> Result<Vec<OpponentProgress>, CountError> {
         let Some(sampler) = UniformSampler::new(&self.problem, &self.count)? else { return Ok(Vec::new()) };
         let mut tallies: Vec<Tally> = self
-            .public_entropies()?
-            .into_iter()
-            .map(|(player, public_entropy)| Tally {
+            .opponent_seats()
+            .map(|player| Tally {
                 player,
                 out: self
                     .game
                     .events()
                     .iter()
                     .any(|e| matches!(e, Event::Accusation(a) if a.by == player && !a.correct)),
-                public_entropy,
                 // Many deals give the opponent the same view: each is analysed once.
                 seen: HashMap::new(),
                 certain: 0.0,
@@ -329,7 +304,6 @@ impl Position<'_> {
                     threat_interval: if t.out { (0.0, 0.0) } else { wilson(threat, t.n) },
                     lookahead: shortlist > 0,
                     entropy: t.entropy / t.entropy_n as f64,
-                    public_entropy: t.public_entropy,
                     samples: t.n,
                     entropy_samples: t.entropy_n,
                 }
@@ -402,7 +376,6 @@ impl ThreatBudget {
 struct Tally {
     player: Player,
     out: bool,
-    public_entropy: f64,
     seen: HashMap<OpponentView, ViewProgress>,
     /// The sums of `certain` and `threat` over the views sampled (`n` of
     /// them, repeats included) ...

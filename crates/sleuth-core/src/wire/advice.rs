@@ -109,8 +109,6 @@ pub struct Opponent {
     /// Its case-file entropy, in bits (estimated, from the first
     /// `entropy_samples` deals).
     pub entropy: f64,
-    /// Its case-file entropy from the public events alone, in bits.
-    pub public_entropy: f64,
     /// The deals sampled for the estimate: as many as fit its budget, at
     /// most `--samples` (opponents later in a round cut short by the
     /// budget have one fewer).
@@ -187,7 +185,6 @@ impl Advice {
                     threat_interval: [o.threat_interval.0, o.threat_interval.1],
                     lookahead: o.lookahead,
                     entropy: o.entropy,
-                    public_entropy: o.public_entropy,
                     samples: o.samples,
                     entropy_samples: o.entropy_samples,
                 })
