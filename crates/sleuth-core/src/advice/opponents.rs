@@ -101,35 +101,6 @@ pub fn solve_chance(open: usize, players: usize) -> f64 {
 }
 
 impl Position<'_> {
-    /// The problem of what `player` certainly knows, as the observer sees
-    /// it: the public events, the cards the observer showed it (held by the
-    /// observer), and the cards it showed the observer (its own).
-    pub fn public_model(&self, player: Player) -> CountProblem {
-        let mut q = CountProblem::new(&self.game.bystander());
-        for (c, holder) in self.private_facts(player) {
-            q.add_fact(c, Place::Player(holder), true);
-        }
-        q
-    }
-
-    /// The cards shown between the observer and `player`, each with who
-    /// holds it: what [`Position::public_model`] adds to the public events.
-    fn private_facts(&self, player: Player) -> Vec<(Card, Player)> {
-        let mut facts = Vec::new();
-        for e in self.game.events() {
-            if let Event::Suggestion(s) = e {
-                if let (Some(r), Some(c)) = (s.refuted_by, s.shown) {
-                    if s.by == player && r == self.me {
-                        facts.push((c, self.me));
-                    } else if s.by == self.me && r == player {
-                        facts.push((c, player));
-                    }
-                }
-            }
-        }
-        facts
-    }
-
     /// Every player but the observer, in seat order.
     fn opponent_seats(&self) -> impl Iterator<Item = Player> + '_ {
         self.game.players().filter(|&j| j != self.me)

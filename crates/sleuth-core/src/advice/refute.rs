@@ -3,6 +3,7 @@
 use super::entropy::case_file_entropy;
 use super::{AdviceError, Position};
 use crate::count::count_marginals;
+use crate::deduce::CountProblem;
 use crate::model::{passed_players, Card, CardSet, Event, Place, Player};
 
 /// One card the observer could show, and what it would reveal.
@@ -32,6 +33,23 @@ pub struct RefutationAdvice {
 }
 
 impl Position<'_> {
+    /// The problem of what `player` certainly knows, as the observer sees
+    /// it: the public events, the cards the observer showed it (held by the
+    /// observer), and the cards it showed the observer (its own).
+    pub fn public_model(&self, player: Player) -> CountProblem {
+        let mut q = CountProblem::new(&self.game.bystander());
+        for e in self.game.events() {
+            let Event::Suggestion(s) = e else { continue };
+            let (Some(r), Some(c)) = (s.refuted_by, s.shown) else { continue };
+            if s.by == player && r == self.me {
+                q.add_fact(c, Place::Player(self.me), true);
+            } else if s.by == self.me && r == player {
+                q.add_fact(c, Place::Player(player), true);
+            }
+        }
+        q
+    }
+
     /// The card to show `suggester`, who suggested `suggestion`, when the
     /// observer is the first player clockwise to hold any of it.
     ///
