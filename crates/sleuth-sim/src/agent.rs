@@ -68,7 +68,7 @@ impl<'a> View<'a> {
     /// Whether `player` has made a wrong accusation (and so takes no more
     /// turns, though it still refutes).
     pub fn is_out(&self, player: Player) -> bool {
-        self.events().iter().any(|e| matches!(e, Event::Accusation(a) if a.by == player && !a.correct))
+        self.game.is_out(player)
     }
 
     /// The players still in the game, in seat order.

@@ -28,7 +28,7 @@ use super::entropy::{certain_case_file, in_case_file};
 use super::Position;
 use crate::analysis::ratio;
 use crate::count::{case_files, count, CaseFileList, CountError};
-use crate::model::{Card, CardSet, Event, Place};
+use crate::model::{Card, CardSet, Place};
 
 /// The best accusation and whether to make it now.
 #[derive(Clone, Debug, PartialEq)]
@@ -312,7 +312,7 @@ impl Position<'_> {
 
     /// Whether the observer has accused wrongly (and is out).
     fn is_out(&self) -> bool {
-        self.game.events().iter().any(|e| matches!(e, Event::Accusation(a) if a.by == self.me && !a.correct))
+        self.game.is_out(self.me)
     }
 
     /// The consistent deals with `cards` in the case file.

@@ -118,8 +118,7 @@ impl Position<'_> {
         let public = CountProblem::new(&self.game.bystander());
         let mut out = Vec::new();
         for j in self.opponent_seats() {
-            let is_out =
-                self.game.events().iter().any(|e| matches!(e, Event::Accusation(a) if a.by == j && !a.correct));
+            let is_out = self.game.is_out(j);
             let (mut solved, mut threat, mut entropy) = (0.0, 0.0, 0.0);
             for deal in &deals {
                 let hand = |p: Player| -> CardSet {
@@ -208,11 +207,7 @@ impl Position<'_> {
             .opponent_seats()
             .map(|player| Tally {
                 player,
-                out: self
-                    .game
-                    .events()
-                    .iter()
-                    .any(|e| matches!(e, Event::Accusation(a) if a.by == player && !a.correct)),
+                out: self.game.is_out(player),
                 // Many deals give the opponent the same view: each is analysed once.
                 seen: HashMap::new(),
                 certain: 0.0,

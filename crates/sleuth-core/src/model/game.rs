@@ -179,6 +179,12 @@ impl Game {
         Ok(game)
     }
 
+    /// Whether `player` has made a wrong accusation (and so takes no more
+    /// turns, though it still refutes).
+    pub fn is_out(&self, player: Player) -> bool {
+        self.events.iter().any(|e| matches!(e, Event::Accusation(a) if a.by == player && !a.correct))
+    }
+
     /// The same game as a bystander sees it: no observer, no hand, and no
     /// shown cards (only the public part of every event).
     pub fn bystander(&self) -> Game {
