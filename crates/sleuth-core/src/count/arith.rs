@@ -100,9 +100,9 @@ pub(super) trait Word:
     fn add_checked(self, b: Self) -> Result<Self, CountError>;
     /// The product, or [`CountError::Overflow`] if it does not fit.
     fn mul_checked(self, b: Self) -> Result<Self, CountError>;
-    /// The wrapped sum and whether it overflowed: a loop can test once at
-    /// its end.
-    fn overflowing(self, b: Self) -> (Self, bool);
+    /// Whether every value of `column` fits on this word (on `u128`, every
+    /// column's do).
+    fn holds(column: &Column) -> bool;
 }
 
 impl Word for u64 {
@@ -126,9 +126,8 @@ impl Word for u64 {
     fn mul_checked(self, b: u64) -> Result<u64, CountError> {
         self.checked_mul(b).ok_or(CountError::Overflow)
     }
-    #[inline]
-    fn overflowing(self, b: u64) -> (u64, bool) {
-        self.overflowing_add(b)
+    fn holds(column: &Column) -> bool {
+        matches!(column, Column::Narrow(_))
     }
 }
 
@@ -152,9 +151,8 @@ impl Word for u128 {
     fn mul_checked(self, b: u128) -> Result<u128, CountError> {
         mul(self, b)
     }
-    #[inline]
-    fn overflowing(self, b: u128) -> (u128, bool) {
-        self.overflowing_add(b)
+    fn holds(_: &Column) -> bool {
+        true
     }
 }
 

@@ -275,7 +275,15 @@ impl Run<'_> {
             next.clear();
             dp::reserve(&mut next, len)?;
             next.resize(len, W::ZERO);
-            let mut overflow = false;
+            // A state's class vector splits its forward count (the paths'
+            // classes partition its paths, along the forward pass's edges
+            // and weights): where the next layer's forward counts fit on
+            // `W`, no entry or partial sum there can overflow, and plain
+            // adds do (a debug build still checks them). Where they do not,
+            // the caller sweeps again on u128.
+            if !W::holds(&fwd.layers[t + 1].counts) {
+                return Err(CountError::Overflow);
+            }
             for (i, f) in cur.chunks_exact(k).enumerate() {
                 if f.iter().all(|&x| x == W::ZERO) {
                     continue;
@@ -291,13 +299,11 @@ impl Run<'_> {
                     };
                     if w == W::of(1) {
                         for (x, &y) in to.iter_mut().zip(f) {
-                            let (sum, o) = x.overflowing(y);
-                            *x = sum;
-                            overflow |= o;
+                            *x += y;
                         }
                     } else {
                         for (x, &y) in to.iter_mut().zip(f) {
-                            *x = x.add_checked(y.mul_checked(w)?)?;
+                            *x += y * w;
                         }
                     }
                     let b = back[t + 1][j];
@@ -309,9 +315,6 @@ impl Run<'_> {
                         }
                     }
                 }
-            }
-            if overflow {
-                return Err(CountError::Overflow);
             }
             std::mem::swap(&mut cur, &mut next);
         }
