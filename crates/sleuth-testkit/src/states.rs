@@ -11,6 +11,12 @@ use sleuth_core::{CountProblem, Game};
 /// `(seed, problem)`, and the arguments after them; `None` when there
 /// are fewer than five.
 pub fn from_args(args: &[String]) -> Option<(impl Iterator<Item = (u64, CountProblem)>, Vec<String>)> {
+    let (games, rest) = games_from_args(args)?;
+    Some((games.map(|(seed, game)| (seed, CountProblem::new(&game))), rest))
+}
+
+/// [`from_args`], the states as games: `(seed, game)`.
+pub fn games_from_args(args: &[String]) -> Option<(impl Iterator<Item = (u64, Game)>, Vec<String>)> {
     if args.len() < 6 {
         return None;
     }
@@ -29,10 +35,9 @@ pub fn from_args(args: &[String]) -> Option<(impl Iterator<Item = (u64, CountPro
         None => (0, args[5].parse().expect("seeds")),
     };
     let cfg = GenConfig::new(deck, players, observer, suggestions);
-    let states = (from..to).map(move |seed| {
+    let games = (from..to).map(move |seed| {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let game = Game::new(&try_generate(&cfg, &mut rng).expect("generates").file).expect("valid");
-        (seed, CountProblem::new(&game))
+        (seed, Game::new(&try_generate(&cfg, &mut rng).expect("generates").file).expect("valid"))
     });
-    Some((states, args[6..].to_vec()))
+    Some((games, args[6..].to_vec()))
 }
