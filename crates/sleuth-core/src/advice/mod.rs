@@ -39,9 +39,9 @@
 //! Cost: a suggestion's evaluation is one count split by answer class,
 //! shared by the suggestions of a ranking that differ only in cards of
 //! certain place; [`advise`] with the default options takes a few
-//! milliseconds on a classic game and about a tenth of a second on a
-//! master game of ten players, most of it the opponents' estimate
-//! (BENCHMARKS.md).
+//! milliseconds on a classic game, most of it the opponents' estimate,
+//! and about a twentieth of a second at the median on a master game of
+//! ten players, half of it the suggestions (BENCHMARKS.md).
 
 mod accuse;
 mod entropy;
