@@ -27,7 +27,7 @@
 use super::entropy::{certain_case_file, in_case_file};
 use super::Position;
 use crate::analysis::ratio;
-use crate::count::{case_files, count, CaseFileList, CountError};
+use crate::count::{count, CaseFileList, CountError};
 use crate::model::{Card, CardSet, Place};
 
 /// The best accusation and whether to make it now.
@@ -143,7 +143,7 @@ impl Position<'_> {
     /// The most likely case file and its exact number of deals.
     ///
     /// When the case file is certain, that one. Otherwise the first of the
-    /// exact list of case files ([`case_files`]: most likely first, ties in
+    /// exact list of case files ([`crate::count::case_files`]: most likely first, ties in
     /// deck order), so the probability is that of a true joint mode. Only
     /// when too many case files are possible to list (large custom decks)
     /// is the joint mode searched among the combinations of each category's
@@ -159,15 +159,7 @@ impl Position<'_> {
         if let Some(cards) = certain_case_file(&self.game, &self.counts) {
             return Ok((cards, self.counts.total));
         }
-        let mode = match self.mode {
-            Some(mode) => mode,
-            None => match case_files(&self.problem, &self.counts, &self.count) {
-                Ok(files) => most_likely(&files),
-                Err(CountError::TooManyCaseFiles(_)) => None,
-                Err(e) => return Err(e),
-            },
-        };
-        if let Some(mode) = mode {
+        if let Some(mode) = self.case_file_list()?.and_then(|files| most_likely(&files)) {
             return Ok(mode);
         }
         self.searched_accusation()

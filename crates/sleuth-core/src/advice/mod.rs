@@ -58,10 +58,11 @@ pub use suggest::{focused_tiers, Objective, Outcome, SuggestionEval, MAX_COMBINA
 pub use tells::{told_marginals, BehaviourHint, Tell, HABIT_SIGNIFICANCE, HINT_PRIOR_WEIGHT, PRIOR_RATE, PRIOR_WEIGHT};
 
 use crate::analysis::ratio;
-use crate::count::{count_marginals, count_with_case_files, CountError, CountOptions, Counts, MAX_STATES};
+use crate::count::{
+    case_files, count_marginals, count_with_case_files, CaseFileList, CountError, CountOptions, Counts, MAX_STATES,
+};
 use crate::deduce::CountProblem;
 use crate::model::{CardSet, Event, Game, Place, Player, MAX_CARDS, MAX_PLACES};
-use accuse::most_likely;
 use rand::SeedableRng;
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -92,8 +93,11 @@ pub enum AdviceError {
 pub struct AdviceOptions {
     /// How many suggestions to list (the best first).
     pub suggestions: usize,
-    /// How many suggestions the first pass hands to the exact evaluation
-    /// (the most likely case file is always added).
+    /// How many suggestions the first pass hands to the exact evaluation:
+    /// the best by estimate and, a sixth of them (rounded down), the most
+    /// likely to end the game unrefuted; the most likely case file and the
+    /// focused combination are always added
+    /// ([`Position::rank_suggestions`]).
     pub shortlist: usize,
     /// The most deals sampled to estimate the opponents' progress
     /// ([`ThreatBudget::samples`]).
@@ -197,11 +201,11 @@ pub struct Position<'g> {
     /// Per card, how much its category's entropy drops when it is ruled out
     /// of the case file.
     gain: Vec<f64>,
-    /// The most likely case file and its deals, where the position's own
-    /// count listed the case files ([`Position::listing_case_files`];
-    /// `Some(None)`: more than [`crate::count::MAX_CASE_FILES`]); `None`
-    /// where it did not list them.
-    mode: Option<Option<(CardSet, u128)>>,
+    /// The case files with their deals, where the position's own count
+    /// listed them ([`Position::listing_case_files`]; `Some(None)`: more
+    /// than [`crate::count::MAX_CASE_FILES`]); `None` where it did not list
+    /// them ([`Position::case_file_list`] then lists them on demand).
+    files: Option<Option<CaseFileList>>,
     /// The limits of every count.
     count: CountOptions<'g>,
 }
@@ -229,13 +233,14 @@ impl<'g> Position<'g> {
     }
 
     /// [`Position::with_options`], the case files listed in the same count,
-    /// for advice that reads the best accusation: a share of the count's
-    /// cost, where listing them later is a count of its own.
+    /// for advice that reads them (the best accusation, the shortlist): a
+    /// share of the count's cost, where listing them later is a count of
+    /// its own.
     fn listing_case_files(game: &'g Game, options: &CountOptions<'g>) -> Result<Position<'g>, AdviceError> {
         let problem = CountProblem::new(game);
         let (counts, files) = count_with_case_files(&problem, options)?;
         let mut pos = Position::from_counts(game, problem, counts, options)?;
-        pos.mode = Some(files.and_then(|files| most_likely(&files)));
+        pos.files = Some(files);
         Ok(pos)
     }
 
@@ -298,7 +303,7 @@ impl<'g> Position<'g> {
             prob,
             category_entropy,
             gain,
-            mode: None,
+            files: None,
             count: *options,
         })
     }
@@ -326,6 +331,23 @@ impl<'g> Position<'g> {
     /// The suggestions the observer has made so far.
     pub fn own_suggestions(&self) -> Vec<CardSet> {
         self.suggestions_by(self.me)
+    }
+
+    /// The exact list of case files with their deals: the one the
+    /// position's count made, or else one of its own; `None` where there
+    /// are too many to list ([`crate::count::MAX_CASE_FILES`]).
+    ///
+    /// # Errors
+    /// [`CountError`] from the listing.
+    fn case_file_list(&self) -> Result<Option<Cow<'_, CaseFileList>>, CountError> {
+        match &self.files {
+            Some(files) => Ok(files.as_ref().map(Cow::Borrowed)),
+            None => match case_files(&self.problem, &self.counts, &self.count) {
+                Ok(files) => Ok(Some(Cow::Owned(files))),
+                Err(CountError::TooManyCaseFiles(_)) => Ok(None),
+                Err(e) => Err(e),
+            },
+        }
     }
 
     /// The suggestions `player` made, in order.

@@ -168,7 +168,7 @@ impl Position<'_> {
     /// [`CountError`] from the counts.
     pub fn best_end_probability(&self, shortlist: usize) -> Result<f64, CountError> {
         let mut best = 0.0;
-        let chosen = self.shortlisted(shortlist);
+        let chosen = self.shortlisted(shortlist, Objective::End)?;
         let mut splits = Splits::planned(self, &chosen);
         for cards in chosen {
             if let Some(end) = self.end_probability_beating(cards, best, &mut splits)? {
@@ -478,12 +478,14 @@ impl Position<'_> {
     }
 
     /// Ranks suggestions: the first pass over every legal combination, then
-    /// the `shortlist` best by estimate, the most likely case file (the
-    /// `exact` agent's choice) and the focused combination
+    /// `shortlist` of them (the best by estimate and a sixth, rounded down,
+    /// the most likely to end the game unrefuted), the most likely case file
+    /// (the `exact` agent's choice) and the focused combination
     /// ([`Position::focused_combination`], the `sat` agent's rule) evaluated
-    /// exactly, best first by
-    /// [`Objective::default`]; ties go to more information, a higher chance
-    /// of ending the game, a higher estimate, then deck order.
+    /// exactly, best first by [`Objective::default`]; ties go to more
+    /// information, a higher chance of ending the game, a higher estimate,
+    /// then deck order. With a `shortlist` of 6 or more, a position that did
+    /// not list its case files lists them here (a count of its own).
     ///
     /// # Errors
     /// [`CountError`] from the counts.
@@ -518,7 +520,7 @@ impl Position<'_> {
         objective: Objective,
         mut on_update: impl FnMut(&[SuggestionEval], usize) -> bool,
     ) -> Result<Option<Vec<SuggestionEval>>, CountError> {
-        let chosen = self.shortlisted(shortlist);
+        let chosen = self.shortlisted(shortlist, objective)?;
         let mut evals = Vec::with_capacity(chosen.len());
         if !on_update(&evals, chosen.len()) {
             return Ok(None);
@@ -552,21 +554,76 @@ impl Position<'_> {
         });
     }
 
-    /// The suggestions [`Position::rank_suggestions`] evaluates: the
-    /// `shortlist` best by estimate, the most likely case file and the
-    /// focused combination.
-    fn shortlisted(&self, shortlist: usize) -> Vec<CardSet> {
-        let mut scored: Vec<(f64, CardSet)> =
-            self.legal_suggestions().into_iter().map(|s| (self.estimate(s), s)).collect();
+    /// The suggestions [`Position::rank_suggestions_by`] evaluates for
+    /// `objective`: the `shortlist` best by estimate, the most likely case
+    /// file and the focused combination. For the objectives led by the
+    /// chance of ending the game ([`Objective::End`], the default, and
+    /// [`Objective::EndThenLikely`]) a sixth of the `shortlist` (rounded
+    /// down: 2 of the default 12) are instead the suggestions most likely to
+    /// end it unrefuted ([`Position::unrefuted_ends`]): the estimate predicts
+    /// information, not the end, and the best suggestion by that objective
+    /// is often one nobody may refute (`sleuth-testkit`'s example
+    /// `shortlist_misses`, BENCHMARKS.md).
+    fn shortlisted(&self, shortlist: usize, objective: Objective) -> Result<Vec<CardSet>, CountError> {
+        let legal = self.legal_suggestions();
+        let unrefuted = if matches!(objective, Objective::End | Objective::EndThenLikely) { shortlist / 6 } else { 0 };
+        let mut scored: Vec<(f64, CardSet)> = legal.iter().map(|&s| (self.estimate(s), s)).collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1 .0.cmp(&b.1 .0)));
-        let mut chosen: Vec<CardSet> = scored.iter().take(shortlist.max(1)).map(|x| x.1).collect();
+        let mut chosen: Vec<CardSet> = scored.iter().take((shortlist - unrefuted).max(1)).map(|x| x.1).collect();
+        let ending = if unrefuted > 0 { self.unrefuted_ends(&legal, unrefuted)? } else { Vec::new() };
         let made = self.own_suggestions();
-        for extra in [self.mode_combination(), self.focused_combination()].into_iter().flatten() {
+        for extra in
+            ending.into_iter().chain([self.mode_combination(), self.focused_combination()].into_iter().flatten())
+        {
             if !chosen.contains(&extra) && !made.contains(&extra) {
                 chosen.push(extra);
             }
         }
-        chosen
+        Ok(chosen)
+    }
+
+    /// The `n` suggestions of `legal` with the most deals in which nobody
+    /// can refute them and the case file is then certain without a further
+    /// deduction, most first (ties in deck order; none with no such deal).
+    /// Nobody refutes exactly where the suggested cards that may be shown
+    /// are all in the case file; the case file is then those cards and, in
+    /// the categories where no card may be shown, the case-file card
+    /// already certain, if every such category has one. Those deals are one
+    /// case file's, read from the exact list of case files
+    /// ([`Position::case_file_list`]); none where there are too many to
+    /// list. They are a share of the suggestion's chance of ending the game
+    /// ([`SuggestionEval::end_probability`]), never more.
+    ///
+    /// # Errors
+    /// [`CountError`] from listing the case files.
+    pub(super) fn unrefuted_ends(&self, legal: &[CardSet], n: usize) -> Result<Vec<CardSet>, CountError> {
+        let Some(files) = self.case_file_list()? else { return Ok(Vec::new()) };
+        let deals: HashMap<CardSet, u128> =
+            files.iter().map(|(cards, n)| (cards.iter().copied().collect(), n)).collect();
+        let deck = self.game.deck();
+        let np = self.game.num_players();
+        let certain: CardSet =
+            deck.cards().filter(|c| self.counts.marginal[c.index()][np] == self.counts.total).collect();
+        let mut scored: Vec<(u128, CardSet)> = legal
+            .iter()
+            .filter_map(|&s| {
+                let shown = self.showable(s);
+                let mut file = shown;
+                for cat in deck.categories() {
+                    let cards = deck.category_cards(cat);
+                    if (shown & cards).is_empty() {
+                        let known = certain & cards;
+                        if known.is_empty() {
+                            return None;
+                        }
+                        file |= known;
+                    }
+                }
+                deals.get(&file).map(|&n| (n, s))
+            })
+            .collect();
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1 .0.cmp(&b.1 .0)));
+        Ok(scored.into_iter().take(n).map(|x| x.1).collect())
     }
 
     /// A focused combination (the `sat` agent's rule, from exact counts): in

@@ -146,6 +146,58 @@ fn suggestion_evaluation_matches_brute_force() {
     assert!(checked > 500, "only {checked} suggestions checked");
 }
 
+/// The shortlist of the default ranking holds the suggestions most likely to
+/// end the game unrefuted, against brute force: per legal suggestion, the
+/// deals where nobody refutes it (every card of it that may be shown is in
+/// the case file) and every category without such a card already has a
+/// certain case-file card. The two with the most such deals (ties in deck
+/// order) are ranked, and no ranked suggestion ends the game less often than
+/// those deals say.
+#[test]
+fn the_ranking_holds_the_likeliest_unrefuted_ends() {
+    let mut checked = 0;
+    for i in 0..300 {
+        let generated = small_game("advice-unrefuted", i);
+        let game = Game::new(&generated.file).expect("generated games are valid");
+        let Some((me, hand)) = game.observer() else { continue };
+        let all = deals(&game);
+        if all.is_empty() {
+            continue;
+        }
+        let pos = Position::new(&game).expect("a consistent player's view");
+        let deck = game.deck();
+        let certain: CardSet =
+            deck.cards().filter(|c| all.iter().all(|d| d[c.index()] == Some(Place::CaseFile))).collect();
+        let unrefuted = |cards: CardSet| -> usize {
+            let shown = cards - hand - game.face_up();
+            let pinned = deck.categories().all(|k| {
+                !(shown & deck.category_cards(k)).is_empty() || !(certain & deck.category_cards(k)).is_empty()
+            });
+            if !pinned {
+                return 0;
+            }
+            all.iter()
+                .filter(|d| {
+                    answer(&game, d, me, cards).is_none() && shown.iter().all(|c| d[c.index()] == Some(Place::CaseFile))
+                })
+                .count()
+        };
+        let mut by_deals: Vec<(usize, CardSet)> =
+            pos.legal_suggestions().into_iter().map(|s| (unrefuted(s), s)).filter(|x| x.0 > 0).collect();
+        by_deals.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1 .0.cmp(&b.1 .0)));
+        let ranked = pos.rank_suggestions(12).expect("small games count");
+        for &(n, cards) in by_deals.iter().take(2) {
+            assert!(ranked.iter().any(|e| e.cards == cards), "game {i}: {cards:?} ({n} deals unrefuted) not ranked");
+            checked += 1;
+        }
+        for e in &ranked {
+            let share = unrefuted(e.cards) as f64 / all.len() as f64;
+            assert!(e.end_probability >= share - 1e-12, "game {i}: {:?} ends {} < {share}", e.cards, e.end_probability);
+        }
+    }
+    assert!(checked > 200, "only {checked} suggestions checked");
+}
+
 /// The refutation advice against brute force: the suggester's model entropy
 /// before and after each card, enumerated over the public game's deals with
 /// the facts the observer knows the suggester has; the card advised reveals
