@@ -596,14 +596,13 @@ impl Position<'_> {
     ///
     /// # Errors
     /// [`CountError`] from listing the case files.
-    pub(super) fn unrefuted_ends(&self, legal: &[CardSet], n: usize) -> Result<Vec<CardSet>, CountError> {
+    fn unrefuted_ends(&self, legal: &[CardSet], n: usize) -> Result<Vec<CardSet>, CountError> {
         let Some(files) = self.case_file_list()? else { return Ok(Vec::new()) };
         let deals: HashMap<CardSet, u128> =
             files.iter().map(|(cards, n)| (cards.iter().copied().collect(), n)).collect();
         let deck = self.game.deck();
-        let np = self.game.num_players();
         let certain: CardSet =
-            deck.cards().filter(|c| self.counts.marginal[c.index()][np] == self.counts.total).collect();
+            deck.cards().filter(|&c| in_case_file(&self.game, &self.counts, c) == self.counts.total).collect();
         let mut scored: Vec<(u128, CardSet)> = legal
             .iter()
             .filter_map(|&s| {
