@@ -55,6 +55,17 @@ fn deals(game: &Game) -> Vec<Vec<Option<Place>>> {
     out
 }
 
+/// The player views among the small games `0..n` of test `tag` that have a
+/// consistent deal: `(i, game, observer, hand, every consistent deal)`.
+fn small_views(tag: &str, n: u64) -> impl Iterator<Item = (u64, Game, Player, CardSet, Vec<Deal>)> + '_ {
+    (0..n).filter_map(move |i| {
+        let game = Game::new(&small_game(tag, i).file).expect("generated games are valid");
+        let (me, hand) = game.observer()?;
+        let all = deals(&game);
+        (!all.is_empty()).then_some((i, game, me, hand, all))
+    })
+}
+
 /// The case-file entropy (sum over categories) of a set of equally likely deals.
 fn entropy_of(game: &Game, deals: &[&Vec<Option<Place>>]) -> f64 {
     let deck = game.deck();
@@ -92,14 +103,7 @@ fn answer(game: &Game, deal: &[Option<Place>], me: Player, cards: CardSet) -> Op
 #[test]
 fn suggestion_evaluation_matches_brute_force() {
     let mut checked = 0;
-    for i in 0..400 {
-        let generated = small_game("advice-brute", i);
-        let game = Game::new(&generated.file).expect("generated games are valid");
-        let Some((me, _)) = game.observer() else { continue };
-        let all = deals(&game);
-        if all.is_empty() {
-            continue;
-        }
+    for (i, game, me, _, all) in small_views("advice-brute", 400) {
         let pos = Position::new(&game).expect("a consistent player's view");
         let h_now = entropy_of(&game, &all.iter().collect::<Vec<_>>());
         assert!((pos.entropy() - h_now).abs() < 1e-9, "game {i}: entropy now");
@@ -156,14 +160,7 @@ fn suggestion_evaluation_matches_brute_force() {
 #[test]
 fn the_ranking_holds_the_likeliest_unrefuted_ends() {
     let mut checked = 0;
-    for i in 0..300 {
-        let generated = small_game("advice-unrefuted", i);
-        let game = Game::new(&generated.file).expect("generated games are valid");
-        let Some((me, hand)) = game.observer() else { continue };
-        let all = deals(&game);
-        if all.is_empty() {
-            continue;
-        }
+    for (i, game, me, hand, all) in small_views("advice-unrefuted", 300) {
         let pos = Position::new(&game).expect("a consistent player's view");
         let deck = game.deck();
         let certain: CardSet =
@@ -480,14 +477,7 @@ fn a_player_who_is_out_is_never_advised_to_accuse() {
 #[test]
 fn focused_tiers_match_brute_force() {
     let mut checked = 0;
-    for i in 0..300 {
-        let generated = small_game("advice-tiers", i);
-        let game = Game::new(&generated.file).expect("generated games are valid");
-        let Some((_, hand)) = game.observer() else { continue };
-        let all = deals(&game);
-        if all.is_empty() {
-            continue;
-        }
+    for (i, game, _, hand, all) in small_views("advice-tiers", 300) {
         let pos = Position::new(&game).expect("a consistent observer's view");
         let deck = game.deck();
         for cat in deck.categories() {
