@@ -584,9 +584,6 @@ pub(super) fn by_class(
 ) -> Result<Option<ByClass>, CountError> {
     let Some(fwd) = forward::<u128>(pp, false, max_moves, max_states)? else { return Ok(None) };
     let np = pp.np;
-    // A placement of the watched cards: a byte per card, its player + 1
-    // (0: not dealt to a player).
-    type Placed = u64;
     let slot_of = |c: usize| watched.iter().position(|&w| w == c);
     let last = fwd.layers.last().expect("layers start non-empty");
     let end = last.end();
@@ -600,6 +597,7 @@ pub(super) fn by_class(
         let layer = &fwd.layers[t];
         let links = &fwd.links[t];
         let mut b: Vec<Vec<(Placed, u128)>> = vec![Vec::new(); layer.keys.len()];
+        let mut sums = PlacementSums::default();
         for (i, &(_, n)) in layer.keys.iter().enumerate() {
             let moves = links.starts[i] as usize..links.starts[i + 1] as usize;
             for ((&sub, &j), &to) in
@@ -612,16 +610,11 @@ pub(super) fn by_class(
                         here |= (st.player as u64 + 1) << (8 * k);
                     }
                 }
-                let row = &mut b[i];
                 for &(placed, count) in &back[to as usize] {
-                    let key = placed | here;
-                    let add = mul(w, count)?;
-                    match row.iter_mut().find(|e| e.0 == key) {
-                        Some(e) => e.1 = e.1.checked_add(add).ok_or(CountError::Overflow)?,
-                        None => row.push((key, add)),
-                    }
+                    sums.add(placed | here, mul(w, count)?)?;
                 }
             }
+            b[i] = sums.take();
         }
         back = b;
     }
@@ -651,6 +644,52 @@ pub(super) fn by_class(
         }
     }
     Ok(Some(out))
+}
+
+/// A placement of the watched cards in [`by_class`]: a byte per card, its
+/// player + 1 (0: not dealt to a player).
+type Placed = u64;
+
+/// One state's completions in [`by_class`], summed by placement: searched
+/// for while few, by hash once many (a state's moves may reach hundreds,
+/// and a search per entry would be quadratic in them).
+#[derive(Default)]
+struct PlacementSums {
+    row: Vec<(Placed, u128)>,
+    /// Where each placement is in `row`, once `row` is longer than [`Self::SEARCHED`].
+    at: FxHashMap<Placed, usize>,
+}
+
+impl PlacementSums {
+    const SEARCHED: usize = 24;
+
+    fn add(&mut self, placed: Placed, count: u128) -> Result<(), CountError> {
+        let hashed = self.row.len() > Self::SEARCHED;
+        let found = if hashed {
+            if self.at.is_empty() {
+                self.at.extend(self.row.iter().enumerate().map(|(i, e)| (e.0, i)));
+            }
+            self.at.get(&placed).copied()
+        } else {
+            self.row.iter().position(|e| e.0 == placed)
+        };
+        match found {
+            Some(i) => self.row[i].1 = self.row[i].1.checked_add(count).ok_or(CountError::Overflow)?,
+            None => {
+                if hashed {
+                    self.at.insert(placed, self.row.len());
+                }
+                self.row.push((placed, count));
+            }
+        }
+        Ok(())
+    }
+
+    /// The sums so far, leaving none.
+    fn take(&mut self) -> Vec<(Placed, u128)> {
+        self.at.clear();
+        std::mem::take(&mut self.row)
+    }
 }
 
 /// The backward pass: every state's completions (returned for the first
