@@ -40,9 +40,10 @@ pub struct Args {
     /// Print the tables as Markdown, ready for BENCHMARKS.md.
     #[arg(long)]
     markdown: bool,
-    /// Time the advice of generated player views (`sleuth advise`) beside their whole analysis
-    /// instead: classic and master observers, and master 10-player bystanders given a hand.
-    #[arg(long, conflicts_with_all = ["files", "plot"])]
+    /// Time the advice (`sleuth advise`) beside the whole analysis instead: of the game files
+    /// given, else of generated player views (classic and master observers, and master
+    /// 10-player bystanders given a hand).
+    #[arg(long, conflicts_with = "plot")]
     advice: bool,
     /// Also plot every state's whole analysis against its count, with the
     /// target (2 × count + 2 ms): bench_times.svg and .png in this directory.

@@ -7,9 +7,13 @@
 //! shortlist: the exact evaluation of suggestions) and the *advice*
 //! (`advise` with the default options, as `sleuth advise`: suggestions,
 //! accusation, the opponents' threat and the behaviour hint).
+//!
+//! With game files, each file is timed the same way (the fastest of
+//! `--repeat` passes over the files), a row per file and one for them all.
 
 use super::{progress, stats, write_footer, write_header, write_table, Args, Stats};
 use crate::generate::generate_seeded;
+use crate::input::load_game;
 use crate::output::plural;
 use crate::Outcome;
 use anyhow::Context as _;
@@ -60,7 +64,24 @@ fn view(cfg: &GenConfig, seed: u64) -> anyhow::Result<Game> {
     generated.player_view().map_err(|e| anyhow::anyhow!("generated game is invalid: {e}"))
 }
 
+/// The fastest of two timings, part by part.
+fn fastest(a: Option<Timing>, t: Timing) -> Timing {
+    a.map_or(t, |b| Timing {
+        whole: b.whole.min(t.whole),
+        suggestions: b.suggestions.min(t.suggestions),
+        advice: b.advice.min(t.advice),
+    })
+}
+
+/// Milliseconds with three decimals, `n/a` for none.
+fn ms(x: Option<f64>) -> String {
+    x.map_or("n/a".to_string(), |x| format!("{x:.3}"))
+}
+
 pub(super) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    if !args.files.is_empty() {
+        return run_files(args, out);
+    }
     let games = if args.quick { 10 } else { args.games };
     let max_states = crate::limits::max_states()?;
     write_header(out, args.markdown)?;
@@ -98,19 +119,13 @@ pub(super) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
             for _ in 0..args.repeat {
                 for (game, best) in states.iter().zip(&mut best) {
                     bar.inc(1);
-                    let t = time_once(game, max_states)?;
-                    *best = Some(best.map_or(t, |b| Timing {
-                        whole: b.whole.min(t.whole),
-                        suggestions: b.suggestions.min(t.suggestions),
-                        advice: b.advice.min(t.advice),
-                    }));
+                    *best = Some(fastest(*best, time_once(game, max_states)?));
                 }
             }
             let timed: Vec<Timing> = best.into_iter().flatten().collect();
             let of =
                 |f: fn(&Timing) -> Duration| -> Option<Stats> { stats(&mut timed.iter().map(f).collect::<Vec<_>>()) };
             let (whole, sugg, adv) = (of(|t| t.whole), of(|t| t.suggestions), of(|t| t.advice));
-            let ms = |x: Option<f64>| x.map_or("n/a".to_string(), |x| format!("{x:.3}"));
             rows.push(vec![
                 deck_name.to_string(),
                 players.to_string(),
@@ -131,4 +146,80 @@ pub(super) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     write_table(out, &header, &rows, &right, args.markdown)?;
     write_footer(out, args.markdown)?;
     Ok(Outcome::Success)
+}
+
+/// The advice of each game file timed, a row per file (a file that cannot
+/// be read or advised on is reported and left out; the exit code says so)
+/// and a last row with the median, 95th percentile and maximum over them.
+fn run_files(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    let max_states = crate::limits::max_states()?;
+    write_header(out, args.markdown)?;
+    let line = format!(
+        "advice: {} game file{}, each timed {} time{} (one pass over the files each), fastest kept; suggestions = Position + rank_suggestions(12), advice = advise (as sleuth advise)",
+        args.files.len(),
+        plural(args.files.len()),
+        args.repeat,
+        plural(args.repeat)
+    );
+    writeln!(out, "{}{line}", if args.markdown { "- " } else { "" })?;
+    writeln!(out)?;
+    let mut games = Vec::new();
+    let mut failed = 0usize;
+    for path in &args.files {
+        match load_game(path) {
+            Ok(game) => games.push((path.display().to_string(), game)),
+            Err(e) => {
+                failed += 1;
+                eprintln!("error: {e:#}");
+            }
+        }
+    }
+    let bar = progress(games.len() as u64 * u64::from(args.repeat));
+    let mut best: Vec<Option<Timing>> = vec![None; games.len()];
+    // A file whose advice fails once is not timed again.
+    let mut dropped = vec![false; games.len()];
+    for _ in 0..args.repeat {
+        for (((name, game), best), dropped) in games.iter().zip(&mut best).zip(&mut dropped) {
+            bar.set_message(name.clone());
+            bar.inc(1);
+            if *dropped {
+                continue;
+            }
+            match time_once(game, max_states) {
+                Ok(t) => *best = Some(fastest(*best, t)),
+                Err(e) => {
+                    (*dropped, *best) = (true, None);
+                    failed += 1;
+                    bar.suspend(|| eprintln!("error: {name}: {e:#}"));
+                }
+            }
+        }
+    }
+    bar.finish_and_clear();
+    let header = ["file", "whole ms", "suggestions ms", "advice ms"];
+    let mut rows = Vec::new();
+    let mut timed = Vec::new();
+    for ((name, _), best) in games.iter().zip(&best) {
+        if let Some(t) = best {
+            timed.push(*t);
+            rows.push(vec![
+                name.clone(),
+                ms(Some(t.whole.as_secs_f64() * 1e3)),
+                ms(Some(t.suggestions.as_secs_f64() * 1e3)),
+                ms(Some(t.advice.as_secs_f64() * 1e3)),
+            ]);
+        }
+    }
+    let of = |f: fn(&Timing) -> Duration| stats(&mut timed.iter().map(f).collect::<Vec<_>>());
+    let summary =
+        |s: Option<Stats>| s.map_or("n/a".to_string(), |s| format!("{:.3} / {:.3} / {:.3}", s.median, s.p95, s.max));
+    rows.push(vec![
+        format!("all {} (median / p95 / max)", timed.len()),
+        summary(of(|t| t.whole)),
+        summary(of(|t| t.suggestions)),
+        summary(of(|t| t.advice)),
+    ]);
+    write_table(out, &header, &rows, &[false, true, true, true], args.markdown)?;
+    write_footer(out, args.markdown)?;
+    Ok(if failed == 0 { Outcome::Success } else { Outcome::NoResult })
 }

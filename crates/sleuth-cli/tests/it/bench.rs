@@ -74,3 +74,34 @@ fn bad_files_are_reported_and_the_rest_timed() {
     assert!(row.split_whitespace().nth(1) == Some("1"), "one consistent deal: {row}");
     assert!(run.stdout.lines().any(|l| l.starts_with("no-such-file.json") && l.contains("failed")), "{}", run.stdout);
 }
+
+/// `--advice` with files: a row per file with its whole analysis,
+/// suggestions and advice, one over them all, and a file that cannot be
+/// read reported (exit 1) while the others are timed.
+#[test]
+fn times_the_advice_of_given_files() {
+    let run = sleuth(&[
+        "bench",
+        "--advice",
+        "--repeat",
+        "1",
+        "seed-sat-sample-midgame.json",
+        "no-such-file.json",
+        "seed-sat-sample.json",
+    ]);
+    run.code(1);
+    assert!(run.stderr.contains("cannot read 'no-such-file.json'"), "{}", run.stderr);
+    for column in ["whole ms", "suggestions ms", "advice ms"] {
+        assert!(run.stdout.contains(column), "{column}: {}", run.stdout);
+    }
+    let rows: Vec<&str> = run.stdout.lines().filter(|l| l.starts_with("seed-sat-sample")).collect();
+    assert_eq!(rows.len(), 2, "{}", run.stdout);
+    for row in rows {
+        let ms: Vec<f64> = row.split_whitespace().skip(1).map(|x| x.parse().unwrap()).collect();
+        assert!(ms.len() == 3 && ms.iter().all(|&x| x > 0.0), "{row}");
+    }
+    let all =
+        run.stdout.lines().find_map(|l| l.strip_prefix("all 2 (median / p95 / max)")).expect("a row over them all");
+    // Three columns of median / p95 / max.
+    assert_eq!(all.matches(" / ").count(), 6, "{all}");
+}
