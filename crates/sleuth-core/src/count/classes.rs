@@ -7,8 +7,9 @@
 //! ([`players::by_class`]): the watched cards stay special until dealt, so
 //! every move says who takes them, and a backward pass keeps per state the
 //! completions by where they put them; the case file, dealt first, gives
-//! each class's case-file counts. Elsewhere, or where it gives up, the
-//! card-outer DP below.
+//! each class's case-file counts; also, at a looser gate, where the
+//! card-outer DP below cannot pool players as the ordinary count does.
+//! Elsewhere, or where it gives up, that DP.
 //!
 //! The watched cards are placed first in the DP's order. A path's first
 //! steps fix where they go, so its class (any function of their places)
@@ -29,7 +30,7 @@
 
 use super::arith::{add, mul, Word};
 use super::choice::{choose_order, BaseOrders};
-use super::counter::{players_outer_watching, PLAYERS_MAX_MOVES};
+use super::counter::{players_outer_watching, PLAYERS_MAX_MOVES, PLAYERS_RATIO_SYMMETRIC};
 use super::dp::{self, Edges, Forward};
 use super::plan::{CardClasses, Plan, POOL};
 use super::players;
@@ -68,14 +69,37 @@ pub fn case_file_by_class(
         return Ok(None);
     }
     let Some(r) = propagate(p) else { return Ok(Some(Vec::new())) };
-    match players_outer(p, &r, watched, class_of, options) {
-        Ok(Some(counts)) => Ok(Some(counts)),
-        Ok(None) | Err(CountError::Overflow) => card_outer(p, &r, watched, class_of, options).map(Some),
-        Err(e) => Err(e),
+    let gates = [PLAYERS_RATIO_SYMMETRIC, UNPOOLED_PLAYERS_RATIO];
+    match players_outer(p, &r, watched, class_of, gates[0], options) {
+        Ok(Some(counts)) => return Ok(Some(counts)),
+        Ok(None) | Err(CountError::Overflow) => {}
+        Err(e) => return Err(e),
     }
+    let class = ClassPlan::new(p, &r, watched)?;
+    if class.unpooled {
+        match players_outer(p, &r, watched, class_of, gates[1], options) {
+            Ok(Some(counts)) => return Ok(Some(counts)),
+            Ok(None) | Err(CountError::Overflow) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    class.counts(class_of, options).map(Some)
 }
 
-/// The counts by class by the card-outer DP, the watched cards first.
+/// Where the card-outer DP by class cannot pool players as the ordinary
+/// count does (a watched card would move to the pool), the players-outer
+/// split is taken where its estimate is at most this multiple of the
+/// pooled orders' estimate (the ordinary gate's is
+/// [`PLAYERS_RATIO_SYMMETRIC`]). Measured on the answer classes of 400
+/// master 10-player advice states: the unpooled DP visits up to a hundred
+/// times the pooled count's states, and the players-outer split was
+/// faster on nearly every such count up to this ratio (2 to 10 times on
+/// most), slower past it on some (2 to 6 times).
+const UNPOOLED_PLAYERS_RATIO: f64 = 100.0;
+
+/// The counts by class by the card-outer DP, the watched cards first (the
+/// tests' reference for the players-outer split).
+#[cfg(test)]
 pub(super) fn card_outer(
     p: &CountProblem,
     r: &Reduced,
@@ -83,28 +107,59 @@ pub(super) fn card_outer(
     class_of: &mut dyn FnMut(&[u8]) -> usize,
     options: &CountOptions<'_>,
 ) -> Result<Vec<ClassCounts>, CountError> {
-    let mut cards = CardClasses::new(p, r);
-    // Tail cards are not placed by the DP: the watched ones must be.
-    let forced: Vec<u8> = unfixed(r, watched).iter().map(|c| c.0).collect();
-    for &c in &forced {
-        cards.tail.remove(Card(c));
-        cards.dp.insert(Card(c));
+    ClassPlan::new(p, r, watched)?.counts(class_of, options)
+}
+
+/// The card-outer DP's plan for a count by class: the watched DP cards
+/// first.
+struct ClassPlan<'a> {
+    p: &'a CountProblem,
+    r: &'a Reduced,
+    watched: CardSet,
+    cards: CardClasses,
+    order: Vec<u8>,
+    forced: usize,
+    plan: Plan,
+    /// Whether the ordinary count would pool players and this plan does
+    /// not: a watched card would move to the pool.
+    unpooled: bool,
+}
+
+impl<'a> ClassPlan<'a> {
+    fn new(p: &'a CountProblem, r: &'a Reduced, watched: CardSet) -> Result<ClassPlan<'a>, CountError> {
+        let mut cards = CardClasses::new(p, r);
+        // Tail cards are not placed by the DP: the watched ones must be.
+        let forced: Vec<u8> = unfixed(r, watched).iter().map(|c| c.0).collect();
+        for &c in &forced {
+            cards.tail.remove(Card(c));
+            cards.dp.insert(Card(c));
+        }
+        let (chosen, symmetric) = choose_order(p, r, &cards);
+        let order: Vec<u8> = forced.iter().copied().chain(chosen.into_iter().filter(|c| !forced.contains(c))).collect();
+        let (plan, unpooled) = match symmetric {
+            true => match Plan::new_symmetric(p, r, &cards, order.clone()) {
+                Ok(plan) if watched_stay_apart(&plan, forced.len()) => (plan, false),
+                Ok(_) | Err(CountError::Overflow) => (Plan::new(p, r, &cards, order.clone())?, true),
+                Err(e) => return Err(e),
+            },
+            false => (Plan::new(p, r, &cards, order.clone())?, false),
+        };
+        Ok(ClassPlan { p, r, watched, cards, order, forced: forced.len(), plan, unpooled })
     }
-    let (chosen, symmetric) = choose_order(p, r, &cards);
-    let order: Vec<u8> = forced.iter().copied().chain(chosen.into_iter().filter(|c| !forced.contains(c))).collect();
-    let unpooled = || Plan::new(p, r, &cards, order.clone());
-    let plan = match symmetric {
-        true => match Plan::new_symmetric(p, r, &cards, order.clone()) {
-            Ok(plan) if watched_stay_apart(&plan, forced.len()) => plan,
-            Ok(_) | Err(CountError::Overflow) => unpooled()?,
-            Err(e) => return Err(e),
-        },
-        false => unpooled()?,
-    };
-    let run = Run { p, r, plan: &plan, watched, forced: forced.len() };
-    match run.counts(class_of, options) {
-        Err(CountError::Overflow) if plan.scale > 1 => Run { plan: &unpooled()?, ..run }.counts(class_of, options),
-        other => other,
+
+    fn counts(
+        &self,
+        class_of: &mut dyn FnMut(&[u8]) -> usize,
+        options: &CountOptions<'_>,
+    ) -> Result<Vec<ClassCounts>, CountError> {
+        let run = Run { p: self.p, r: self.r, plan: &self.plan, watched: self.watched, forced: self.forced };
+        match run.counts(class_of, options) {
+            Err(CountError::Overflow) if self.plan.scale > 1 => {
+                let unpooled = Plan::new(self.p, self.r, &self.cards, self.order.clone())?;
+                Run { plan: &unpooled, ..run }.counts(class_of, options)
+            }
+            other => other,
+        }
     }
 }
 
@@ -116,14 +171,17 @@ fn players_outer(
     r: &Reduced,
     watched: CardSet,
     class_of: &mut dyn FnMut(&[u8]) -> usize,
+    symmetric_ratio: f64,
     options: &CountOptions<'_>,
 ) -> Result<Option<Vec<ClassCounts>>, CountError> {
     let cards = CardClasses::new(p, r);
     let base = BaseOrders::if_symmetric(p, r, &cards);
-    // The ordinary count's gate. Where it says no, this counter with a
-    // looser gate lost too: on master 10-player advice it took as many or
-    // more instructions (up to 4.6 times) than the card-outer DP.
-    let Some(pp) = players_outer_watching(p, r, &cards, base.as_ref(), unfixed(r, watched).0) else { return Ok(None) };
+    // The ordinary count's gate, at `symmetric_ratio` where the card-outer
+    // DP pools players. Where the class DP pools them too, this counter
+    // with a looser gate lost: on master 10-player advice it took as many
+    // or more instructions (up to 4.6 times) than the card-outer DP.
+    let free = unfixed(r, watched).0;
+    let Some(pp) = players_outer_watching(p, r, &cards, base.as_ref(), free, symmetric_ratio) else { return Ok(None) };
     players_outer_with(p, r, &pp, watched, class_of, PLAYERS_MAX_MOVES, options.get_max_states())
 }
 

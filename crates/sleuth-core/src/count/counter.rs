@@ -34,7 +34,7 @@ const PLAYERS_RATIO: f64 = 2.0;
 
 /// ... or, where the card-outer DP pools players (and so got cheaper), of
 /// the smaller of the card bound and the base orders' estimates.
-const PLAYERS_RATIO_SYMMETRIC: f64 = 0.5;
+pub(super) const PLAYERS_RATIO_SYMMETRIC: f64 = 0.5;
 
 /// The trial's budget, a share of the players-outer estimate in states: a
 /// card-outer DP that ends within it nearly always beats the other counter.
@@ -118,17 +118,19 @@ pub(super) fn players_outer_candidate(
     cards: &CardClasses,
     base: Option<&BaseOrders>,
 ) -> Option<players::Prepared> {
-    players_outer_watching(p, r, cards, base, 0)
+    players_outer_watching(p, r, cards, base, 0, PLAYERS_RATIO_SYMMETRIC)
 }
 
 /// [`players_outer_candidate`] keeping the `watched` cards (a bitmask)
-/// special until dealt ([`players::prepare_watching`]).
+/// special until dealt ([`players::prepare_watching`]), with
+/// `symmetric_ratio` in place of [`PLAYERS_RATIO_SYMMETRIC`].
 pub(super) fn players_outer_watching(
     p: &CountProblem,
     r: &Reduced,
     cards: &CardClasses,
     base: Option<&BaseOrders>,
     watched: u64,
+    symmetric_ratio: f64,
 ) -> Option<players::Prepared> {
     let card_bound = card_bound(p, r, cards);
     if card_bound < PLAYERS_MIN_CARD_BOUND {
@@ -138,7 +140,7 @@ pub(super) fn players_outer_watching(
     // Where the DP pools players, its layer estimate in the better of the
     // usual and freeing orders is a closer bound than the crude one.
     let limit = match base {
-        Some(base) => PLAYERS_RATIO_SYMMETRIC * card_bound.min(base.usual.0).min(base.freeing.0),
+        Some(base) => symmetric_ratio * card_bound.min(base.usual.0).min(base.freeing.0),
         None => PLAYERS_RATIO * card_bound,
     };
     (pp.estimate() <= PLAYERS_MAX_ESTIMATE.min(limit)).then_some(pp)
