@@ -69,18 +69,18 @@ pub fn case_file_by_class(
         return Ok(None);
     }
     let Some(r) = propagate(p) else { return Ok(Some(Vec::new())) };
-    let gates = [PLAYERS_RATIO_SYMMETRIC, UNPOOLED_PLAYERS_RATIO];
-    match players_outer(p, &r, watched, class_of, gates[0], options) {
-        Ok(Some(counts)) => return Ok(Some(counts)),
-        Ok(None) | Err(CountError::Overflow) => {}
-        Err(e) => return Err(e),
+    // The players-outer split at `ratio`; `None` where it gives up or overflows.
+    let mut by_players = |ratio| match players_outer(p, &r, watched, class_of, ratio, options) {
+        Err(CountError::Overflow) => Ok(None),
+        other => other,
+    };
+    if let Some(counts) = by_players(PLAYERS_RATIO_SYMMETRIC)? {
+        return Ok(Some(counts));
     }
     let class = ClassPlan::new(p, &r, watched)?;
     if class.unpooled {
-        match players_outer(p, &r, watched, class_of, gates[1], options) {
-            Ok(Some(counts)) => return Ok(Some(counts)),
-            Ok(None) | Err(CountError::Overflow) => {}
-            Err(e) => return Err(e),
+        if let Some(counts) = by_players(UNPOOLED_PLAYERS_RATIO)? {
+            return Ok(Some(counts));
         }
     }
     class.counts(class_of, options).map(Some)
