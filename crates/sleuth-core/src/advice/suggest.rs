@@ -5,7 +5,7 @@
 use super::entropy::{case_file_candidates, case_file_entropy, certain_case_file, in_case_file};
 use super::Position;
 use crate::analysis::ratio;
-use crate::count::{case_file_by_class, count, count_marginals, ClassCounts, CountError};
+use crate::count::{case_file_by_class, count, count_marginals, ClassBuffers, ClassCounts, CountError};
 use crate::model::Status;
 use crate::model::{Card, CardSet, Place, Player, MAX_CARDS, MAX_PLACES};
 use crate::Counts;
@@ -784,6 +784,8 @@ struct Splits {
     planned: HashMap<CardSet, Vec<CardSet>>,
     /// The counts so far; `None` where the shared count does not apply.
     counted: HashMap<CardSet, Option<Split>>,
+    /// The memory the counts by class reuse.
+    buffers: ClassBuffers,
 }
 
 impl Splits {
@@ -811,7 +813,9 @@ impl Splits {
         uncertain: CardSet,
     ) -> Option<Vec<(AnswerClass, ClassCounts)>> {
         let members = self.planned.get(&uncertain).filter(|m| m.contains(&cards))?;
-        let split = self.counted.entry(uncertain).or_insert_with(|| Split::count(pos, members.clone(), uncertain));
+        let buffers = &mut self.buffers;
+        let split =
+            self.counted.entry(uncertain).or_insert_with(|| Split::count(pos, members.clone(), uncertain, buffers));
         let split = split.as_ref()?;
         let at = split.members.iter().position(|&m| m == cards).expect("a member");
         Some(split.parts.iter().map(|(keys, counts)| (keys[at], counts.clone())).collect())
@@ -822,7 +826,12 @@ impl Split {
     /// The shared count of `members` by `uncertain`: `None` where it does
     /// not apply or fails (its card order may make it larger than the
     /// usual count; the one-by-one counts then report any real error).
-    fn count(pos: &Position<'_>, members: Vec<CardSet>, uncertain: CardSet) -> Option<Split> {
+    fn count(
+        pos: &Position<'_>,
+        members: Vec<CardSet>,
+        uncertain: CardSet,
+        buffers: &mut ClassBuffers,
+    ) -> Option<Split> {
         let mut keys: Vec<Vec<AnswerClass>> = Vec::new();
         let mut index = |places: &[u8]| {
             let key: Vec<AnswerClass> = members.iter().map(|&m| pos.answer_class(m, uncertain, places)).collect();
@@ -831,7 +840,7 @@ impl Split {
                 keys.len() - 1
             })
         };
-        let counts = case_file_by_class(&pos.problem, uncertain, &mut index, &pos.count).ok().flatten()?;
+        let counts = case_file_by_class(&pos.problem, uncertain, &mut index, &pos.count, buffers).ok().flatten()?;
         Some(Split { parts: keys.into_iter().zip(counts).collect(), members })
     }
 }

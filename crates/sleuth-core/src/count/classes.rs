@@ -64,6 +64,7 @@ pub fn case_file_by_class(
     watched: CardSet,
     class_of: &mut dyn FnMut(&[u8]) -> usize,
     options: &CountOptions<'_>,
+    buffers: &mut ClassBuffers,
 ) -> Result<Option<Vec<ClassCounts>>, CountError> {
     if !(watched - p.in_play).is_empty() {
         return Ok(None);
@@ -83,7 +84,19 @@ pub fn case_file_by_class(
             return Ok(Some(counts));
         }
     }
-    class.counts(class_of, options).map(Some)
+    class.counts(class_of, options, buffers).map(Some)
+}
+
+/// The memory the card-outer DP by class keeps from one count to the
+/// next: its two layers of class vectors (a layer's states times the
+/// classes, tens of megabytes on some master 10-player counts). Fresh
+/// vectors that large come straight from the operating system, a page
+/// fault per page; a caller making many counts (a ranking's suggestions)
+/// passes the same buffers to each.
+#[derive(Debug, Default)]
+pub struct ClassBuffers {
+    narrow: [Vec<u64>; 2],
+    wide: [Vec<u128>; 2],
 }
 
 /// Where the card-outer DP by class cannot pool players as the ordinary
@@ -107,7 +120,7 @@ pub(super) fn card_outer(
     class_of: &mut dyn FnMut(&[u8]) -> usize,
     options: &CountOptions<'_>,
 ) -> Result<Vec<ClassCounts>, CountError> {
-    ClassPlan::new(p, r, watched)?.counts(class_of, options)
+    ClassPlan::new(p, r, watched)?.counts(class_of, options, &mut ClassBuffers::default())
 }
 
 /// The card-outer DP's plan for a count by class: the watched DP cards
@@ -151,12 +164,13 @@ impl<'a> ClassPlan<'a> {
         &self,
         class_of: &mut dyn FnMut(&[u8]) -> usize,
         options: &CountOptions<'_>,
+        buffers: &mut ClassBuffers,
     ) -> Result<Vec<ClassCounts>, CountError> {
         let run = Run { p: self.p, r: self.r, plan: &self.plan, watched: self.watched, forced: self.forced };
-        match run.counts(class_of, options) {
+        match run.counts(class_of, options, buffers) {
             Err(CountError::Overflow) if self.plan.scale > 1 => {
                 let unpooled = Plan::new(self.p, self.r, &self.cards, self.order.clone())?;
-                Run { plan: &unpooled, ..run }.counts(class_of, options)
+                Run { plan: &unpooled, ..run }.counts(class_of, options, buffers)
             }
             other => other,
         }
@@ -239,6 +253,14 @@ fn fix_propagated(p: &CountProblem, r: &Reduced, class: &mut ClassCounts) {
     }
 }
 
+/// `v` as `len` zeros, its memory kept.
+fn zero<W: Word>(v: &mut Vec<W>, len: usize) -> Result<(), CountError> {
+    v.clear();
+    dp::reserve(v, len)?;
+    v.resize(len, W::ZERO);
+    Ok(())
+}
+
 /// Whether no watched card moves to the pool in a plan whose first
 /// `forced` steps place them.
 fn watched_stay_apart(plan: &Plan, forced: usize) -> bool {
@@ -263,22 +285,23 @@ impl Run<'_> {
         &self,
         class_of: &mut dyn FnMut(&[u8]) -> usize,
         options: &CountOptions<'_>,
+        buffers: &mut ClassBuffers,
     ) -> Result<Vec<ClassCounts>, CountError> {
         let fwd = dp::forward(self.plan, true, options)?;
         let mut scratch = vec![[0u128; MAX_PLACES]; MAX_CARDS];
         match dp::backward_kept_u64(self.plan, &fwd, &mut scratch)? {
             // A class vector may not fit where the forward counts did not.
-            Some((_, back)) => match self.sweep::<u64>(&fwd, &back, class_of) {
+            Some((_, back)) => match self.sweep::<u64>(&fwd, &back, class_of, &mut buffers.narrow) {
                 Err(CountError::Overflow) => {
                     let back: Vec<Vec<u128>> =
                         back.iter().map(|l| l.iter().map(|&b| u128::from(b)).collect()).collect();
-                    self.sweep::<u128>(&fwd, &back, class_of)
+                    self.sweep::<u128>(&fwd, &back, class_of, &mut buffers.wide)
                 }
                 other => other,
             },
             None => {
                 let (_, back) = dp::backward(self.plan, &fwd, &mut scratch, true)?;
-                self.sweep::<u128>(&fwd, &back, class_of)
+                self.sweep::<u128>(&fwd, &back, class_of, &mut buffers.wide)
             }
         }
     }
@@ -286,12 +309,14 @@ impl Run<'_> {
     /// The class vectors from layer to layer on `W` (`back`, the backward
     /// counts, fit on it; so do the vectors, as a state's classes split its
     /// forward count, unless that count did not fit: then an overflow),
-    /// adding up each class's deals with a card in the case file.
+    /// adding up each class's deals with a card in the case file. The two
+    /// layers' vectors live in `buffers`.
     fn sweep<W: Word>(
         &self,
         fwd: &Forward,
         back: &[Vec<W>],
         class_of: &mut dyn FnMut(&[u8]) -> usize,
+        buffers: &mut [Vec<W>; 2],
     ) -> Result<Vec<ClassCounts>, CountError> {
         let (plan, np) = (self.plan, self.p.np);
         let cf = np as u8;
@@ -311,7 +336,8 @@ impl Run<'_> {
         // `case_file[class * MAX_CARDS + card]`.
         let mut case_file = vec![W::ZERO; k * MAX_CARDS];
         let m = self.forced;
-        let mut cur = dp::zeroed::<W>(fwd.layers[m].counts.len() * k)?;
+        let [cur, next] = buffers;
+        zero(cur, fwd.layers[m].counts.len() * k)?;
         for (a, state, w, places) in &paths {
             let (at, w) = (state * k + a, W::checked_of(*w)?);
             cur[at] = cur[at].add_checked(w)?;
@@ -324,15 +350,10 @@ impl Run<'_> {
                 }
             }
         }
-        // The other DP cards: the vectors, layer by layer, in two buffers
-        // that serve every layer (fresh ones cost a page fault per page).
-        let mut next = Vec::new();
+        // The other DP cards: the vectors, layer by layer.
         for (t, step) in plan.steps.iter().enumerate().skip(m) {
             let layer = &fwd.layers[t];
-            let len = fwd.layers[t + 1].counts.len() * k;
-            next.clear();
-            dp::reserve(&mut next, len)?;
-            next.resize(len, W::ZERO);
+            zero(next, fwd.layers[t + 1].counts.len() * k)?;
             // A state's class vector splits its forward count (the paths'
             // classes partition its paths, along the forward pass's edges
             // and weights): where the next layer's forward counts fit on
@@ -374,7 +395,7 @@ impl Run<'_> {
                     }
                 }
             }
-            std::mem::swap(&mut cur, &mut next);
+            std::mem::swap(cur, next);
         }
         let out = (0..k)
             .map(|a| ClassCounts {
@@ -382,17 +403,16 @@ impl Run<'_> {
                 case_file: case_file[a * MAX_CARDS..(a + 1) * MAX_CARDS].iter().map(|c| c.wide()).collect(),
             })
             .collect();
-        let f: Vec<u128> = cur.iter().map(|x| x.wide()).collect();
-        self.finish(fwd, &f, k, out)
+        self.finish(fwd, cur, k, out)
     }
 
     /// The final layer: each class's total and its tail cards in the case
     /// file, the cards propagation put there, and the pool's scale divided
     /// out.
-    fn finish(
+    fn finish<W: Word>(
         &self,
         fwd: &Forward,
-        f: &[u128],
+        f: &[W],
         k: usize,
         mut out: Vec<ClassCounts>,
     ) -> Result<Vec<ClassCounts>, CountError> {
@@ -410,7 +430,7 @@ impl Run<'_> {
                 continue;
             }
             for (a, sums) in sums.iter_mut().enumerate() {
-                let fa = f[i * k + a];
+                let fa = f[i * k + a].wide();
                 if fa == 0 {
                     continue;
                 }
