@@ -26,7 +26,9 @@
 //! move to the pool: where the pooled plan would, the plan is unpooled.
 //! Wrong accusations stay clauses of the DP here (no subtraction, as in
 //! `excluded`). The forced order makes this DP several times the ordinary
-//! count on master 10-player states, hence the players-outer split there.
+//! count on master 10-player states, hence the players-outer split there,
+//! and a limit on its states from the caller, who may count the classes
+//! one by one instead.
 
 use super::arith::{add, mul, Word};
 use super::choice::{choose_order, BaseOrders};
@@ -57,13 +59,20 @@ pub struct ClassCounts {
 /// `None` where this method does not apply (a watched card not in play):
 /// count the classes one by one instead.
 ///
+/// The card-outer DP below may visit at most `dp_states` states: its
+/// forced order can make it a hundred times the ordinary count, where a
+/// caller with another way to the same numbers (one count per class)
+/// does better to take it.
+///
 /// # Errors
-/// [`CountError`] as for a count.
+/// [`CountError`] as for a count; [`CountError::TooManyStates`] also where the
+/// card-outer DP would pass `dp_states`.
 pub fn case_file_by_class(
     p: &CountProblem,
     watched: CardSet,
     class_of: &mut dyn FnMut(&[u8]) -> usize,
     options: &CountOptions<'_>,
+    dp_states: usize,
     buffers: &mut ClassBuffers,
 ) -> Result<Option<Vec<ClassCounts>>, CountError> {
     if !(watched - p.in_play).is_empty() {
@@ -84,7 +93,8 @@ pub fn case_file_by_class(
             return Ok(Some(counts));
         }
     }
-    class.counts(class_of, options, buffers).map(Some)
+    let options = options.max_states(dp_states.min(options.get_max_states()));
+    class.counts(class_of, &options, buffers).map(Some)
 }
 
 /// The memory the card-outer DP by class keeps from one count to the
