@@ -59,10 +59,10 @@ pub struct ClassCounts {
 /// `None` where this method does not apply (a watched card not in play):
 /// count the classes one by one instead.
 ///
-/// The card-outer DP below may visit at most `dp_states` states: its
-/// forced order can make it a hundred times the ordinary count, where a
-/// caller with another way to the same numbers (one count per class)
-/// does better to take it.
+/// Where the card-outer DP by class is taken (see the module docs), it may
+/// visit at most `dp_states` states: its forced order can make it a
+/// hundred times the ordinary count, where a caller with another way to the
+/// same numbers (one count per class) does better to take that.
 ///
 /// # Errors
 /// [`CountError`] as for a count; [`CountError::TooManyStates`] also where the
