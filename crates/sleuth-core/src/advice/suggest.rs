@@ -343,11 +343,14 @@ impl Position<'_> {
     /// `cards`: one per player after the observer and open card it may
     /// hold, and one for nobody.
     fn one_by_one_counts(&self, cards: CardSet) -> usize {
-        let np = self.game.num_players();
         let open = cards - self.hand;
-        let may_hold =
-            |r: Player| open.iter().filter(|c| self.counts.marginal[c.index()][Place::Player(r).index(np)] > 0).count();
-        1 + self.game.players().filter(|&r| r != self.me).map(may_hold).sum::<usize>()
+        let held = |r: Player| open.iter().filter(|&c| self.may_hold(r, c)).count();
+        1 + self.game.players().filter(|&r| r != self.me).map(held).sum::<usize>()
+    }
+
+    /// Whether player `r` holds `card` in some consistent deal.
+    fn may_hold(&self, r: Player, card: Card) -> bool {
+        self.counts.marginal[card.index()][Place::Player(r).index(self.game.num_players())] > 0
     }
 
     /// [`Position::answers`] with one count per answer.
@@ -357,7 +360,6 @@ impl Position<'_> {
         go_on: impl Fn(f64) -> bool,
     ) -> Result<(Vec<Outcome>, bool), CountError> {
         let game = self.game();
-        let np = game.num_players();
         let total = self.counts.total;
         let open = cards - self.hand;
         // Weights are in units of 1/l deal, l = lcm(1..=|open|), so that 1/k is exact.
@@ -372,7 +374,7 @@ impl Position<'_> {
             // The counts of `rp` holding several of the cards, shared by the cards it may show.
             let mut held = Vec::new();
             for c in open {
-                if self.counts.marginal[c.index()][rp.index(np)] == 0 {
+                if !self.may_hold(r, c) {
                     continue;
                 }
                 if !go_on(end_probability(&outcomes) + ratio(l_n - covered, l_n)) {
@@ -874,9 +876,9 @@ impl Split {
 /// before the answers are counted one by one: its forced order visits up
 /// to a hundred times the ordinary count's states. Measured on the 3,661
 /// shared counts of 400 master 10-player advice states: 13 pass twice,
-/// each one then 2 to 7 times faster one by one; at once, one by one was
-/// up to 5 times slower on a state where the answers' counts could not
-/// take the players-outer counter.
+/// each one then 2 to 7 times faster one by one; at a ratio of 1, one
+/// state was 5 times slower one by one (its answers' counts could not
+/// take the players-outer counter).
 const SHARED_DP_RATIO: usize = 2;
 
 /// The chance that the answer ends the game: the answers after which the
