@@ -54,16 +54,99 @@ impl UniformSampler {
         self.total
     }
 
-    /// Draws one deal.
-    pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Deal {
+    /// Every consistent deal, each once (in no meaningful order); `None`
+    /// where there are more than `limit`. The walk follows only the DP's
+    /// moves with completions, so its work is linear in the deals listed.
+    pub fn deals(&self, limit: u128) -> Option<Vec<Deal>> {
+        if self.total > limit {
+            return None;
+        }
+        let mut out = Vec::with_capacity(usize::try_from(self.total).ok()?);
+        self.walk(0, 0, &mut self.fixed(), &mut out);
+        debug_assert_eq!(out.len() as u128, self.total, "one deal per completion");
+        Some(out)
+    }
+
+    /// The deals completing `place` from state `i` of layer `k`.
+    fn walk(&self, k: usize, i: usize, place: &mut Deal, out: &mut Vec<Deal>) {
+        let Some(step) = self.plan.steps.get(k) else { return self.tails(i, place, out) };
+        for (m, j) in self.fwd.succ[k].of(i) {
+            if self.back[k + 1][j] > 0 {
+                place[step.card as usize] = Some(self.to_place(step.moves[m].place));
+                self.walk(k + 1, j, place, out);
+            }
+        }
+    }
+
+    /// Every way to place the tail from final state `i`: a case card per
+    /// open category among its tail cards allowed there, and each other
+    /// tail card to any player with room left.
+    fn tails(&self, i: usize, place: &Deal, out: &mut Vec<Deal>) {
+        let last = self.fwd.layers.last().expect("a forward pass has a final layer");
+        let (rem, open) = self.plan.final_state(last.keys.get(i));
+        let eligible: Vec<Vec<u8>> = open
+            .iter()
+            .map(|&k| {
+                let allowed = self.plan.tail.iter().filter(|t| t.category == k && t.case_ok);
+                allowed.flat_map(|t| t.cards.iter().copied()).collect()
+            })
+            .collect();
+        let tail: Vec<u8> = self.plan.tail.iter().flat_map(|t| t.cards.iter().copied()).collect();
+        let mut pick = vec![0usize; open.len()];
+        'files: loop {
+            let case_cards: Vec<u8> = pick.iter().zip(&eligible).map(|(&n, cards)| cards[n]).collect();
+            let mut deal = place.clone();
+            for &c in &case_cards {
+                deal[c as usize] = Some(Place::CaseFile);
+            }
+            let rest: Vec<u8> = tail.iter().copied().filter(|c| !case_cards.contains(c)).collect();
+            self.deal_rest(&rest, &mut rem.clone(), &mut deal, out);
+            // The next choice of case cards, as an odometer.
+            for (n, cards) in pick.iter_mut().zip(&eligible) {
+                *n += 1;
+                if *n < cards.len() {
+                    continue 'files;
+                }
+                *n = 0;
+            }
+            break;
+        }
+    }
+
+    /// Every way to deal `rest` to the players' rooms `rem`, card by card.
+    fn deal_rest(&self, rest: &[u8], rem: &mut [u8], deal: &mut Deal, out: &mut Vec<Deal>) {
+        let Some((&c, more)) = rest.split_first() else { return out.push(deal.clone()) };
+        for a in 0..self.np {
+            if rem[a] > 0 {
+                rem[a] -= 1;
+                deal[c as usize] = Some(self.to_place(a as u8));
+                self.deal_rest(more, rem, deal, out);
+                rem[a] += 1;
+            }
+        }
+    }
+
+    /// The place of index `q` (players in seat order, then the case file).
+    fn to_place(&self, q: u8) -> Place {
+        Place::from_index(q as usize, self.np)
+    }
+
+    /// The places propagation fixed, every other card unplaced.
+    fn fixed(&self) -> Deal {
         let mut place = vec![None; MAX_CARDS];
-        let to_place = |q: u8| Place::from_index(q as usize, self.np);
         for c in self.in_play {
             let q = self.reduced.assigned[c.index()];
             if q != NONE {
-                place[c.index()] = Some(to_place(q));
+                place[c.index()] = Some(self.to_place(q));
             }
         }
+        place
+    }
+
+    /// Draws one deal.
+    pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Deal {
+        let mut place = self.fixed();
+        let to_place = |q: u8| self.to_place(q);
         // Walk the DP.
         let mut i = 0usize;
         for (k, step) in self.plan.steps.iter().enumerate() {
@@ -114,7 +197,7 @@ impl UniformSampler {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::brute::enumerate;
+    use crate::brute::{enumerate, enumerate_where};
     use crate::generate::{generate, DeckChoice, GenConfig};
     use crate::Game;
     use rand::SeedableRng;
@@ -165,5 +248,48 @@ mod tests {
             tested += 1;
         }
         assert!(tested > 50, "only {tested} games had a testable number of deals");
+    }
+
+    /// The listing holds every consistent deal once, against the brute-force
+    /// enumeration (which checks each deal by the rules), and refuses past
+    /// its limit.
+    #[test]
+    fn deals_lists_every_consistent_deal_once() {
+        let mut tested = 0;
+        for seed in 0..300u64 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let cfg = GenConfig {
+                face_up: (seed % 3 == 0) as usize,
+                accusation_rate: 0.1,
+                ..GenConfig::new(
+                    DeckChoice::Custom(vec![3, 3, 2 + (seed % 2) as usize]),
+                    2 + (seed % 3) as usize,
+                    seed % 2 == 0,
+                    (seed % 6) as usize,
+                )
+            };
+            let game = Game::new(&generate(&cfg, &mut rng).file).unwrap();
+            let brute = std::cell::RefCell::new(Vec::new());
+            enumerate_where(&game, &|deal: &[Option<Place>]| {
+                brute.borrow_mut().push(deal.to_vec());
+                true
+            });
+            let mut brute = brute.into_inner();
+            let Some(sampler) = UniformSampler::new(&CountProblem::new(&game), &CountOptions::default()).unwrap()
+            else {
+                assert!(brute.is_empty(), "seed {seed}");
+                continue;
+            };
+            let mut listed = sampler.deals(u128::MAX).expect("no limit");
+            for deal in &mut listed {
+                deal.truncate(game.deck().len());
+            }
+            brute.sort();
+            listed.sort();
+            assert_eq!(listed, brute, "seed {seed}");
+            assert_eq!(sampler.deals(sampler.total() - 1), None, "seed {seed}: past the limit");
+            tested += usize::from(brute.len() > 1);
+        }
+        assert!(tested > 100, "only {tested} games with several deals");
     }
 }
