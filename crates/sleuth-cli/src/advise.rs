@@ -44,6 +44,10 @@ pub struct Args {
     /// its mean case-file entropy.
     #[arg(long, default_value_t = sleuth_core::advice::ENTROPY_SAMPLES, value_name = "N")]
     entropy_samples: usize,
+    /// Where the consistent deals are few, the most distinct views of the opponents counted to give their
+    /// progress exactly (over every deal) instead of sampling it; 0 always samples.
+    #[arg(long, default_value_t = sleuth_core::advice::EXACT_VIEWS, value_name = "N")]
+    exact_views: usize,
     /// Seed of that sampling (the same seed gives the same advice).
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -88,6 +92,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         samples: args.samples,
         opponent_states: args.opponent_states,
         entropy_samples: args.entropy_samples,
+        exact_views: args.exact_views,
         seed: args.seed,
         tell_samples: args.tell_samples,
         max_states: crate::limits::max_states()?,
@@ -228,11 +233,11 @@ fn write_advice(out: &mut dyn Write, game: &Game, advice: &Advice) -> std::io::R
         )?;
     }
     let n = deals_sampled(advice);
-    writeln!(
-        out,
-        "\nopponents (estimated from {n} deal{} drawn from your view; each opponent's knowledge worked out exactly; 95% intervals from the sampling alone):",
-        plural(n as u128)
-    )?;
+    let deals = format!("{n} deal{}", plural(n as u128));
+    match exact(advice) {
+        true => writeln!(out, "\nopponents (over every one of the {deals} consistent with your view; each opponent's knowledge worked out exactly):")?,
+        false => writeln!(out, "\nopponents (estimated from {deals} drawn from your view; each opponent's knowledge worked out exactly; 95% intervals from the sampling alone):")?,
+    }
     for o in &advice.opponents {
         write_opponent(out, game, o)?;
     }
@@ -249,11 +254,19 @@ fn deals_sampled(advice: &Advice) -> usize {
     advice.opponents.iter().map(|o| o.samples).max().unwrap_or(0)
 }
 
+/// Whether every opponent's progress is exact (over every consistent deal).
+fn exact(advice: &Advice) -> bool {
+    !advice.opponents.is_empty() && advice.opponents.iter().all(|o| o.exact)
+}
+
 /// Whether to accuse: the exact probability first, then the rule that
 /// decided and what the threat rests on.
 fn write_accusation(out: &mut dyn Write, game: &Game, advice: &Advice) -> std::io::Result<()> {
     let n = deals_sampled(advice);
-    let samples = format!("{n} deal{}", plural(n as u128));
+    let samples = match exact(advice) {
+        true => format!("exact over every one of the {n} deal{}", plural(n as u128)),
+        false => format!("estimated from {n} deal{}", plural(n as u128)),
+    };
     let a = &advice.accusation;
     let cards = card_ids(game, a.cards, ", ");
     let deals = format!("{} of {} deals", group_digits(a.deals), group_digits(advice.models));
@@ -268,13 +281,13 @@ fn write_accusation(out: &mut dyn Write, game: &Game, advice: &Advice) -> std::i
         if advice.opponents.iter().any(|o| o.lookahead) {
             writeln!(
                 out,
-                "  an opponent can know the case file by the end of its next turn: {} (estimated from {samples})",
+                "  an opponent can know the case file by the end of its next turn: {} ({samples})",
                 pct(a.threat)
             )?;
         } else {
             writeln!(
                 out,
-                "  an opponent knows the case file now: {} (estimated from {samples}; its next turn is looked at only above even odds)",
+                "  an opponent knows the case file now: {} ({samples}; its next turn is looked at only above even odds)",
                 pct(a.threat)
             )?;
         }
@@ -339,10 +352,13 @@ fn write_opponent(out: &mut dyn Write, game: &Game, o: &OpponentProgress) -> std
     if o.out {
         return writeln!(out, "  {id}: out (accused wrongly)");
     }
-    // The sampling's 95 % interval, on the estimate the threat is.
+    // The sampling's 95 % interval, on the estimate the threat is; none where it is exact.
     let (lo, hi) = o.threat_interval;
-    let interval =
-        format!(" (95%: {}-{}, {} deal{})", pct(lo).trim(), pct(hi).trim(), o.samples, plural(o.samples as u128));
+    let deals = format!("{} deal{}", o.samples, plural(o.samples as u128));
+    let interval = match o.exact {
+        true => format!(" (exact, every one of {deals})"),
+        false => format!(" (95%: {}-{}, {deals})", pct(lo).trim(), pct(hi).trim()),
+    };
     let (now, next) = if o.lookahead {
         (String::new(), format!(", can know it by the end of its next turn {:>5}{interval}", pct(o.threat)))
     } else {

@@ -6,7 +6,7 @@ use crate::py::to_python;
 use pyo3::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use sleuth_core::advice::{AdviceError, AdviceOptions, ENTROPY_SAMPLES, OPPONENT_STATES, TELL_SAMPLES};
+use sleuth_core::advice::{AdviceError, AdviceOptions, ENTROPY_SAMPLES, EXACT_VIEWS, OPPONENT_STATES, TELL_SAMPLES};
 use sleuth_core::count::MAX_STATES;
 use sleuth_core::generate::{try_generate, DeckChoice, GenConfig, GenError};
 use sleuth_core::wire;
@@ -15,11 +15,13 @@ use sleuth_core::wire;
 /// (a dict): the best suggestions, whether to accuse, the opponents'
 /// progress (each threat with its 95 % interval from `samples` deals at
 /// most, within `opponent_states` counted states, each mean entropy from
-/// the first `entropy_samples`: the same numbers on every machine). The
+/// the first `entropy_samples`: the same numbers on every machine; exact,
+/// over every deal, where the deals are few and their opponents' views at
+/// most `exact_views`). The
 /// GIL is released. Raises GameError for a bystander's game or an
 /// inconsistent history.
 #[pyfunction]
-#[pyo3(signature = (game, *, suggestions=5, shortlist=12, samples=32, opponent_states=OPPONENT_STATES, entropy_samples=ENTROPY_SAMPLES, seed=0, tell_samples=TELL_SAMPLES, max_states=None))]
+#[pyo3(signature = (game, *, suggestions=5, shortlist=12, samples=32, opponent_states=OPPONENT_STATES, entropy_samples=ENTROPY_SAMPLES, exact_views=EXACT_VIEWS, seed=0, tell_samples=TELL_SAMPLES, max_states=None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments
 pub fn advise<'py>(
     py: Python<'py>,
@@ -29,6 +31,7 @@ pub fn advise<'py>(
     samples: usize,
     opponent_states: usize,
     entropy_samples: usize,
+    exact_views: usize,
     seed: u64,
     tell_samples: usize,
     max_states: Option<usize>,
@@ -39,6 +42,7 @@ pub fn advise<'py>(
         samples,
         opponent_states,
         entropy_samples,
+        exact_views,
         seed,
         tell_samples,
         max_states: max_states.unwrap_or(MAX_STATES),

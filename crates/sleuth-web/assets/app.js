@@ -1096,11 +1096,13 @@ function renderAdviceSoFar(body, adv) {
 /** Every opponent's progress, from the advice. */
 function renderOpponents(body, adv) {
   if (adv.opponents.length) {
-    body.append(h('p', {}, 'Opponents (estimated from sampled deals; what each can know, worked out exactly):'), h('ul', { id: 'advice-opponents' }, adv.opponents.map((o) =>
+    const basis = adv.opponents.every((o) => o.exact) ? 'over every consistent deal' : 'estimated from sampled deals';
+    body.append(h('p', {}, `Opponents (${basis}; what each can know, worked out exactly):`), h('ul', { id: 'advice-opponents' }, adv.opponents.map((o) =>
       h('li', { 'data-player': o.player }, o.out ? `${o.player}: out (wrong accusation)`
         : `${o.player}: knows the case file now with chance ${pct(o.solved)}`
           + (o.lookahead ? `; can know it by the end of its next turn with chance ${pct(o.threat)}` : '')
-          + ` (95%: ${pct(o.threat_interval[0])}–${pct(o.threat_interval[1])}, ${dealsWord(o.samples)})`
+          + (o.exact ? ` (exact, over every one of ${dealsWord(o.samples)})`
+            : ` (95%: ${pct(o.threat_interval[0])}–${pct(o.threat_interval[1])}, ${dealsWord(o.samples)})`)
           + `; ${o.entropy.toFixed(1)} bits left (${dealsWord(o.entropy_samples)})`))));
   }
 }

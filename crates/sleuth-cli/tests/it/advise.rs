@@ -207,3 +207,33 @@ fn bystanders_and_inconsistent_games() {
         'bad.json': the history is inconsistent: no deal of the cards fits every event; `sleuth notepad` names the conflicting events
     "#]].assert_eq(&run.stderr);
 }
+
+/// Where the deals that fit the view are few, every opponent's progress is
+/// exact: over every one of them, its interval the point; `--exact-views 0`
+/// samples instead.
+#[test]
+fn few_deals_give_the_opponents_exactly() {
+    let scratch = Scratch::new();
+    let name = scratch.write("late.json", &generated(&["--seed", "5", "--suggestions", "30"]));
+    let run = scratch.sleuth(&["advise", &name, "--json", "--tell-samples", "0"]);
+    run.code(0);
+    let v = run.json();
+    let models: u64 = v["models"].as_str().and_then(|m| m.parse().ok()).expect("a count (a string: it may pass 2^53)");
+    let opponents = v["opponents"].as_array().expect("opponents");
+    assert!(models <= 1024 && opponents.len() == 5, "{models} deals");
+    for o in opponents {
+        assert_eq!((&o["exact"], o["samples"].as_u64()), (&serde_json::json!(true), Some(models)), "{o}");
+        assert_eq!(o["threat_interval"], serde_json::json!([o["threat"], o["threat"]]), "{o}");
+    }
+    let text = scratch.sleuth(&["advise", &name, "--tell-samples", "0"]);
+    text.code(0);
+    assert!(text.stdout.contains(&format!("(exact, every one of {models} deals)")), "{}", text.stdout);
+    let sampled = scratch.sleuth(&["advise", &name, "--json", "--tell-samples", "0", "--exact-views", "0"]);
+    sampled.code(0);
+    let sampled = sampled.json();
+    assert!(sampled["opponents"]
+        .as_array()
+        .expect("opponents")
+        .iter()
+        .all(|o| o["exact"] == false && o["samples"] == 32));
+}

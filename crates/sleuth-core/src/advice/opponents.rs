@@ -22,6 +22,12 @@
 //! file now is estimated from every sampled deal, and only the mean
 //! entropy, which needs each view's count, from the first few.
 //!
+//! Where the observer's deals are few, nothing is sampled: every deal is
+//! listed ([`UniformSampler::deals`]), every way the unseen shown cards can
+//! have fallen weighed by its chance, and each distinct view counted once,
+//! if they are few enough ([`ThreatBudget::exact_views`]); the numbers
+//! are then exact ([`OpponentProgress::exact`]).
+//!
 //! Two estimates of the threat use those views:
 //!
 //! - [`Position::opponents_by_knowledge`], the one the player's advice
@@ -45,6 +51,7 @@ use crate::sample::{Deal, UniformSampler};
 use rand::seq::IteratorRandom;
 use rand::Rng;
 use std::cell::Cell;
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 /// One opponent's estimated progress.
@@ -74,11 +81,17 @@ pub struct OpponentProgress {
     /// Its mean case-file entropy, in bits, over the views of the first
     /// `entropy_samples` sampled deals.
     pub entropy: f64,
-    /// How many sampled views `solved` and `threat` are from.
+    /// How many sampled views `solved` and `threat` are from; where
+    /// `exact`, how many consistent deals (every one).
     pub samples: usize,
     /// How many of them (the first) `entropy` is from: each needs the
     /// view's count, which the others may skip ([`ThreatBudget`]).
     pub entropy_samples: usize,
+    /// Whether `solved`, `threat` and `entropy` are exact: the means over
+    /// every consistent deal and every way the cards shown to the opponent
+    /// can have fallen, not over a sample (`threat_interval` is then the
+    /// point `threat`).
+    pub exact: bool,
 }
 
 /// The chance that a player who reasons exactly, whose view leaves `open`
@@ -161,6 +174,7 @@ impl Position<'_> {
                 entropy: entropy / n,
                 samples: deals.len(),
                 entropy_samples: deals.len(),
+                exact: false,
             });
         }
         Ok(out)
@@ -194,6 +208,12 @@ impl Position<'_> {
     /// estimate is the one the same seed gives with its own numbers of
     /// rounds, `samples` and `entropy_samples`, and no state budget).
     ///
+    /// Where the observer's consistent deals are few enough to list and
+    /// their opponents' views few enough to count within the budget
+    /// ([`ThreatBudget::exact_views`]), nothing is sampled: each
+    /// opponent's numbers are the means over every deal and every way the
+    /// unseen shown cards can have fallen ([`OpponentProgress::exact`]).
+    ///
     /// # Errors
     /// [`CountError`] from the counts.
     pub fn opponents_by_knowledge<R: Rng + ?Sized>(
@@ -203,6 +223,9 @@ impl Position<'_> {
         rng: &mut R,
     ) -> Result<Vec<OpponentProgress>, CountError> {
         let Some(sampler) = UniformSampler::new(&self.problem, &self.count)? else { return Ok(Vec::new()) };
+        if let Some(exact) = self.opponents_exactly(&sampler, budget, shortlist)? {
+            return Ok(exact);
+        }
         let mut tallies: Vec<Tally> = self
             .opponent_seats()
             .map(|player| Tally {
@@ -272,9 +295,137 @@ impl Position<'_> {
                     entropy: t.entropy / t.entropy_n as f64,
                     samples: t.n,
                     entropy_samples: t.entropy_n,
+                    exact: false,
                 }
             })
             .collect())
+    }
+
+    /// Every opponent's progress over every consistent deal and, in each,
+    /// every way the cards shown to it that the observer did not see can
+    /// have fallen (a refuter holding several of the suggested cards shows
+    /// each with equal chance): each distinct view is counted once and
+    /// weighted by its chance. `None` (sample instead) where the budget
+    /// allows no exact answer: more than [`EXACT_DEALS`] deals, more than
+    /// `budget.exact_views` distinct views in all, or counts past
+    /// `budget.states`.
+    ///
+    /// # Errors
+    /// [`CountError`] from the counts.
+    fn opponents_exactly(
+        &self,
+        sampler: &UniformSampler,
+        budget: ThreatBudget,
+        shortlist: usize,
+    ) -> Result<Option<Vec<OpponentProgress>>, CountError> {
+        if budget.exact_views == 0 {
+            return Ok(None);
+        }
+        let Some(deals) = sampler.deals(EXACT_DEALS) else { return Ok(None) };
+        // Per opponent, the events whose shown card the observer did not
+        // see, and each distinct view (its hand and the cards it saw shown
+        // there) with its chance, in the order first met; deal by deal, so
+        // that too many views stop the listing early.
+        let mut opponents: Vec<ExactTally> = self
+            .opponent_seats()
+            .map(|player| ExactTally {
+                player,
+                unseen: self.unseen_shown(player),
+                index: HashMap::new(),
+                views: Vec::new(),
+            })
+            .collect();
+        let mut distinct = 0usize;
+        let per_deal = 1.0 / deals.len() as f64;
+        let mut hands = vec![CardSet::EMPTY; self.game.num_players()];
+        for deal in &deals {
+            hands.fill(CardSet::EMPTY);
+            for c in self.game.deck().cards() {
+                if let Some(Place::Player(p)) = deal[c.index()] {
+                    hands[p.index()].insert(c);
+                }
+            }
+            for t in &mut opponents {
+                // The cards each refuter may have shown, and how many ways in all.
+                let choices: Vec<CardSet> = t.unseen.iter().map(|&(_, r, cards)| cards & hands[r.index()]).collect();
+                let ways = choices.iter().try_fold(1usize, |n, c| n.checked_mul(c.len()));
+                if ways.is_none_or(|n| distinct + n > budget.exact_views) {
+                    return Ok(None); // more views than the budget (each way is a view)
+                }
+                let chance = per_deal / ways.unwrap_or(1) as f64;
+                for shown in every_choice(&choices) {
+                    match t.index.entry((hands[t.player.index()], shown)) {
+                        Entry::Occupied(seen) => t.views[*seen.get()].1 += chance,
+                        Entry::Vacant(new) => {
+                            distinct += 1;
+                            if distinct > budget.exact_views {
+                                return Ok(None);
+                            }
+                            t.views.push((new.key().clone(), chance));
+                            new.insert(t.views.len() - 1);
+                        }
+                    }
+                }
+            }
+        }
+        let mut spent = 0usize;
+        let mut out = Vec::new();
+        for t in opponents {
+            let out_of_game = self.game.is_out(t.player);
+            let lookahead = if out_of_game { 0 } else { shortlist };
+            let (mut certain, mut threat, mut entropy) = (0.0, 0.0, 0.0);
+            for ((hand, shown), p) in t.views {
+                let game = self.game.seen_by(t.player, hand, |i| self.shown_to(t.player, i, &t.unseen, &shown));
+                let (v, states) = view_progress(&game, lookahead, &self.count)?;
+                spent = spent.saturating_add(states);
+                if spent > budget.states {
+                    return Ok(None);
+                }
+                certain += p * v.certain;
+                threat += p * v.threat;
+                entropy += p * v.entropy.unwrap_or(0.0);
+            }
+            // Chances summed in floating point may pass 1 by a rounding.
+            let (certain, threat) = (certain.min(1.0), if out_of_game { 0.0 } else { threat.min(1.0) });
+            out.push(OpponentProgress {
+                player: t.player,
+                out: out_of_game,
+                solved: certain,
+                threat,
+                threat_interval: (threat, threat),
+                lookahead: shortlist > 0,
+                entropy,
+                samples: deals.len(),
+                entropy_samples: deals.len(),
+                exact: true,
+            });
+        }
+        Ok(Some(out))
+    }
+
+    /// The suggestions `player` made that another opponent refuted, the
+    /// shown card unseen by the observer: (event index, refuter, the
+    /// suggested cards).
+    fn unseen_shown(&self, player: Player) -> Vec<(usize, Player, CardSet)> {
+        let events = self.game.events().iter().enumerate();
+        events
+            .filter_map(|(i, e)| match e {
+                Event::Suggestion(s) if s.by == player => match s.refuted_by {
+                    Some(r) if r != self.me => Some((i, r, s.cards)),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The card `player` saw shown at event `i`: the one the observer
+    /// showed it, the one of `shown` for the `unseen` events, else none.
+    fn shown_to(&self, player: Player, i: usize, unseen: &[(usize, Player, CardSet)], shown: &[Card]) -> Option<Card> {
+        match self.game.events()[i] {
+            Event::Suggestion(ref s) if s.by == player && s.refuted_by == Some(self.me) => s.shown,
+            _ => unseen.iter().position(|&(k, ..)| k == i).map(|n| shown[n]),
+        }
     }
 
     /// `player`'s hand in `deal` and, per event, the card it saw shown: the
@@ -304,6 +455,23 @@ impl Position<'_> {
 /// An opponent's rebuilt view: its hand and, per event, the card it saw shown.
 type OpponentView = (CardSet, Vec<Option<Card>>);
 
+/// One opponent's views in [`Position::opponents_exactly`]: its hand and
+/// the card it saw shown at each of its `unseen` events, with its chance.
+struct ExactTally {
+    player: Player,
+    unseen: Vec<(usize, Player, CardSet)>,
+    index: HashMap<(CardSet, Vec<Card>), usize>,
+    views: Vec<((CardSet, Vec<Card>), f64)>,
+}
+
+/// Every choice of one card from each set, in order (one empty choice for
+/// no sets).
+fn every_choice(sets: &[CardSet]) -> Vec<Vec<Card>> {
+    sets.iter().fold(vec![Vec::new()], |ways, set| {
+        ways.iter().flat_map(|way| set.iter().map(move |c| [way.as_slice(), &[c]].concat())).collect()
+    })
+}
+
 /// How much [`Position::opponents_by_knowledge`] may spend: at most
 /// `samples` rounds (deals), views counted for the entropy alone in the
 /// first `entropy_samples` rounds only and within half of `states`, and
@@ -322,7 +490,16 @@ pub struct ThreatBudget {
     /// for the look-ahead the states and passes its counts report through
     /// [`CountOptions::progress`]).
     pub states: usize,
+    /// The most distinct views (over every opponent) counted for an exact
+    /// answer instead of a sample, where the observer's consistent deals
+    /// are at most [`EXACT_DEALS`]; 0 always samples.
+    pub exact_views: usize,
 }
+
+/// The most consistent deals listed for the opponents' exact progress
+/// ([`ThreatBudget::exact_views`]): listing them and their views is cheap
+/// beside a count; it is the views' counts that the budget bounds.
+pub const EXACT_DEALS: u128 = 1024;
 
 /// What [`ThreatBudget::states`] charges each count on top of the states it
 /// visits: setting a count up (propagation, the plan, the card order) takes
@@ -332,9 +509,9 @@ pub struct ThreatBudget {
 pub const COUNT_CHARGE: usize = 4_000;
 
 impl ThreatBudget {
-    /// No limit but `samples` deals, every view counted.
+    /// No limit but `samples` deals, every view counted, never exact.
     pub fn samples(samples: usize) -> ThreatBudget {
-        ThreatBudget { samples, entropy_samples: samples, states: usize::MAX }
+        ThreatBudget { samples, entropy_samples: samples, states: usize::MAX, exact_views: 0 }
     }
 }
 

@@ -111,12 +111,17 @@ pub struct Opponent {
     pub entropy: f64,
     /// The deals sampled for the estimate: as many as fit its budget, at
     /// most `--samples` (opponents later in a round cut short by the
-    /// budget have one fewer).
+    /// budget have one fewer); where `exact`, every consistent deal.
     pub samples: usize,
     /// The deals `entropy` is from: the first `--entropy-samples` within
     /// the budget (each needs its views counted, which the threat of
     /// knowing the case file now rarely does).
     pub entropy_samples: usize,
+    /// Whether `solved`, `threat` and `entropy` are exact (over every
+    /// consistent deal and every way the unseen cards shown to the opponent
+    /// can have fallen, where those are few; `threat_interval` is then the
+    /// point `threat`), not estimated from a sample.
+    pub exact: bool,
 }
 
 /// The behaviour hint: what the case file would be if some opponents avoid
@@ -187,6 +192,7 @@ impl Advice {
                     entropy: o.entropy,
                     samples: o.samples,
                     entropy_samples: o.entropy_samples,
+                    exact: o.exact,
                 })
                 .collect(),
             behaviour_hint: advice.hint.as_ref().map(|h| BehaviourHint {

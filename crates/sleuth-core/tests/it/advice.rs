@@ -627,7 +627,7 @@ fn the_best_chance_to_end_the_game_is_the_full_rankings_largest() {
 #[test]
 fn advise_is_the_composition_of_its_parts() {
     use rand::SeedableRng;
-    use sleuth_core::advice::{better_than_even, combined_threat, AccuseReason, ThreatBudget};
+    use sleuth_core::advice::{better_than_even, combined_threat, AccuseReason};
     let (mut weighed, mut states) = (0, 0);
     for i in 0..300 {
         let master = i % 10 == 9;
@@ -641,12 +641,7 @@ fn advise_is_the_composition_of_its_parts() {
         let (_, deals) = pos.best_accusation().expect("counted");
         let total = pos.counts().total;
         let lookahead = if deals < total && better_than_even(deals, total) { options.opponent_shortlist } else { 0 };
-        let budget = ThreatBudget {
-            samples: options.samples,
-            entropy_samples: options.entropy_samples,
-            states: options.opponent_states,
-        };
-        let opponents = pos.opponents_by_knowledge(budget, lookahead, &mut rng).expect("counted");
+        let opponents = pos.opponents_by_knowledge(options.threat_budget(), lookahead, &mut rng).expect("counted");
         let accusation = pos.player_accusation(combined_threat(&opponents), options.shortlist).expect("counted");
         assert_eq!(advice.suggestions[..], ranked[..options.suggestions.min(ranked.len())], "game {i}");
         assert_eq!(advice.accusation, accusation, "game {i}");

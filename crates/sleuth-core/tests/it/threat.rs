@@ -6,7 +6,7 @@ use crate::support::{big_game, game_of, master_game, rng};
 use rand::Rng;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use sleuth_core::advice::{advise, AdviceOptions, OpponentProgress, Position, ThreatBudget};
+use sleuth_core::advice::{advise, AdviceOptions, OpponentProgress, Position, ThreatBudget, EXACT_DEALS};
 use sleuth_core::brute::{enumerate, enumerate_where};
 use sleuth_core::generate::{generate, DeckChoice, GenConfig};
 use sleuth_core::{Card, CardSet, Event, Game, Place, Player};
@@ -37,6 +37,13 @@ fn small(i: u64) -> Game {
 /// suggested cards shows each with equal chance); each rebuilt view is
 /// itself enumerated.
 fn exact_knows_now(game: &Game, player: Player) -> f64 {
+    exact_progress(game, player).0
+}
+
+/// [`exact_knows_now`] and, over the same views, the mean case-file
+/// entropy (each category's, summed: `-Σ p log2 p` over the cards, `p`
+/// the share of the view's deals with the card in the case file).
+fn exact_progress(game: &Game, player: Player) -> (f64, f64) {
     let (me, _) = game.observer().expect("an observer's game");
     let deals = RefCell::new(Vec::new());
     enumerate_where(game, &|place: &[Option<Place>]| {
@@ -44,8 +51,10 @@ fn exact_knows_now(game: &Game, player: Player) -> f64 {
         true
     });
     let deals = deals.into_inner();
-    let mut certain: HashMap<(CardSet, Vec<Option<Card>>), bool> = HashMap::new();
-    let mut sum = 0.0;
+    // Per view (its hand and the cards it saw shown): certain, and its entropy.
+    type View = (CardSet, Vec<Option<Card>>);
+    let mut views: HashMap<View, (bool, f64)> = HashMap::new();
+    let (mut sum, mut entropy) = (0.0, 0.0);
     for deal in &deals {
         let hand = |p: Player| -> CardSet {
             game.deck().cards().filter(|c| deal[c.index()] == Some(Place::Player(p))).collect()
@@ -75,15 +84,71 @@ fn exact_knows_now(game: &Game, player: Player) -> f64 {
         }
         for (shown, p) in ways {
             let key = (hand(player), shown);
-            let known = *certain
-                .entry(key.clone())
-                .or_insert_with(|| enumerate(&game.seen_by(player, key.0, |i| key.1[i])).case_files.len() == 1);
+            let (known, h) = *views.entry(key.clone()).or_insert_with(|| {
+                let view = enumerate(&game.seen_by(player, key.0, |i| key.1[i]));
+                let cf = Place::CaseFile.index(game.num_players());
+                let h: f64 = view
+                    .marginal
+                    .iter()
+                    .map(|m| m[cf] as f64 / view.total as f64)
+                    .filter(|&q| q > 0.0)
+                    .map(|q| -q * q.log2())
+                    .sum();
+                (view.case_files.len() == 1, h)
+            });
             if known {
                 sum += p;
             }
+            entropy += p * h;
         }
     }
-    sum / deals.len() as f64
+    (sum / deals.len() as f64, entropy / deals.len() as f64)
+}
+
+/// Where the observer's deals are few, every opponent's progress is exact:
+/// knowing the case file now and the mean entropy equal the brute-force
+/// means over every deal and every way the unseen shown cards fell, the
+/// interval is the point, and the deals are all of them. Too few
+/// `exact_views` for the views falls back to the sample, and so does 0.
+#[test]
+fn few_deals_give_every_opponent_exact_progress() {
+    let (mut exact, mut fell_back) = (0, 0);
+    for i in 0..150 {
+        let game = small(i);
+        let pos = Position::new(&game).expect("a consistent game");
+        let run_with = |exact_views, lookahead| {
+            let budget = ThreatBudget { exact_views, ..ThreatBudget::samples(16) };
+            pos.opponents_by_knowledge(budget, lookahead, &mut ChaCha8Rng::seed_from_u64(i)).expect("counted")
+        };
+        let run = |exact_views| run_with(exact_views, 0);
+        assert!(pos.counts().total <= EXACT_DEALS, "game {i}: small games list their deals");
+        // Looking ahead changes the threat only: knowing it now and the entropy stay exact.
+        for (o, now) in run_with(100_000, 2).iter().zip(run(100_000)) {
+            assert!(o.exact && o.lookahead, "game {i}");
+            assert_eq!((o.solved, o.entropy, o.samples), (now.solved, now.entropy, now.samples), "game {i}");
+            assert!(
+                o.solved <= o.threat && o.threat <= 1.0 && o.threat_interval == (o.threat, o.threat),
+                "game {i}: {o:?}"
+            );
+        }
+        for o in run(100_000) {
+            assert!(o.exact, "game {i}");
+            let (knows, entropy) = exact_progress(&game, o.player);
+            assert!((o.solved - knows).abs() < 1e-12, "game {i}: knows now {} exactly {knows}", o.solved);
+            assert!((o.entropy - entropy).abs() < 1e-9, "game {i}: entropy {} exactly {entropy}", o.entropy);
+            assert_eq!((o.threat, o.threat_interval), (o.solved, (o.solved, o.solved)), "game {i}");
+            assert_eq!(o.samples as u128, pos.counts().total, "game {i}");
+            exact += 1;
+        }
+        let sampled = run(0);
+        assert!(sampled.iter().all(|o| !o.exact && o.samples == 16), "game {i}");
+        let one = run(1);
+        if one.iter().any(|o| !o.exact) {
+            assert_eq!(one, sampled, "game {i}: a budget too small for the views samples");
+            fell_back += 1;
+        }
+    }
+    assert!(exact >= 200 && fell_back >= 50, "{exact} exact opponents, {fell_back} fallbacks");
 }
 
 /// The 95 % intervals of the threat (knowing the case file now, from 16
@@ -132,8 +197,12 @@ fn a_budget_keeps_a_prefix_of_the_unbudgeted_sample() {
             pos.opponents_by_knowledge(budget, lookahead, &mut ChaCha8Rng::seed_from_u64(i)).expect("counted")
         };
         let full = run(ThreatBudget { entropy_samples: 4, ..ThreatBudget::samples(12) });
-        assert_eq!(run(ThreatBudget { samples: 12, entropy_samples: 4, states: 1 << 50 }), full, "game {i}");
-        let small = run(ThreatBudget { samples: 12, entropy_samples: 4, states: 20_000 });
+        assert_eq!(
+            run(ThreatBudget { samples: 12, entropy_samples: 4, states: 1 << 50, exact_views: 0 }),
+            full,
+            "game {i}"
+        );
+        let small = run(ThreatBudget { samples: 12, entropy_samples: 4, states: 20_000, exact_views: 0 });
         for (o, f) in small.iter().zip(&full) {
             assert!(o.samples >= 1 && o.samples <= 12, "game {i}");
             assert!(o.entropy_samples >= 1 && o.entropy_samples <= o.samples, "game {i}");
@@ -144,8 +213,12 @@ fn a_budget_keeps_a_prefix_of_the_unbudgeted_sample() {
             assert!(small.iter().take_while(|p| p.player != o.player).all(|p| p.samples >= o.samples));
             if o.samples < 12 || o.entropy_samples < f.entropy_samples {
                 cut += 1;
-                let alone =
-                    run(ThreatBudget { samples: o.samples, entropy_samples: o.entropy_samples, states: usize::MAX });
+                let alone = run(ThreatBudget {
+                    samples: o.samples,
+                    entropy_samples: o.entropy_samples,
+                    states: usize::MAX,
+                    exact_views: 0,
+                });
                 let same = alone.iter().find(|a| a.player == o.player).expect("every opponent");
                 assert_eq!(o, same, "game {i}");
             } else {

@@ -131,6 +131,7 @@ def advise(
     samples: int = 32,
     opponent_states: int = ...,
     entropy_samples: int = 8,
+    exact_views: int = 64,
     seed: int = 0,
     tell_samples: int = ...,
     max_states: Optional[int] = None,
