@@ -55,13 +55,15 @@ impl UniformSampler {
     }
 
     /// Every consistent deal, each once (in no meaningful order); `None`
-    /// where there are more than `limit`. The walk follows only the DP's
-    /// moves with completions, so its work is linear in the deals listed.
+    /// where there are more than `limit`, or not the memory to list them.
+    /// The walk follows only the DP's moves with completions, so its work
+    /// is linear in the deals listed.
     pub fn deals(&self, limit: u128) -> Option<Vec<Deal>> {
         if self.total > limit {
             return None;
         }
-        let mut out = Vec::with_capacity(usize::try_from(self.total).ok()?);
+        let mut out = Vec::new();
+        out.try_reserve_exact(usize::try_from(self.total).ok()?).ok()?;
         self.walk(0, 0, &mut self.fixed(), &mut out);
         debug_assert_eq!(out.len() as u128, self.total, "one deal per completion");
         Some(out)
