@@ -12,7 +12,7 @@ use super::dp::{self, Forward};
 use super::plan::{CardClasses, Plan};
 use super::{order, CountError, CountOptions};
 use crate::deduce::{propagate, CountProblem, Reduced, NONE};
-use crate::model::{Place, MAX_CARDS, MAX_PLACES};
+use crate::model::{Place, MAX_CARDS, MAX_PLACES, MAX_PLAYERS};
 use rand::seq::SliceRandom;
 use rand::Rng;
 
@@ -84,15 +84,8 @@ impl UniformSampler {
     /// open category among its tail cards allowed there, and each other
     /// tail card to any player with room left.
     fn tails(&self, i: usize, place: &Deal, out: &mut Vec<Deal>) {
-        let last = self.fwd.layers.last().expect("a forward pass has a final layer");
-        let (rem, open) = self.plan.final_state(last.keys.get(i));
-        let eligible: Vec<Vec<u8>> = open
-            .iter()
-            .map(|&k| {
-                let allowed = self.plan.tail.iter().filter(|t| t.category == k && t.case_ok);
-                allowed.flat_map(|t| t.cards.iter().copied()).collect()
-            })
-            .collect();
+        let (rem, open) = self.final_state(i);
+        let eligible: Vec<Vec<u8>> = open.iter().map(|&k| self.case_candidates(k)).collect();
         let tail: Vec<u8> = self.plan.tail.iter().flat_map(|t| t.cards.iter().copied()).collect();
         let mut pick = vec![0usize; open.len()];
         'files: loop {
@@ -126,6 +119,19 @@ impl UniformSampler {
                 rem[a] += 1;
             }
         }
+    }
+
+    /// The rooms left per player and the open case-file categories at
+    /// state `i` of the final layer.
+    fn final_state(&self, i: usize) -> ([u8; MAX_PLAYERS], Vec<usize>) {
+        let last = self.fwd.layers.last().expect("a forward pass has a final layer");
+        self.plan.final_state(last.keys.get(i))
+    }
+
+    /// The tail cards that may be the case card of open category `k`.
+    fn case_candidates(&self, k: usize) -> Vec<u8> {
+        let allowed = self.plan.tail.iter().filter(|t| t.category == k && t.case_ok);
+        allowed.flat_map(|t| t.cards.iter().copied()).collect()
     }
 
     /// The place of index `q` (players in seat order, then the case file).
@@ -167,14 +173,11 @@ impl UniformSampler {
             i = j;
         }
         // The tail from the final state.
-        let last = self.fwd.layers.last().expect("a forward pass has a final layer");
-        let (rem, open) = self.plan.final_state(last.keys.get(i));
+        let (rem, open) = self.final_state(i);
         let mut rest: Vec<u8> = Vec::new();
         let mut case_cards: Vec<u8> = Vec::new();
         for &k in &open {
-            let eligible: Vec<u8> =
-                self.plan.tail.iter().filter(|t| t.category == k && t.case_ok).flat_map(|t| t.cards.clone()).collect();
-            let c = *eligible.choose(rng).expect("a final state with weight has tail case cards");
+            let c = *self.case_candidates(k).choose(rng).expect("a final state with weight has tail case cards");
             case_cards.push(c);
         }
         for class in &self.plan.tail {
@@ -212,22 +215,29 @@ mod tests {
         df * (1.0 - a + z * a.sqrt()).powi(3)
     }
 
+    /// A generated game on a custom deck of `sizes`: an observer's view on
+    /// even seeds, a face-up card on every third, some wrong accusations.
+    fn small_game(
+        seed: u64,
+        sizes: Vec<usize>,
+        players: usize,
+        suggestions: usize,
+        rng: &mut rand_chacha::ChaCha8Rng,
+    ) -> Game {
+        let cfg = GenConfig {
+            face_up: (seed % 3 == 0) as usize,
+            accusation_rate: 0.1,
+            ..GenConfig::new(DeckChoice::Custom(sizes), players, seed % 2 == 0, suggestions)
+        };
+        Game::new(&generate(&cfg, rng).file).unwrap()
+    }
+
     #[test]
     fn draws_are_consistent_and_uniform_on_small_games() {
         let mut tested = 0;
         for seed in 0..400u64 {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-            let cfg = GenConfig {
-                face_up: (seed % 3 == 0) as usize,
-                accusation_rate: 0.1,
-                ..GenConfig::new(
-                    DeckChoice::Custom(vec![3, 3, 2]),
-                    2 + (seed % 2) as usize,
-                    seed % 2 == 0,
-                    (seed % 5) as usize,
-                )
-            };
-            let game = Game::new(&generate(&cfg, &mut rng).file).unwrap();
+            let game = small_game(seed, vec![3, 3, 2], 2 + (seed % 2) as usize, (seed % 5) as usize, &mut rng);
             let brute = enumerate(&game);
             if !(2..=60).contains(&brute.total) {
                 continue;
@@ -260,17 +270,8 @@ mod tests {
         let mut tested = 0;
         for seed in 0..300u64 {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-            let cfg = GenConfig {
-                face_up: (seed % 3 == 0) as usize,
-                accusation_rate: 0.1,
-                ..GenConfig::new(
-                    DeckChoice::Custom(vec![3, 3, 2 + (seed % 2) as usize]),
-                    2 + (seed % 3) as usize,
-                    seed % 2 == 0,
-                    (seed % 6) as usize,
-                )
-            };
-            let game = Game::new(&generate(&cfg, &mut rng).file).unwrap();
+            let deck = vec![3, 3, 2 + (seed % 2) as usize];
+            let game = small_game(seed, deck, 2 + (seed % 3) as usize, (seed % 6) as usize, &mut rng);
             let brute = std::cell::RefCell::new(Vec::new());
             enumerate_where(&game, &|deal: &[Option<Place>]| {
                 brute.borrow_mut().push(deal.to_vec());
