@@ -134,19 +134,16 @@ impl Position<'_> {
             let is_out = self.game.is_out(j);
             let (mut solved, mut threat, mut entropy) = (0.0, 0.0, 0.0);
             for deal in &deals {
-                let hand = |p: Player| -> CardSet {
-                    self.game.deck().cards().filter(|c| deal[c.index()] == Some(Place::Player(p))).collect()
-                };
+                let hands = self.hands(deal);
                 let mut q = public.clone();
-                for c in hand(j) {
+                for c in hands[j.index()] {
                     q.add_fact(c, Place::Player(j), true);
                 }
                 for e in self.game.events() {
-                    let Event::Suggestion(s) = e else { continue };
-                    let (true, Some(r)) = (s.by == j, s.refuted_by) else { continue };
-                    let shown = match s.shown {
-                        Some(c) if r == self.me => Some(c),
-                        _ => (s.cards & hand(r)).iter().choose(rng),
+                    let (r, shown) = match self.shown_to(j, e) {
+                        ShownTo::Known(r, c) => (r, Some(c)),
+                        ShownTo::Unseen(r, cards) => (r, (cards & hands[r.index()]).iter().choose(rng)),
+                        ShownTo::Nothing => continue,
                     };
                     if let Some(c) = shown {
                         q.add_fact(c, Place::Player(r), true);
@@ -337,17 +334,11 @@ impl Position<'_> {
             .collect();
         let mut distinct = 0usize;
         let per_deal = 1.0 / deals.len() as f64;
-        let mut hands = vec![CardSet::EMPTY; self.game.num_players()];
         for deal in &deals {
-            hands.fill(CardSet::EMPTY);
-            for c in self.game.deck().cards() {
-                if let Some(Place::Player(p)) = deal[c.index()] {
-                    hands[p.index()].insert(c);
-                }
-            }
+            let hands = self.hands(deal);
             for t in &mut opponents {
                 // The cards each refuter may have shown, and how many ways in all.
-                let choices: Vec<CardSet> = t.unseen.iter().map(|&(_, r, cards)| cards & hands[r.index()]).collect();
+                let choices: Vec<CardSet> = t.unseen.iter().map(|&(r, cards)| cards & hands[r.index()]).collect();
                 let ways = choices.iter().try_fold(1usize, |n, c| n.checked_mul(c.len()));
                 if ways.is_none_or(|n| distinct + n > budget.exact_views) {
                     return Ok(None); // more views than the budget (each way is a view)
@@ -374,8 +365,17 @@ impl Position<'_> {
             let out_of_game = self.game.is_out(t.player);
             let lookahead = if out_of_game { 0 } else { shortlist };
             let (mut certain, mut threat, mut entropy) = (0.0, 0.0, 0.0);
-            for ((hand, shown), p) in t.views {
-                let game = self.game.seen_by(t.player, hand, |i| self.shown_to(t.player, i, &t.unseen, &shown));
+            for ((hand, unseen), p) in t.views {
+                // The card it saw shown per event: known, the next of `unseen`, or none.
+                let mut unseen = unseen.into_iter();
+                let shown: Vec<Option<Card>> = (self.game.events().iter())
+                    .map(|e| match self.shown_to(t.player, e) {
+                        ShownTo::Known(_, c) => Some(c),
+                        ShownTo::Unseen(..) => unseen.next(),
+                        ShownTo::Nothing => None,
+                    })
+                    .collect();
+                let game = self.game.seen_by(t.player, hand, |i| shown[i]);
                 let (v, states) = view_progress(&game, lookahead, &self.count)?;
                 spent = spent.saturating_add(states);
                 if spent > budget.states {
@@ -403,63 +403,74 @@ impl Position<'_> {
         Ok(Some(out))
     }
 
-    /// The suggestions `player` made that another opponent refuted, the
-    /// shown card unseen by the observer: (event index, refuter, the
-    /// suggested cards).
-    fn unseen_shown(&self, player: Player) -> Vec<(usize, Player, CardSet)> {
-        let events = self.game.events().iter().enumerate();
+    /// Per suggestion `player` made whose shown card the observer did not
+    /// see: the refuter and the suggested cards, in event order.
+    fn unseen_shown(&self, player: Player) -> Vec<(Player, CardSet)> {
+        let events = self.game.events().iter();
         events
-            .filter_map(|(i, e)| match e {
-                Event::Suggestion(s) if s.by == player => match s.refuted_by {
-                    Some(r) if r != self.me => Some((i, r, s.cards)),
-                    _ => None,
-                },
+            .filter_map(|e| match self.shown_to(player, e) {
+                ShownTo::Unseen(r, cards) => Some((r, cards)),
                 _ => None,
             })
             .collect()
     }
 
-    /// The card `player` saw shown at event `i`: the one the observer
-    /// showed it, the one of `shown` for the `unseen` events, else none.
-    fn shown_to(&self, player: Player, i: usize, unseen: &[(usize, Player, CardSet)], shown: &[Card]) -> Option<Card> {
-        match self.game.events()[i] {
-            Event::Suggestion(ref s) if s.by == player && s.refuted_by == Some(self.me) => s.shown,
-            _ => unseen.iter().position(|&(k, ..)| k == i).map(|n| shown[n]),
+    /// What `player` saw shown at event `e`, as far as the observer knows.
+    fn shown_to(&self, player: Player, e: &Event) -> ShownTo {
+        match e {
+            Event::Suggestion(s) if s.by == player => match (s.refuted_by, s.shown) {
+                (Some(r), Some(c)) if r == self.me => ShownTo::Known(r, c),
+                (Some(r), _) => ShownTo::Unseen(r, s.cards),
+                (None, _) => ShownTo::Nothing,
+            },
+            _ => ShownTo::Nothing,
         }
+    }
+
+    /// Every player's hand in `deal`, by seat.
+    fn hands(&self, deal: &Deal) -> Vec<CardSet> {
+        let mut hands = vec![CardSet::EMPTY; self.game.num_players()];
+        for c in self.game.deck().cards() {
+            if let Some(Place::Player(p)) = deal[c.index()] {
+                hands[p.index()].insert(c);
+            }
+        }
+        hands
     }
 
     /// `player`'s hand in `deal` and, per event, the card it saw shown: the
     /// one the observer saw shown to it, or else a uniformly chosen card of
     /// the deal's refuter among the suggested ones.
     fn view_in_deal<R: Rng + ?Sized>(&self, player: Player, deal: &Deal, rng: &mut R) -> OpponentView {
-        let hand = |p: Player| -> CardSet {
-            self.game.deck().cards().filter(|c| deal[c.index()] == Some(Place::Player(p))).collect()
-        };
-        let shown = self
-            .game
-            .events()
-            .iter()
-            .map(|e| match e {
-                Event::Suggestion(s) if s.by == player => match (s.refuted_by, s.shown) {
-                    (Some(r), Some(c)) if r == self.me => Some(c),
-                    (Some(r), _) => (s.cards & hand(r)).iter().choose(rng),
-                    (None, _) => None,
-                },
-                _ => None,
+        let hands = self.hands(deal);
+        let shown = (self.game.events().iter())
+            .map(|e| match self.shown_to(player, e) {
+                ShownTo::Known(_, c) => Some(c),
+                ShownTo::Unseen(r, cards) => (cards & hands[r.index()]).iter().choose(rng),
+                ShownTo::Nothing => None,
             })
             .collect();
-        (hand(player), shown)
+        (hands[player.index()], shown)
     }
 }
 
 /// An opponent's rebuilt view: its hand and, per event, the card it saw shown.
 type OpponentView = (CardSet, Vec<Option<Card>>);
 
+/// What an opponent saw shown at one event, as far as the observer knows:
+/// the card the observer showed it, the refuter and suggested cards where
+/// the observer did not see which was shown, or nothing shown to it.
+enum ShownTo {
+    Known(Player, Card),
+    Unseen(Player, CardSet),
+    Nothing,
+}
+
 /// One opponent's views in [`Position::opponents_exactly`]: its hand and
 /// the card it saw shown at each of its `unseen` events, with its chance.
 struct ExactTally {
     player: Player,
-    unseen: Vec<(usize, Player, CardSet)>,
+    unseen: Vec<(Player, CardSet)>,
     index: HashMap<(CardSet, Vec<Card>), usize>,
     views: Vec<((CardSet, Vec<Card>), f64)>,
 }

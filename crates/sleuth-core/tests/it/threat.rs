@@ -8,6 +8,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sleuth_core::advice::{advise, AdviceOptions, OpponentProgress, Position, ThreatBudget, EXACT_DEALS};
 use sleuth_core::brute::{enumerate, enumerate_where};
+use sleuth_core::format::EventSpec;
 use sleuth_core::generate::{generate, DeckChoice, GenConfig};
 use sleuth_core::{Card, CardSet, Event, Game, Place, Player};
 use std::cell::RefCell;
@@ -16,6 +17,11 @@ use std::collections::HashMap;
 /// A small observer's game (three categories of three cards, three
 /// players) where every deal can be enumerated.
 fn small(i: u64) -> Game {
+    game_of(&small_generated(i))
+}
+
+/// [`small`] as generated, its file at hand.
+fn small_generated(i: u64) -> sleuth_core::generate::Generated {
     let mut r = rng("threat-small", i);
     let cfg = GenConfig {
         deck: DeckChoice::Custom(vec![3, 3, 3]),
@@ -27,7 +33,7 @@ fn small(i: u64) -> Game {
         explicit_hand_sizes: false,
         corrupt: false,
     };
-    game_of(&generate(&cfg, &mut r))
+    generate(&cfg, &mut r)
 }
 
 /// The exact chance that `player` is certain of the case file now, over
@@ -149,6 +155,40 @@ fn few_deals_give_every_opponent_exact_progress() {
         }
     }
     assert!(exact >= 200 && fell_back >= 50, "{exact} exact opponents, {fell_back} fallbacks");
+}
+
+/// The observer may leave out which card it showed: the opponent still saw
+/// one of the observer's suggested cards, each equally likely, in the exact
+/// progress as in the brute-force means.
+#[test]
+fn an_unrecorded_card_the_observer_showed_is_any_of_its_cards() {
+    let mut checked = 0;
+    for i in 0..150 {
+        let mut generated = small_generated(i);
+        let me = generated.file.me.clone();
+        let mut dropped = false;
+        for e in &mut generated.file.events {
+            if let EventSpec::Suggestion(s) = e {
+                if s.refuted_by.is_some() && s.refuted_by == me && s.shown.take().is_some() {
+                    dropped = true;
+                }
+            }
+        }
+        if !dropped {
+            continue;
+        }
+        let game = game_of(&generated);
+        let pos = Position::new(&game).expect("a consistent game");
+        let budget = ThreatBudget { exact_views: 100_000, ..ThreatBudget::samples(16) };
+        for o in pos.opponents_by_knowledge(budget, 0, &mut ChaCha8Rng::seed_from_u64(i)).expect("counted") {
+            let (knows, entropy) = exact_progress(&game, o.player);
+            assert!(o.exact, "game {i}");
+            assert!((o.solved - knows).abs() < 1e-12, "game {i}: knows now {} exactly {knows}", o.solved);
+            assert!((o.entropy - entropy).abs() < 1e-9, "game {i}: entropy {} exactly {entropy}", o.entropy);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 50, "{checked} opponents checked");
 }
 
 /// The 95 % intervals of the threat (knowing the case file now, from 16
