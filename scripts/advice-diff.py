@@ -11,8 +11,8 @@ default objective (the chance of ending the game, then the information;
 another as good is a tie the older ranking broke in favour of a suggestion
 the newer shortlist did not evaluate).
 A newer shortlist may evaluate suggestions the older one did not: the lists
-may differ, a suggestion both evaluate may not. Exits 1 on a mismatch or
-where the new top suggestion is worse.
+may differ, a suggestion both evaluate may not. Exits 1 on a mismatch, a state
+missing from OLD_DIR, or where the new top suggestion is worse.
 """
 import json
 import os
@@ -31,12 +31,17 @@ def differs(x, y):
     return x != y
 
 
+def score(suggestion):
+    """The default objective: the chance of ending the game, then the information."""
+    return (suggestion["end_probability"], suggestion["information"])
+
+
 def mismatches(a, b, where):
     """Every field of two evaluations of one suggestion that differs."""
     out = []
-    for field in ("information", "end_probability"):
-        if differs(a[field], b[field]):
-            out.append(f"{where} {field}: {a[field]} vs {b[field]}")
+    for field in sorted((set(a) | set(b)) - {"cards", "outcomes"}):
+        if field not in a or field not in b or differs(a[field], b[field]):
+            out.append(f"{where} {field}: {a.get(field)} vs {b.get(field)}")
     if len(a["outcomes"]) != len(b["outcomes"]):
         return out + [f"{where}: {len(a['outcomes'])} answers vs {len(b['outcomes'])}"]
     for i, (x, y) in enumerate(zip(a["outcomes"], b["outcomes"])):
@@ -55,6 +60,9 @@ def main():
     for name in sorted(n for n in os.listdir(new_dir) if n.endswith(".json")):
         with open(os.path.join(new_dir, name)) as f:
             new = json.load(f)
+        if not os.path.exists(os.path.join(old_dir, name)):
+            bad.append(f"{name}: not in {old_dir}")
+            continue
         with open(os.path.join(old_dir, name)) as f:
             old = json.load(f)
         states += 1
@@ -67,17 +75,18 @@ def main():
             if key(s) in by_key:
                 common += 1
                 bad += mismatches(s, by_key[key(s)], f"{name} {'/'.join(s['cards'])}")
-        if key(ns[0]) == key(os_[0]):
+        if not ns or not os_:
+            if ns or os_:
+                bad.append(f"{name}: {len(ns)} suggestions vs {len(os_)}")
+        elif key(ns[0]) == key(os_[0]):
             same_top += 1
+        elif score(ns[0]) > score(os_[0]):
+            better += 1
+        elif score(ns[0]) == score(os_[0]):
+            tied += 1
         else:
-            score = lambda s: (s["end_probability"], s["information"])  # noqa: E731
-            if score(ns[0]) > score(os_[0]):
-                better += 1
-            elif score(ns[0]) == score(os_[0]):
-                tied += 1
-            else:
-                worse += 1
-                bad.append(f"{name}: top {ns[0]['cards']} {score(ns[0])} below {os_[0]['cards']} {score(os_[0])}")
+            worse += 1
+            bad.append(f"{name}: top {ns[0]['cards']} {score(ns[0])} below {os_[0]['cards']} {score(os_[0])}")
     for line in bad[:50]:
         print(line)
     print(
