@@ -51,6 +51,28 @@ pub struct ClassCounts {
     pub case_file: Vec<u128>,
 }
 
+/// Per card (by index), the first card in deck order that every consistent
+/// deal treats alike: of its category, left unplaced by propagation with
+/// the same allowed places, and in no clause (itself where no other is).
+/// Swapping two alike cards maps the consistent deals onto themselves (each
+/// keeps its category's one case-file card and every hand its size), so
+/// the counts by where one of them is give the other's, the two swapped.
+pub fn alike_cards(p: &CountProblem) -> Vec<Card> {
+    let mut first: Vec<Card> = (0..MAX_CARDS as u8).map(Card).collect();
+    let Some(r) = propagate(p) else { return first };
+    let in_clause: CardSet = r.clauses.iter().flatten().map(|l| Card(l.card)).collect();
+    let free: Vec<Card> = (r.unassigned(p) - in_clause).iter().collect();
+    for (i, &c) in free.iter().enumerate() {
+        let like = |d: &&Card| {
+            p.category_of[d.index()] == p.category_of[c.index()] && r.allowed[d.index()] == r.allowed[c.index()]
+        };
+        if let Some(&d) = free[..i].iter().find(like) {
+            first[c.index()] = first[d.index()];
+        }
+    }
+    first
+}
+
 /// The counts of every class of deals, classes numbered by `class_of`,
 /// which gets the place of each watched card (in `watched`'s order; place
 /// index: players in seat order, then the case file) and returns the class

@@ -104,7 +104,7 @@ mod tests;
 pub(crate) mod uniform;
 
 pub use case_file::{case_files, CaseFileList};
-pub use classes::{case_file_by_class, ClassBuffers, ClassCounts};
+pub use classes::{alike_cards, case_file_by_class, ClassBuffers, ClassCounts};
 pub use options::{states_for_memory, CountOptions, Progress, BYTES_PER_STATE, MAX_STATES, MAX_STATE_LIMIT};
 
 use crate::deduce::{propagate, CountProblem};
