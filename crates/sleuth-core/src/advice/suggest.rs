@@ -798,9 +798,8 @@ struct Split {
 /// in no clause, of one category with the same allowed places) share one
 /// count too: swapping alike cards maps the deals onto themselves, so the
 /// deals split by where the first card of each group is give every
-/// member's classes, the cards swapped back. On master 10-player rankings
-/// a third of the counts by class watch a single card, and over half of
-/// those one alike to a card another suggestion watches.
+/// member's classes, the cards swapped back (a fifth fewer counts by class
+/// on the master 10-player advice states of BENCHMARKS.md).
 #[derive(Default)]
 struct Splits {
     /// Per card, the first card alike to it ([`alike_cards`]).
