@@ -17,10 +17,11 @@
 use super::arith::{add, mul};
 use super::card_outer::card_outer_files;
 use super::choice::{choose_order, plan};
+use super::classes::alike_cards;
 use super::plan::{CardClasses, Plan};
 use super::{count_marginals, dp, CaseFiles, CountError, CountOptions, Counts, MAX_CASE_FILES};
-use crate::deduce::{propagate, CountProblem, Reduced, NONE};
-use crate::model::{Card, CardSet, MAX_PLACES};
+use crate::deduce::{propagate, CountProblem, Reduced};
+use crate::model::{Card, MAX_PLACES};
 use rustc_hash::FxHashMap;
 
 /// Possible case files with their number of consistent deals, most likely
@@ -329,9 +330,9 @@ fn expand(per: &[Vec<u8>], n: u128, out: &mut CaseFileList) {
 
 /// [`case_files`] by the earlier method: one category is left free; for every combination of the other
 /// categories' case cards, a marginal count with those cards fixed gives the
-/// free category's distribution. Cards that are interchangeable (same
-/// allowed places, in no clause) give equal counts, so only one
-/// representative of each group is fixed. The free category is the one with
+/// free category's distribution. Alike cards ([`alike_cards`]: unplaced,
+/// in no clause, with the same allowed places) give equal counts, so only
+/// one representative of each group is fixed. The free category is the one with
 /// the most groups, so that the number of counts is as small as possible.
 ///
 /// # Errors
@@ -346,23 +347,13 @@ pub(super) fn by_fixing(
         return Ok(CaseFileList::default());
     }
     let cf = p.np;
-    let Some(r) = propagate(p) else { return Ok(CaseFileList::default()) };
-    let mut in_clause = CardSet::EMPTY;
-    for cl in &r.clauses {
-        for l in cl {
-            in_clause.insert(Card(l.card));
-        }
-    }
-    let interchangeable = |c: Card, d: Card| {
-        let free = |x: Card| !in_clause.contains(x) && r.assigned[x.index()] == NONE;
-        free(c) && free(d) && r.allowed[c.index()] == r.allowed[d.index()]
-    };
-    // Per category: groups of interchangeable candidates.
+    let alike = alike_cards(p);
+    // Per category: groups of interchangeable (alike) candidates.
     let mut groups: Vec<Vec<Vec<Card>>> = Vec::new();
     for &cards in &p.categories {
         let mut cat_groups: Vec<Vec<Card>> = Vec::new();
         for c in cards.iter().filter(|c| counts.marginal[c.index()][cf] > 0) {
-            match cat_groups.iter_mut().find(|g| interchangeable(g[0], c)) {
+            match cat_groups.iter_mut().find(|g| alike[g[0].index()] == alike[c.index()]) {
                 Some(g) => g.push(c),
                 None => cat_groups.push(vec![c]),
             }
