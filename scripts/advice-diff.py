@@ -36,18 +36,22 @@ def score(suggestion):
     return (suggestion["end_probability"], suggestion["information"])
 
 
+def field_mismatches(x, y, where, skip=()):
+    """Every field of two objects that one lacks or that differs, but those in `skip`."""
+    return [
+        f"{where} {field}: {x.get(field)} vs {y.get(field)}"
+        for field in sorted((set(x) | set(y)) - set(skip))
+        if field not in x or field not in y or differs(x[field], y[field])
+    ]
+
+
 def mismatches(a, b, where):
     """Every field of two evaluations of one suggestion that differs."""
-    out = []
-    for field in sorted((set(a) | set(b)) - {"cards", "outcomes"}):
-        if field not in a or field not in b or differs(a[field], b[field]):
-            out.append(f"{where} {field}: {a.get(field)} vs {b.get(field)}")
+    out = field_mismatches(a, b, where, skip={"cards", "outcomes"})
     if len(a["outcomes"]) != len(b["outcomes"]):
         return out + [f"{where}: {len(a['outcomes'])} answers vs {len(b['outcomes'])}"]
     for i, (x, y) in enumerate(zip(a["outcomes"], b["outcomes"])):
-        for field in sorted(set(x) | set(y)):
-            if field not in x or field not in y or differs(x[field], y[field]):
-                out.append(f"{where} answer {i} {field}: {x.get(field)} vs {y.get(field)}")
+        out += field_mismatches(x, y, f"{where} answer {i}")
     return out
 
 
