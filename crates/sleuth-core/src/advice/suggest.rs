@@ -434,24 +434,26 @@ impl Position<'_> {
     /// categories (they must be in the case file). It ignores what is learnt
     /// about who holds what, which the exact evaluation counts.
     pub fn estimate(&self, cards: CardSet) -> f64 {
-        let open: Vec<Card> = (cards - self.hand).iter().collect();
+        let open = cards - self.hand;
+        let m = open.len();
+        // Nothing allocated or cleared per player: the opponents' look-ahead
+        // estimates every legal suggestion of every view it counts.
+        let (mut h, mut dist) = ([0.0f64; MAX_CARDS], [0.0f64; MAX_CARDS]);
         let mut reach = 1.0;
         let mut score = 0.0;
         let mut r = self.game.next_player(self.me);
         while r != self.me {
-            let mut h = [0.0f64; MAX_CARDS];
             for (i, c) in open.iter().enumerate() {
                 h[i] = self.prob[c.index()][r.index()];
             }
-            let m = open.len();
-            for (i, &c) in open.iter().enumerate() {
-                score += reach * show_probability(&h[..m], i) * self.gain[c.index()];
+            for (i, c) in open.iter().enumerate() {
+                score += reach * show_probability(&h[..m], i, &mut dist) * self.gain[c.index()];
             }
             reach *= h[..m].iter().map(|x| 1.0 - x).product::<f64>();
             r = self.game.next_player(r);
         }
         let deck = self.game.deck();
-        let nobody: f64 = open.iter().map(|&c| self.category_entropy[deck.category(c).index()]).sum();
+        let nobody: f64 = open.iter().map(|c| self.category_entropy[deck.category(c).index()]).sum();
         score + reach * nobody
     }
 
@@ -1020,10 +1022,11 @@ pub(super) fn mode_bound(game: &crate::Game, counts: &crate::Counts) -> f64 {
 /// The probability that a player who holds each card `j` independently
 /// with probability `h[j]` shows card `i`, choosing uniformly among those it
 /// holds: `h_i · E[1 / (1 + K)]`, `K` the number of the other cards it holds,
-/// whose distribution is built card by card.
-fn show_probability(h: &[f64], i: usize) -> f64 {
+/// whose distribution is built card by card in `dist` (scratch, at least
+/// as long as `h`).
+fn show_probability(h: &[f64], i: usize, dist: &mut [f64]) -> f64 {
     let m = h.len();
-    let mut dist = [0.0f64; MAX_CARDS];
+    dist[..m].fill(0.0);
     dist[0] = 1.0;
     for (j, &hj) in h.iter().enumerate() {
         if j == i {
@@ -1110,7 +1113,7 @@ mod tests {
         for h in cases {
             let mut total = 0.0;
             for i in 0..h.len() {
-                let (a, b) = (show_probability(h, i), by_subsets(h, i));
+                let (a, b) = (show_probability(h, i, &mut [0.0; 8]), by_subsets(h, i));
                 assert!((a - b).abs() < 1e-12, "{h:?} card {i}: {a} vs {b}");
                 total += a;
             }
