@@ -436,8 +436,9 @@ impl Position<'_> {
     pub fn estimate(&self, cards: CardSet) -> f64 {
         let open = cards - self.hand;
         let m = open.len();
-        // Nothing allocated or cleared per player: the opponents' look-ahead
-        // estimates every legal suggestion of every view it counts.
+        // Nothing allocated, and per player only the `m` entries read are
+        // set: the opponents' look-ahead estimates every legal suggestion of
+        // every view it counts.
         let (mut h, mut dist) = ([0.0f64; MAX_CARDS], [0.0f64; MAX_CARDS]);
         let mut reach = 1.0;
         let mut score = 0.0;
