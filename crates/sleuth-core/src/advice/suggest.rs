@@ -439,7 +439,7 @@ impl Position<'_> {
         // Nothing allocated, and per player only the `m` entries read are
         // set: the opponents' look-ahead estimates every legal suggestion of
         // every view it counts.
-        let (mut h, mut dist) = ([0.0f64; MAX_CARDS], [0.0f64; MAX_CARDS]);
+        let mut h = [0.0f64; MAX_CARDS];
         let mut reach = 1.0;
         let mut score = 0.0;
         let mut r = self.game.next_player(self.me);
@@ -448,7 +448,7 @@ impl Position<'_> {
                 h[i] = self.prob[c.index()][r.index()];
             }
             for (i, c) in open.iter().enumerate() {
-                score += reach * show_probability(&h[..m], i, &mut dist) * self.gain[c.index()];
+                score += reach * show_probability(&h[..m], i) * self.gain[c.index()];
             }
             reach *= h[..m].iter().map(|x| 1.0 - x).product::<f64>();
             r = self.game.next_player(r);
@@ -1030,9 +1030,8 @@ pub(super) fn mode_bound(game: &crate::Game, counts: &crate::Counts) -> f64 {
 
 /// The probability that a player who holds each card `j` independently
 /// with probability `h[j]` shows card `i`, choosing uniformly among those it
-/// holds: `h_i · E[1 / (1 + K)]`, `K` the number of the other cards it holds
-/// (`dist`: scratch, at least as long as `h`).
-fn show_probability(h: &[f64], i: usize, dist: &mut [f64]) -> f64 {
+/// holds: `h_i · E[1 / (1 + K)]`, `K` the number of the other cards it holds.
+fn show_probability(h: &[f64], i: usize) -> f64 {
     // A suggestion's two or three open cards, unrolled: the operations of
     // the loop in the same order, so the same bits (the estimate orders the
     // shortlist). The opponents' look-ahead estimates every legal
@@ -1047,15 +1046,15 @@ fn show_probability(h: &[f64], i: usize, dist: &mut [f64]) -> f64 {
             let (a, b) = (other(0), other(1));
             h[i] * ((1.0 - a) * (1.0 - b) + (a * (1.0 - b) + (1.0 - a) * b) / 2.0 + a * b / 3.0)
         }
-        _ => show_probability_looped(h, i, dist),
+        _ => show_probability_looped(h, i),
     }
 }
 
 /// [`show_probability`] for any number of cards: `K`'s distribution built
-/// card by card in `dist`.
-fn show_probability_looped(h: &[f64], i: usize, dist: &mut [f64]) -> f64 {
+/// card by card.
+fn show_probability_looped(h: &[f64], i: usize) -> f64 {
     let m = h.len();
-    dist[..m].fill(0.0);
+    let mut dist = [0.0f64; MAX_CARDS];
     dist[0] = 1.0;
     for (j, &hj) in h.iter().enumerate() {
         if j == i {
@@ -1147,8 +1146,8 @@ mod tests {
             let h: Vec<f64> =
                 (0..m).map(|_| if rng.gen_bool(0.2) { edges[rng.gen_range(0..4)] } else { rng.gen::<f64>() }).collect();
             for i in 0..m {
-                let looped = show_probability_looped(&h, i, &mut [0.0; 8]);
-                assert_eq!(show_probability(&h, i, &mut [0.0; 8]).to_bits(), looped.to_bits(), "{h:?} card {i}");
+                let looped = show_probability_looped(&h, i);
+                assert_eq!(show_probability(&h, i).to_bits(), looped.to_bits(), "{h:?} card {i}");
             }
         }
     }
@@ -1159,7 +1158,7 @@ mod tests {
         for h in cases {
             let mut total = 0.0;
             for i in 0..h.len() {
-                let (a, b) = (show_probability(h, i, &mut [0.0; 8]), by_subsets(h, i));
+                let (a, b) = (show_probability(h, i), by_subsets(h, i));
                 assert!((a - b).abs() < 1e-12, "{h:?} card {i}: {a} vs {b}");
                 total += a;
             }
