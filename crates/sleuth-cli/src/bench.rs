@@ -43,10 +43,12 @@ pub struct Args {
     /// Time the advice (`sleuth advise`) beside the whole analysis instead: of the game files
     /// given, else of generated player views (classic and master observers, and master
     /// 10-player bystanders given a hand).
-    #[arg(long, conflicts_with = "plot")]
+    #[arg(long)]
     advice: bool,
     /// Also plot every state's whole analysis against its count, with the
-    /// target (2 × count + 2 ms): bench_times.svg and .png in this directory.
+    /// target (2 × count + 2 ms): bench_times.svg and .png in this directory; with --advice,
+    /// every state's advice against its whole analysis, with the advice's targets:
+    /// bench_advice.svg and .png.
     #[arg(long, value_name = "DIR")]
     plot: Option<PathBuf>,
 }

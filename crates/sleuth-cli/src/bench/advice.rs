@@ -10,11 +10,13 @@
 //!
 //! With game files, each file is timed the same way (the fastest of
 //! `--repeat` passes over the files), a row per file and one for them all.
+//! With `--plot DIR`, every state's advice against its whole analysis.
 
 use super::{progress, stats, write_footer, write_header, write_table, Args, Stats};
 use crate::generate::generate_seeded;
-use crate::input::load_game;
+use crate::input::{display, load_game};
 use crate::output::plural;
+use crate::plot::scatter::{write_scatter, Curve, Point, Scatter};
 use crate::Outcome;
 use anyhow::Context as _;
 use sleuth_core::advice::{advise, AdviceOptions, Position};
@@ -109,8 +111,10 @@ pub(super) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let kinds = kinds();
     let bar = progress(kinds.len() as u64 * SUGGESTIONS.len() as u64 * games * u64::from(args.repeat));
     let mut rows = Vec::new();
+    let mut points = Vec::new();
     for (deck, deck_name, players, observer) in kinds {
         let view_name = if observer { "observer" } else { "bystander" };
+        let group = format!("{deck_name} {players}{}", if observer { "" } else { " bystander" });
         for &made in &SUGGESTIONS {
             bar.set_message(format!("{deck_name} {players} players, {view_name}, {made} suggestions"));
             let cfg = GenConfig::new(deck.clone(), players, observer, made);
@@ -123,6 +127,7 @@ pub(super) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
                 }
             }
             let timed: Vec<Timing> = best.into_iter().flatten().collect();
+            points.extend(timed.iter().map(|t| point(&group, t)));
             let of =
                 |f: fn(&Timing) -> Duration| -> Option<Stats> { stats(&mut timed.iter().map(f).collect::<Vec<_>>()) };
             let (whole, sugg, adv) = (of(|t| t.whole), of(|t| t.suggestions), of(|t| t.advice));
@@ -145,6 +150,8 @@ pub(super) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let right = [false, true, false, true, true, true, true, true, true, true, true];
     write_table(out, &header, &rows, &right, args.markdown)?;
     write_footer(out, args.markdown)?;
+    let title = format!("sleuth bench --advice: generated states, seeds 0..{}, fastest of {}", games - 1, args.repeat);
+    plot(args, &title, &points)?;
     Ok(Outcome::Success)
 }
 
@@ -199,9 +206,11 @@ fn run_files(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let header = ["file", "whole ms", "suggestions ms", "advice ms"];
     let mut rows = Vec::new();
     let mut timed = Vec::new();
+    let mut points = Vec::new();
     for ((name, _), best) in games.iter().zip(&best) {
         if let Some(t) = best {
             timed.push(*t);
+            points.push(point("game files", t));
             rows.push(vec![
                 name.clone(),
                 ms(Some(t.whole.as_secs_f64() * 1e3)),
@@ -221,5 +230,59 @@ fn run_files(args: &Args, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     ]);
     write_table(out, &header, &rows, &[false, true, true, true], args.markdown)?;
     write_footer(out, args.markdown)?;
+    let title =
+        format!("sleuth bench --advice: {} game file{}, fastest of {}", timed.len(), plural(timed.len()), args.repeat);
+    plot(args, &title, &points)?;
     Ok(if failed == 0 { Outcome::Success } else { Outcome::NoResult })
+}
+
+/// A timed state as a point: its whole analysis and its advice, in ms.
+fn point(group: &str, t: &Timing) -> Point {
+    Point { group: group.to_string(), x: t.whole.as_secs_f64() * 1e3, y: t.advice.as_secs_f64() * 1e3 }
+}
+
+/// The worst advice issue 57 allows on master 10-player states, in ms.
+const MASTER_10_WORST_MS: f64 = 300.0;
+/// The advice issue 57 allows on classic states, in ms.
+const CLASSIC_MS: f64 = 5.0;
+
+/// With `--plot DIR`, `bench_advice.{svg,png}`: each state's advice
+/// against its whole analysis, with the diagonal and the targets (300 ms at
+/// worst on master 10-player states, 5 ms on classic ones), each with how
+/// many of its states are above it (of the generated cells its own deck's,
+/// of game files all); where it went goes to standard error (standard
+/// output holds the table).
+fn plot(args: &Args, title: &str, points: &[Point]) -> anyhow::Result<()> {
+    let Some(dir) = &args.plot else { return Ok(()) };
+    let above = |prefix: &str, limit: f64| {
+        let mine: Vec<&Point> =
+            points.iter().filter(|p| p.group == "game files" || p.group.starts_with(prefix)).collect();
+        let over = mine.iter().filter(|p| p.y > limit).count();
+        format!("{over} of {} state{} above", mine.len(), plural(mine.len()))
+    };
+    let curves = [
+        Curve { label: "advice = whole analysis".into(), f: |x| x, solid: false },
+        Curve {
+            label: format!("target, master 10 players: at worst 300 ms ({})", above("master 10", MASTER_10_WORST_MS)),
+            f: |_| MASTER_10_WORST_MS,
+            solid: true,
+        },
+        Curve {
+            label: format!("target, classic: 5 ms ({})", above("classic", CLASSIC_MS)),
+            f: |_| CLASSIC_MS,
+            solid: true,
+        },
+    ];
+    let plot = Scatter {
+        name: "bench_advice",
+        title,
+        x_desc: "whole analysis (counts and case files), ms",
+        y_desc: "advice (as sleuth advise), ms",
+        points,
+        curves: &curves,
+    };
+    let files = write_scatter(dir, &plot).with_context(|| format!("cannot plot to {}", display(dir)))?;
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    eprintln!("plot written: {}", names.join(", "));
+    Ok(())
 }

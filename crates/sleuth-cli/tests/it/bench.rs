@@ -105,3 +105,37 @@ fn times_the_advice_of_given_files() {
     // Three columns of median / p95 / max.
     assert_eq!(all.matches(" / ").count(), 6, "{all}");
 }
+
+/// `--advice --plot DIR` draws each file's advice against its whole
+/// analysis, with the advice's targets, and leaves the table on standard
+/// output as it was.
+#[test]
+fn plots_the_advice() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("plots");
+    let run = sleuth(&[
+        "bench",
+        "--advice",
+        "--repeat",
+        "1",
+        "--plot",
+        out.to_str().unwrap(),
+        "seed-sat-sample-midgame.json",
+    ]);
+    run.code(0);
+    assert!(run.stdout.lines().any(|l| l.starts_with("seed-sat-sample-midgame.json")), "{}", run.stdout);
+    assert!(run.stderr.contains("bench_advice.svg"), "{}", run.stderr);
+    let svg = std::fs::read_to_string(out.join("bench_advice.svg")).unwrap();
+    assert!(svg.starts_with("<svg"), "bench_advice.svg");
+    for text in ["game files (1)", "advice = whole analysis"] {
+        assert!(svg.contains(text), "{text}: bench_advice.svg");
+    }
+    // How many states are above a target depends on this machine's speed.
+    for target in ["target, master 10 players: at worst 300 ms (", "target, classic: 5 ms ("] {
+        let at = svg.find(target).unwrap_or_else(|| panic!("{target}: bench_advice.svg"));
+        let rest = &svg[at + target.len()..];
+        assert!(rest.starts_with("0 of 1 state above)") || rest.starts_with("1 of 1 state above)"), "{rest}");
+    }
+    let png = std::fs::read(out.join("bench_advice.png")).unwrap();
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "bench_advice.png");
+}
