@@ -124,10 +124,25 @@ fn svg(plot: &Scatter) -> anyhow::Result<String> {
                 .label(format!("{group} ({})", mine.len()))
                 .legend(move |(x, y)| Circle::new((x + 8, y), 4, c.filled()));
         }
-        super::draw_legend(&mut chart, SeriesLabelPosition::UpperLeft, 14)?;
+        super::draw_legend(&mut chart, legend_corner(plot.points, lo, hi), 14)?;
         root.present().map_err(|e| anyhow!("{e}"))?;
     }
     Ok(svg)
+}
+
+/// Where the legend hides fewer points: the upper left corner (the
+/// diagonal's empty side where most points lie below it), or the lower
+/// right where more lie in the upper left quarter of the log-log square
+/// `lo..hi`.
+fn legend_corner(points: &[Point], lo: f64, hi: f64) -> SeriesLabelPosition {
+    let mid = (lo * hi).sqrt();
+    let upper_left = points.iter().filter(|p| p.x < mid && p.y > mid).count();
+    let lower_right = points.iter().filter(|p| p.x > mid && p.y < mid).count();
+    if upper_left > lower_right {
+        SeriesLabelPosition::LowerRight
+    } else {
+        SeriesLabelPosition::UpperLeft
+    }
 }
 
 #[cfg(test)]
@@ -151,6 +166,14 @@ mod tests {
         for text in ["a test", "a (2)", "b (1)", "y = x", "target"] {
             assert!(svg.contains(text), "{text}: {svg}");
         }
+    }
+
+    #[test]
+    fn the_legend_goes_where_fewer_points_are() {
+        let below = [point("a", 10.0, 1.0), point("a", 100.0, 2.0)];
+        assert!(matches!(legend_corner(&below, 0.1, 1000.0), SeriesLabelPosition::UpperLeft));
+        let above = [point("a", 0.2, 100.0), point("a", 1.0, 30.0)];
+        assert!(matches!(legend_corner(&above, 0.1, 1000.0), SeriesLabelPosition::LowerRight));
     }
 
     #[test]
