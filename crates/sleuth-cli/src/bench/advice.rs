@@ -263,12 +263,15 @@ fn plot(args: &Args, title: &str, points: &[Point]) -> anyhow::Result<()> {
     let curves = [
         Curve { label: "advice = whole analysis".into(), f: |x| x, solid: false },
         Curve {
-            label: format!("target, master 10 players: at worst 300 ms ({})", above("master 10", MASTER_10_WORST_MS)),
+            label: format!(
+                "target, master 10 players: at worst {MASTER_10_WORST_MS} ms ({})",
+                above("master 10", MASTER_10_WORST_MS)
+            ),
             f: |_| MASTER_10_WORST_MS,
             solid: true,
         },
         Curve {
-            label: format!("target, classic: 5 ms ({})", above("classic", CLASSIC_MS)),
+            label: format!("target, classic: {CLASSIC_MS} ms ({})", above("classic", CLASSIC_MS)),
             f: |_| CLASSIC_MS,
             solid: true,
         },

@@ -130,10 +130,9 @@ fn svg(plot: &Scatter) -> anyhow::Result<String> {
     Ok(svg)
 }
 
-/// Where the legend hides fewer points: the upper left corner (the
-/// diagonal's empty side where most points lie below it), or the lower
-/// right where more lie in the upper left quarter of the log-log square
-/// `lo..hi`.
+/// The corner where the legend hides fewer points: the upper left, unless
+/// more points lie in the upper left quarter of the plot (`lo..hi` on both
+/// log axes) than in the lower right.
 fn legend_corner(points: &[Point], lo: f64, hi: f64) -> SeriesLabelPosition {
     let mid = (lo * hi).sqrt();
     let upper_left = points.iter().filter(|p| p.x < mid && p.y > mid).count();
