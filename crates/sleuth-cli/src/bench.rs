@@ -391,7 +391,13 @@ fn plot(args: &Args, title: &str, points: &[Point]) -> anyhow::Result<()> {
         points,
         curves: &curves,
     };
-    let files = write_scatter(dir, &plot).with_context(|| format!("cannot plot to {}", display(dir)))?;
+    write_plot(dir, &plot)
+}
+
+/// Draws `plot` into `dir` and says where on standard error (standard
+/// output holds the tables): both benchmarks' plots.
+fn write_plot(dir: &std::path::Path, plot: &Scatter) -> anyhow::Result<()> {
+    let files = write_scatter(dir, plot).with_context(|| format!("cannot plot to {}", display(dir)))?;
     let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
     eprintln!("plot written: {}", names.join(", "));
     Ok(())

@@ -12,11 +12,11 @@
 //! `--repeat` passes over the files), a row per file and one for them all.
 //! With `--plot DIR`, every state's advice against its whole analysis.
 
-use super::{progress, stats, write_footer, write_header, write_table, Args, Stats};
+use super::{progress, stats, write_footer, write_header, write_plot, write_table, Args, Stats};
 use crate::generate::generate_seeded;
-use crate::input::{display, load_game};
+use crate::input::load_game;
 use crate::output::plural;
-use crate::plot::scatter::{write_scatter, Curve, Point, Scatter};
+use crate::plot::scatter::{Curve, Point, Scatter};
 use crate::Outcome;
 use anyhow::Context as _;
 use sleuth_core::advice::{advise, AdviceOptions, Position};
@@ -284,8 +284,5 @@ fn plot(args: &Args, title: &str, points: &[Point]) -> anyhow::Result<()> {
         points,
         curves: &curves,
     };
-    let files = write_scatter(dir, &plot).with_context(|| format!("cannot plot to {}", display(dir)))?;
-    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-    eprintln!("plot written: {}", names.join(", "));
-    Ok(())
+    write_plot(dir, &plot)
 }
