@@ -6,7 +6,9 @@ use crate::py::to_python;
 use pyo3::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use sleuth_core::advice::{AdviceError, AdviceOptions, ENTROPY_SAMPLES, EXACT_VIEWS, OPPONENT_STATES, TELL_SAMPLES};
+use sleuth_core::advice::{
+    AdviceError, AdviceOptions, AdviceProgress, ENTROPY_SAMPLES, EXACT_VIEWS, OPPONENT_STATES, TELL_SAMPLES,
+};
 use sleuth_core::count::MAX_STATES;
 use sleuth_core::generate::{try_generate, DeckChoice, GenConfig, GenError};
 use sleuth_core::wire;
@@ -18,10 +20,17 @@ use sleuth_core::wire;
 /// the first `entropy_samples`: the same numbers on every machine; exact,
 /// over every deal, where the deals are few and their opponents' views at
 /// most `exact_views`). The
-/// GIL is released. Raises GameError for a bystander's game or an
-/// inconsistent history.
+/// GIL is released while it counts.
+///
+/// `on_update`, if given, is called with the ranking so far (a dict:
+/// `models`, `entropy`, `evaluated`, `shortlisted` and `suggestions`, the
+/// best so far with their exact numbers, which the final advice keeps)
+/// before the first suggestion is evaluated exactly and after each one;
+/// an exception it raises stops the advice and is raised here. Ctrl-C
+/// (KeyboardInterrupt) is heard at the same points, with or without it.
+/// Raises GameError for a bystander's game or an inconsistent history.
 #[pyfunction]
-#[pyo3(signature = (game, *, suggestions=5, shortlist=12, samples=32, opponent_states=OPPONENT_STATES, entropy_samples=ENTROPY_SAMPLES, exact_views=EXACT_VIEWS, seed=0, tell_samples=TELL_SAMPLES, max_states=None))]
+#[pyo3(signature = (game, *, suggestions=5, shortlist=12, samples=32, opponent_states=OPPONENT_STATES, entropy_samples=ENTROPY_SAMPLES, exact_views=EXACT_VIEWS, seed=0, tell_samples=TELL_SAMPLES, max_states=None, on_update=None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments
 pub fn advise<'py>(
     py: Python<'py>,
@@ -35,6 +44,7 @@ pub fn advise<'py>(
     seed: u64,
     tell_samples: usize,
     max_states: Option<usize>,
+    on_update: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let options = AdviceOptions {
         suggestions,
@@ -49,7 +59,28 @@ pub fn advise<'py>(
         ..AdviceOptions::default()
     };
     let inner = &game.inner;
-    match py.detach(|| sleuth_core::advice::advise(inner, &options)) {
+    // The first error of an update (the callback's, or Ctrl-C's), which stops the advice.
+    let mut raised = None;
+    let update = |p: &AdviceProgress<'_>| {
+        let heard = Python::attach(|py| {
+            py.check_signals()?;
+            let Some(f) = &on_update else { return Ok(()) };
+            let so_far = RankingSoFar {
+                models: wire::Count(p.models),
+                entropy: p.entropy,
+                evaluated: p.suggestions.len(),
+                shortlisted: p.shortlisted,
+                suggestions: p.suggestions.iter().take(suggestions).map(|e| wire::Suggestion::new(inner, e)).collect(),
+            };
+            f.call1(py, (to_python(py, &so_far)?,)).map(drop)
+        });
+        heard.map_err(|e| raised = Some(e)).is_ok()
+    };
+    let advised = py.detach(|| sleuth_core::advice::advise_with(inner, &options, update));
+    if let Some(e) = raised {
+        return Err(e);
+    }
+    match advised {
         Ok(advice) => to_python(py, &wire::Advice::new(inner, &advice)),
         Err(AdviceError::Count(e)) => Err(count_error(py, e)),
         Err(AdviceError::Inconsistent) => Err(game_error(
@@ -58,6 +89,18 @@ pub fn advise<'py>(
         )),
         Err(e) => Err(game_error(py, e.to_string())),
     }
+}
+
+/// The ranking so far that `advise` hands `on_update`: the fields of the
+/// page's advice so far (`wire::view::AdviceSoFar`) that are not about the
+/// page.
+#[derive(serde::Serialize)]
+struct RankingSoFar {
+    models: wire::Count,
+    entropy: f64,
+    evaluated: usize,
+    shortlisted: usize,
+    suggestions: Vec<wire::Suggestion>,
 }
 
 /// A random game played by the rules, from a seed (as `sleuth generate`):

@@ -4,6 +4,7 @@ threads, the GIL, pickling, notebooks."""
 import inspect
 import json
 import pickle
+import signal
 import threading
 import time
 from fractions import Fraction
@@ -172,6 +173,44 @@ def test_advise_is_the_cli_s(repo, cli_json):
     path = repo / "testdata" / "seed-sat-sample.json"
     advice = sleuth.advise(sleuth.Game.from_file(path), seed=3)
     assert advice == cli_json("advise", "--json", "--seed", 3, path)
+
+
+def test_advise_hands_on_update_the_ranking_as_it_firms_up():
+    game = sleuth.generate(3, deck="master", players=6, suggestions=10)
+    updates = []
+    advice = sleuth.advise(game, on_update=updates.append)
+    assert advice == sleuth.advise(game), "the same advice, with or without updates"
+    first, last = updates[0], updates[-1]
+    assert first["evaluated"] == 0 and first["suggestions"] == []
+    assert first["models"] == advice["models"] and first["entropy"] == advice["entropy"]
+    shortlisted = first["shortlisted"]
+    assert shortlisted > 1 and [u["evaluated"] for u in updates] == list(range(shortlisted + 1))
+    assert all(u["shortlisted"] == shortlisted for u in updates)
+    # Each update keeps the exact numbers the final advice lists.
+    assert last["suggestions"] == advice["suggestions"]
+
+
+def test_advise_stops_where_on_update_raises_or_ctrl_c_is_pressed():
+    game = sleuth.generate(3, deck="master", players=6, suggestions=10)
+
+    class Enough(Exception):
+        pass
+
+    def raising(update):
+        calls.append(update)
+        if len(calls) == 2:
+            raise Enough
+
+    def interrupting(update):
+        calls.append(update)
+        if len(calls) == 2:
+            signal.raise_signal(signal.SIGINT)  # Ctrl-C: KeyboardInterrupt under Python's own handler
+
+    for callback, error in [(raising, Enough), (interrupting, KeyboardInterrupt)]:
+        calls = []
+        with pytest.raises(error):
+            sleuth.advise(game, on_update=callback)
+        assert len(calls) == 2, "no update after the one that stopped it"
 
 
 def test_generate_is_the_cli_s(cli, tmp_path):

@@ -2,7 +2,7 @@
 
 from fractions import Fraction
 from os import PathLike
-from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Union, final, overload
+from typing import Any, Callable, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Union, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -135,6 +135,7 @@ def advise(
     seed: int = 0,
     tell_samples: int = ...,
     max_states: Optional[int] = None,
+    on_update: Optional[Callable[[Dict[str, Any]], object]] = None,
 ) -> Dict[str, Any]: ...
 @overload
 def generate(
