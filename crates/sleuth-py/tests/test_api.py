@@ -206,11 +206,16 @@ def test_advise_stops_where_on_update_raises_or_ctrl_c_is_pressed():
         if len(calls) == 2:
             signal.raise_signal(signal.SIGINT)  # Ctrl-C: KeyboardInterrupt under Python's own handler
 
-    for callback, error in [(raising, Enough), (interrupting, KeyboardInterrupt)]:
-        calls = []
-        with pytest.raises(error):
-            sleuth.advise(game, on_update=callback)
-        assert len(calls) == 2, "no update after the one that stopped it"
+    # Python's own Ctrl-C handler, which a shell's background job starts without (SIGINT ignored).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        for callback, error in [(raising, Enough), (interrupting, KeyboardInterrupt)]:
+            calls = []
+            with pytest.raises(error):
+                sleuth.advise(game, on_update=callback)
+            assert len(calls) == 2, "no update after the one that stopped it"
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def test_generate_is_the_cli_s(cli, tmp_path):
