@@ -65,13 +65,7 @@ pub fn advise<'py>(
         let heard = Python::attach(|py| {
             py.check_signals()?;
             let Some(f) = &on_update else { return Ok(()) };
-            let so_far = RankingSoFar {
-                models: wire::Count(p.models),
-                entropy: p.entropy,
-                evaluated: p.suggestions.len(),
-                shortlisted: p.shortlisted,
-                suggestions: p.suggestions.iter().take(suggestions).map(|e| wire::Suggestion::new(inner, e)).collect(),
-            };
+            let so_far = wire::view::RankingSoFar::new(inner, p, suggestions);
             f.call1(py, (to_python(py, &so_far)?,)).map(drop)
         });
         heard.map_err(|e| raised = Some(e)).is_ok()
@@ -89,18 +83,6 @@ pub fn advise<'py>(
         )),
         Err(e) => Err(game_error(py, e.to_string())),
     }
-}
-
-/// The ranking so far that `advise` hands `on_update`: the fields of the
-/// page's advice so far (`wire::view::AdviceSoFar`) that are not about the
-/// page.
-#[derive(serde::Serialize)]
-struct RankingSoFar {
-    models: wire::Count,
-    entropy: f64,
-    evaluated: usize,
-    shortlisted: usize,
-    suggestions: Vec<wire::Suggestion>,
 }
 
 /// A random game played by the rules, from a seed (as `sleuth generate`):

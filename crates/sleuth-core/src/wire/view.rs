@@ -163,12 +163,9 @@ pub fn advice(game: &Game, version: u64, max_states: usize) -> Result<AdviceRepl
     advice_with(game, version, max_states, |_| true)
 }
 
-/// The page's advice while it is counted: the suggestions evaluated so
-/// far, best first (at most as many as the advice lists), each with its
-/// exact numbers, which the final advice keeps. `"partial": true` tells it
-/// from the final [`AdviceReply`]; `models` and `entropy` are `null` until
-/// the deals are counted, `shortlisted` 0 until the suggestions to
-/// evaluate are chosen.
+/// The page's advice while it is counted: the ranking so far
+/// ([`RankingSoFar`]). `"partial": true` tells it from the final
+/// [`AdviceReply`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AdviceSoFar {
     /// The game version advised on.
@@ -177,6 +174,36 @@ pub struct AdviceSoFar {
     pub consistent: bool,
     /// Always `true`: more is coming.
     pub partial: bool,
+    /// The ranking so far, its fields beside these.
+    #[serde(flatten)]
+    pub ranking: RankingSoFar,
+}
+
+impl AdviceSoFar {
+    /// The advice at `version` before anything is counted.
+    pub fn started(version: u64) -> AdviceSoFar {
+        AdviceSoFar {
+            version,
+            consistent: true,
+            partial: true,
+            ranking: RankingSoFar {
+                models: None,
+                entropy: None,
+                evaluated: 0,
+                shortlisted: 0,
+                suggestions: Vec::new(),
+            },
+        }
+    }
+}
+
+/// The ranking while the advice is counted ([`advise_with`]'s updates):
+/// the suggestions evaluated so far, best first (at most as many as the
+/// advice lists), each with its exact numbers, which the final advice
+/// keeps. `models` and `entropy` are `null` until the deals are counted,
+/// `shortlisted` 0 until the suggestions to evaluate are chosen.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RankingSoFar {
     /// The number of consistent deals, once counted.
     pub models: Option<Count>,
     /// The case-file entropy now, in bits, once counted.
@@ -189,18 +216,16 @@ pub struct AdviceSoFar {
     pub suggestions: Vec<Suggestion>,
 }
 
-impl AdviceSoFar {
-    /// The advice at `version` before anything is counted.
-    pub fn started(version: u64) -> AdviceSoFar {
-        AdviceSoFar {
-            version,
-            consistent: true,
-            partial: true,
-            models: None,
-            entropy: None,
-            evaluated: 0,
-            shortlisted: 0,
-            suggestions: Vec::new(),
+impl RankingSoFar {
+    /// The ranking of an update of [`advise_with`] on `game`, listing at
+    /// most `listed` suggestions.
+    pub fn new(game: &Game, progress: &AdviceProgress<'_>, listed: usize) -> RankingSoFar {
+        RankingSoFar {
+            models: Some(Count(progress.models)),
+            entropy: Some(progress.entropy),
+            evaluated: progress.suggestions.len(),
+            shortlisted: progress.shortlisted,
+            suggestions: progress.suggestions.iter().take(listed).map(|e| Suggestion::new(game, e)).collect(),
         }
     }
 }
@@ -219,11 +244,7 @@ pub fn advice_with(
 ) -> Result<AdviceReply, AdviceError> {
     let options = advice_options(max_states);
     let so_far = |p: &AdviceProgress<'_>| AdviceSoFar {
-        models: Some(Count(p.models)),
-        entropy: Some(p.entropy),
-        evaluated: p.suggestions.len(),
-        shortlisted: p.shortlisted,
-        suggestions: p.suggestions.iter().take(options.suggestions).map(|e| Suggestion::new(game, e)).collect(),
+        ranking: RankingSoFar::new(game, p, options.suggestions),
         ..AdviceSoFar::started(version)
     };
     match advise_with(game, &options, |p| on_update(so_far(p))) {
