@@ -3,6 +3,10 @@
 
 Usage: scripts/advise-cpu.py OLD_SLEUTH NEW_SLEUTH STATE_FILE... [--out FILE]
 
+OLD_SLEUTH and NEW_SLEUTH are programs, each with advise's options if any (one
+argument, split as a shell would): `"target/release/sleuth --entropy-samples 1"`
+times one build against itself with another option.
+
 Per state the two builds run one after the other, twice, and each keeps the
 fewer CPU seconds (user + system, from the operating system's accounting of
 the finished process) of its two runs: alternating spreads a machine's slow
@@ -16,13 +20,15 @@ state (`name old_ms new_ms`). The states of BENCHMARKS.md's issue 57 figures:
 """
 import os
 import resource
+import shlex
 import subprocess
 import sys
 
 
 def cpu_ms(sleuth, state):
+    program, *options = shlex.split(sleuth)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sleuth, "advise", "--json", state], stdout=subprocess.DEVNULL, check=True)
+    subprocess.run([program, "advise", "--json", *options, state], stdout=subprocess.DEVNULL, check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return 1e3 * (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
 
