@@ -182,18 +182,7 @@ pub struct AdviceSoFar {
 impl AdviceSoFar {
     /// The advice at `version` before anything is counted.
     pub fn started(version: u64) -> AdviceSoFar {
-        AdviceSoFar {
-            version,
-            consistent: true,
-            partial: true,
-            ranking: RankingSoFar {
-                models: None,
-                entropy: None,
-                evaluated: 0,
-                shortlisted: 0,
-                suggestions: Vec::new(),
-            },
-        }
+        AdviceSoFar { version, consistent: true, partial: true, ranking: RankingSoFar::default() }
     }
 }
 
@@ -201,8 +190,9 @@ impl AdviceSoFar {
 /// the suggestions evaluated so far, best first (at most as many as the
 /// advice lists), each with its exact numbers, which the final advice
 /// keeps. `models` and `entropy` are `null` until the deals are counted,
-/// `shortlisted` 0 until the suggestions to evaluate are chosen.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// `shortlisted` 0 until the suggestions to evaluate are chosen (the
+/// default: nothing counted yet).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct RankingSoFar {
     /// The number of consistent deals, once counted.
     pub models: Option<Count>,
