@@ -26,7 +26,8 @@ import sys
 
 
 def cpu_ms(sleuth, state):
-    program, *options = shlex.split(sleuth)
+    """`sleuth`: the program and its advise options, as a list."""
+    program, *options = sleuth
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run([program, "advise", "--json", *options, state], stdout=subprocess.DEVNULL, check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -46,7 +47,7 @@ def main(args):
         args = args[:at] + args[at + 2 :]
     if len(args) < 3:
         sys.exit(__doc__)
-    old, new, states = args[0], args[1], args[2:]
+    old, new, states = shlex.split(args[0]), shlex.split(args[1]), args[2:]
     rows = []
     for i, state in enumerate(states):
         runs = [(cpu_ms(old, state), cpu_ms(new, state)) for _ in range(2)]
