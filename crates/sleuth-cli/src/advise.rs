@@ -348,9 +348,11 @@ fn answers(game: &Game, s: &SuggestionEval) -> String {
 }
 
 fn write_opponent(out: &mut dyn Write, game: &Game, o: &OpponentProgress) -> std::io::Result<()> {
-    let id = game.player_id(o.player);
+    // Padded to the longest player's name, so that the numbers line up.
+    let width = game.players().map(|p| game.player_id(p).chars().count() + 1).max().unwrap_or(0);
+    let id = format!("{:<width$}", format!("{}:", game.player_id(o.player)));
     if o.out {
-        return writeln!(out, "  {id}: out (accused wrongly)");
+        return writeln!(out, "  {id} out (accused wrongly)");
     }
     // The sampling's 95 % interval, on the estimate the threat is; none where it is exact.
     let (lo, hi) = o.threat_interval;
@@ -366,7 +368,7 @@ fn write_opponent(out: &mut dyn Write, game: &Game, o: &OpponentProgress) -> std
     };
     writeln!(
         out,
-        "  {id}: knows the case file now {:>5}{now}{next}, case-file entropy {:.2} bits ({} deal{})",
+        "  {id} knows the case file now {:>5}{now}{next}, case-file entropy {:.2} bits ({} deal{})",
         pct(o.solved),
         o.entropy,
         o.entropy_samples,

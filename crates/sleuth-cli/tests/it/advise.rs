@@ -44,6 +44,21 @@ fn advises_suggestions_accusation_and_opponents() {
     "#]].assert_eq(&run.stdout);
 }
 
+/// With ten players the names are two and three characters wide: the
+/// opponents' numbers still line up.
+#[test]
+fn opponents_line_up_whatever_the_names_widths() {
+    let scratch = Scratch::new();
+    let name = scratch
+        .write("m10.json", &generated(&["--deck", "master", "--players", "10", "--seed", "3", "--suggestions", "2"]));
+    let run = scratch.sleuth(&["advise", &name, "--suggestions", "1"]);
+    run.code(0);
+    let columns: Vec<usize> =
+        run.stdout.lines().filter_map(|l| l.find("knows the case file now").filter(|_| l.starts_with("  p"))).collect();
+    assert_eq!(columns.len(), 9, "{}", run.stdout);
+    assert!(columns.iter().all(|&c| c == columns[0]), "{}", run.stdout);
+}
+
 #[test]
 fn a_certain_case_file_is_accused() {
     let run = sleuth(&["advise", "seed-sat-sample-before-accusation.json", "--suggestions", "1", "--json"]);
