@@ -8,8 +8,10 @@ example `for f in states/*; do sleuth advise --json $f > new/$(basename $f).json
 Per state it checks that every suggestion both list has the same answers
 and numbers (to 1e-12, relative), and compares the top suggestions by the
 default objective (the chance of ending the game, then the information;
-another as good is a tie the older ranking broke in favour of a suggestion
-the newer shortlist did not evaluate).
+another as good, to the same tolerance, is a tie the older ranking broke in
+favour of a suggestion the newer shortlist did not evaluate: where the case
+file is certain every suggestion ends the game, and a sum of answers may say
+1.0000000000000002).
 A newer shortlist may evaluate suggestions the older one did not: the lists
 may differ, a suggestion both evaluate may not. Exits 1 on a mismatch, a state
 missing from OLD_DIR, or where the new top suggestion is worse.
@@ -84,10 +86,10 @@ def main():
                 bad.append(f"{name}: {len(ns)} suggestions vs {len(os_)}")
         elif key(ns[0]) == key(os_[0]):
             same_top += 1
+        elif not any(map(differs, score(ns[0]), score(os_[0]))):
+            tied += 1
         elif score(ns[0]) > score(os_[0]):
             better += 1
-        elif score(ns[0]) == score(os_[0]):
-            tied += 1
         else:
             worse += 1
             bad.append(f"{name}: top {ns[0]['cards']} {score(ns[0])} below {os_[0]['cards']} {score(os_[0])}")
