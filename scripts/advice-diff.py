@@ -49,7 +49,10 @@ def field_mismatches(x, y, where, skip=()):
 
 def mismatches(a, b, where):
     """Every field of two evaluations of one suggestion that differs."""
-    out = field_mismatches(a, b, where, skip={"cards", "outcomes"})
+    # Where a suggestion stands in its list (`same_answers_as`, an index) and
+    # which cards may stand in for its own (`alternatives`, from 2026-12-05)
+    # are not numbers of its evaluation.
+    out = field_mismatches(a, b, where, skip={"cards", "outcomes", "alternatives", "same_answers_as"})
     if len(a["outcomes"]) != len(b["outcomes"]):
         return out + [f"{where}: {len(a['outcomes'])} answers vs {len(b['outcomes'])}"]
     for i, (x, y) in enumerate(zip(a["outcomes"], b["outcomes"])):

@@ -8,6 +8,7 @@ use sleuth_core::advice::{
     advise_with, Advice, AdviceError, AdviceOptions, AdviceProgress, BehaviourHint, OpponentProgress, Position,
     RefutationAdvice, SuggestionEval, THREAT_BASIS,
 };
+use sleuth_core::advice::{alternatives, same_answers};
 use sleuth_core::{wire, CardSet, CountOptions, Game, Player};
 use std::io::Write;
 use std::path::PathBuf;
@@ -221,16 +222,27 @@ fn write_advice(out: &mut dyn Write, game: &Game, advice: &Advice) -> std::io::R
     if advice.suggestions.is_empty() {
         writeln!(out, "  none: every combination has been suggested")?;
     }
-    for (i, s) in advice.suggestions.iter().enumerate() {
+    // One line per choice: suggestions with the same answers share one.
+    let same = same_answers(&advice.suggestions, advice.unshowable);
+    let choices: Vec<(&SuggestionEval, String)> = (advice.suggestions.iter().zip(same))
+        .filter(|(_, same)| same.is_none())
+        .map(|(s, _)| (s, choice(game, s.cards, advice.unshowable)))
+        .collect();
+    let width = choices.iter().map(|(_, cards)| cards.chars().count()).max().unwrap_or(0).max(12);
+    for (i, (s, cards)) in choices.iter().enumerate() {
         writeln!(
             out,
-            "  {}. {:<12} {:.3} bits  ends {:>5}   {}",
+            "  {}. {:<width$} {:.3} bits  ends {:>5}   {}",
             i + 1,
-            card_ids(game, s.cards, ", "),
+            cards,
             s.information,
             pct(s.end_probability),
             answers(game, s)
         )?;
+    }
+    let deck = game.deck();
+    if choices.iter().any(|(s, _)| s.cards.iter().any(|c| !alternatives(deck, c, advice.unshowable).is_empty())) {
+        writeln!(out, "  (a/b: either card gives the same answers, as nobody else can show your own cards nor a certain case-file card)")?;
     }
     let n = deals_sampled(advice);
     let deals = format!("{n} deal{}", plural(n as u128));
@@ -327,6 +339,17 @@ fn write_hint(out: &mut dyn Write, game: &Game, hint: &BehaviourHint) -> std::io
         )?,
     }
     Ok(())
+}
+
+/// A suggestion's cards, each followed by the others of its category that
+/// give the same answers in its place (`mu/pl, pi, ba`).
+fn choice(game: &Game, cards: CardSet, unshowable: CardSet) -> String {
+    let deck = game.deck();
+    let card = |c| {
+        let others = alternatives(deck, c, unshowable).iter();
+        std::iter::once(c).chain(others).map(|c| deck.id(c)).collect::<Vec<_>>().join("/")
+    };
+    cards.iter().map(card).collect::<Vec<_>>().join(", ")
 }
 
 /// The answers of a suggestion, most likely first, at most four.

@@ -14,8 +14,9 @@ use sleuth_core::generate::{try_generate, DeckChoice, GenConfig, GenError};
 use sleuth_core::wire;
 
 /// What the observer should do next, as `sleuth advise --json` prints it
-/// (a dict): the best suggestions, whether to accuse, the opponents'
-/// progress (each threat with its 95 % interval from `samples` deals at
+/// (a dict): the best `suggestions` choices (suggestions that differ only
+/// in cards nobody else can show have the same answers: one choice, listed
+/// together), whether to accuse, the opponents' progress (each threat with its 95 % interval from `samples` deals at
 /// most, within `opponent_states` counted states, each mean entropy from
 /// the first `entropy_samples`: the same numbers on every machine; exact,
 /// over every deal, where the deals are few and their opponents' views at

@@ -1070,15 +1070,23 @@ async function refreshAdvice() {
 /** How often the page asks for the advice so far while it is counted. */
 const ADVICE_POLL_MS = 250;
 
-/** The ranked suggestions, each with its exact numbers and a button to plan it. */
+/**
+ * The ranked suggestions, each with its exact numbers and a button to plan
+ * it; suggestions with the same answers are one item, "A or B" for either card.
+ */
 function suggestionList(suggestions) {
-  return h('ol', { id: 'advice-suggest' }, suggestions.map((s) =>
-    h('li', { 'data-cards': s.cards.join(',') }, h('strong', {}, cardNames(s.cards)),
+  const choices = suggestions.filter((s) => s.same_answers_as == null);
+  const either = (s) => s.cards.map((c, i) => [c, ...(s.alternatives?.[i] || [])].map(cardName).join(' or ')).join(', ');
+  const list = h('ol', { id: 'advice-suggest' }, choices.map((s) =>
+    h('li', { 'data-cards': s.cards.join(',') }, h('strong', {}, either(s)),
       ` — ${s.information.toFixed(2)} bits expected, ends the game with chance ${pct(s.end_probability)} `,
       h('button', { type: 'button', class: 'small plan-this', onclick: () => {
         s.cards.forEach((c, i) => { $(`plan-card-${i}`).value = c; });
         planSuggestion();
       } }, 'Its answers'))));
+  if (!choices.some((s) => s.alternatives?.some((a) => a.length))) return list;
+  const note = h('p', { class: 'muted', id: 'advice-either' }, '"A or B": either card gives the same answers, as nobody else can show your own cards nor a certain case-file card.');
+  return h('div', {}, list, note);
 }
 
 /** The advice so far (`"partial": true`): the suggestions evaluated so far, best first. */

@@ -93,6 +93,13 @@ await run(async (browser, watch) => {
     // ---- what would a reply tell me: every answer to the advice's best suggestion, then one answer's notepad
     const advice = (await api('GET', `/api/games/${id}/advice`)).body;
     const best = advice.suggestions[0];
+    // One item per choice, "A or B" where cards nobody else can show give the same answers (li/st here)
+    await P.waitForSelector(`#advice-body[data-version="${v}"]`);
+    const items = await P.$$eval('#advice-suggest li', (lis) => lis.map((li) => [li.dataset.cards, li.querySelector('strong').textContent]));
+    const either = (s) => s.cards.map((c, k) => [c, ...s.alternatives[k]].map((x) => NAME[x]).join(' or ')).join(', ');
+    const choices = advice.suggestions.filter((s) => s.same_answers_as === null).map((s) => [s.cards.join(','), either(s)]);
+    check(JSON.stringify(items) === JSON.stringify(choices), `${at}: one item per choice: ${JSON.stringify(items)} vs ${JSON.stringify(choices)}`);
+    check(choices.some(([, text]) => text.includes(' or ')) && await P.isVisible('#advice-either'), `${at}: either of two cards, said once: ${JSON.stringify(choices)}`);
     await P.tap('#advice-suggest li:first-child button.plan-this');
     await P.waitForSelector(`#plan-answer[data-cards="${best.cards.join(',')}"]`);
     const rows = await P.$$eval('#plan-outcomes li', (lis) => lis.map((li) => [li.dataset.refuter, li.dataset.shown, li.querySelector('.prob').textContent, li.textContent]));

@@ -107,8 +107,15 @@ fn json_lists_suggestions_with_their_answers() {
     assert_eq!(v["me"], "p1");
     assert_eq!(v["models"], "297850");
     let suggestions = v["suggestions"].as_array().expect("a list");
-    assert_eq!(suggestions.len(), 5);
+    // Five choices; a suggestion with the same answers as one before it
+    // points back to it, and has its numbers.
+    assert_eq!(suggestions.iter().filter(|s| s["same_answers_as"].is_null()).count(), 5);
+    assert_eq!(suggestions.len(), 6, "one choice of two suggestions");
     for s in suggestions {
+        if let Some(j) = s["same_answers_as"].as_u64() {
+            let first = &suggestions[j as usize];
+            assert_eq!((&s["information"], &s["outcomes"]), (&first["information"], &first["outcomes"]));
+        }
         let total: f64 =
             s["outcomes"].as_array().expect("answers").iter().map(|o| o["probability"].as_f64().unwrap()).sum();
         assert!((total - 1.0).abs() < 1e-9);
@@ -251,4 +258,41 @@ fn few_deals_give_the_opponents_exactly() {
         .expect("opponents")
         .iter()
         .all(|o| o["exact"] == false && o["samples"] == 32));
+}
+
+/// Suggestions that differ only in cards nobody else can show (your own, a
+/// certain case-file card) have the same answers: one line, `kn/ca`, and
+/// `--suggestions N` counts lines; `--json` lists every suggestion, each
+/// after the first of its answers pointing back to it.
+#[test]
+fn suggestions_with_the_same_answers_share_a_line() {
+    let scratch = Scratch::new();
+    let name = scratch.write("c4.json", &generated(&["--players", "4", "--seed", "9", "--suggestions", "14"]));
+    let run = scratch.sleuth(&["advise", &name, "--suggestions", "2"]);
+    run.code(0);
+    let listed: Vec<&str> =
+        run.stdout.lines().skip_while(|l| !l.starts_with("best suggestions")).skip(2).take(3).collect();
+    expect![[r#"
+        [
+            "  1. pe, kn/ca, ki 1.162 bits  ends 16.9%   p2 shows ki 60.2%, nobody 16.9%, p3 shows ki 13.0%, p4 shows pe 5.3%, +1 more",
+            "  2. pe, kn/ca, st 1.003 bits  ends 13.1%   p2 shows st 47.2%, p4 shows st 20.6%, nobody 13.1%, p3 shows pe 10.2%, +1 more",
+            "  (a/b: either card gives the same answers, as nobody else can show your own cards nor a certain case-file card)",
+        ]
+    "#]]
+    .assert_debug_eq(&listed);
+    let run = scratch.sleuth(&["advise", &name, "--suggestions", "2", "--json"]);
+    run.code(0);
+    let v = run.json();
+    let rows: Vec<String> = (v["suggestions"].as_array().unwrap().iter())
+        .map(|s| format!("{} {} {} {}", s["cards"], s["alternatives"], s["same_answers_as"], s["information"]))
+        .collect();
+    expect![[r#"
+        [
+            "[\"pe\",\"kn\",\"ki\"] [[],[\"ca\"],[]] null 1.1622327732789515",
+            "[\"pe\",\"ca\",\"ki\"] [[],[\"kn\"],[]] 0 1.1622327732789515",
+            "[\"pe\",\"kn\",\"st\"] [[],[\"ca\"],[]] null 1.002594122137248",
+            "[\"pe\",\"ca\",\"st\"] [[],[\"kn\"],[]] 2 1.002594122137248",
+        ]
+    "#]]
+    .assert_debug_eq(&rows);
 }

@@ -54,7 +54,9 @@ pub use accuse::{better_than_even, AccusationAdvice, AccuseReason, EVEN_ODDS, TH
 pub use entropy::{case_file_candidates, case_file_entropy, certain_case_file, in_case_file};
 pub use opponents::{combined_threat, solve_chance, wilson, OpponentProgress, ThreatBudget, COUNT_CHARGE, EXACT_DEALS};
 pub use refute::{RefutationAdvice, RefutationOption};
-pub use suggest::{focused_tiers, Objective, Outcome, SuggestionEval, MAX_COMBINATIONS};
+pub use suggest::{
+    alternatives, focused_tiers, keep_distinct, same_answers, Objective, Outcome, SuggestionEval, MAX_COMBINATIONS,
+};
 pub use tells::{told_marginals, BehaviourHint, Tell, HABIT_SIGNIFICANCE, HINT_PRIOR_WEIGHT, PRIOR_RATE, PRIOR_WEIGHT};
 
 use crate::analysis::ratio;
@@ -91,7 +93,8 @@ pub enum AdviceError {
 /// What to compute, and how much effort to spend.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AdviceOptions {
-    /// How many suggestions to list (the best first).
+    /// How many suggestions of distinct answers to list (the best first),
+    /// each with those that have the same answers ([`keep_distinct`]).
     pub suggestions: usize,
     /// How many suggestions the first pass hands to the exact evaluation:
     /// the best by estimate and, a sixth of them (rounded down), the most
@@ -157,8 +160,15 @@ pub struct Advice {
     pub models: u128,
     /// The case-file entropy now, in bits.
     pub entropy: f64,
-    /// The best suggestions, best first (never one the observer made before).
+    /// The best suggestions, best first (never one the observer made
+    /// before): the first [`AdviceOptions::suggestions`] of distinct
+    /// answers, each with every suggestion that has the same answers
+    /// ([`keep_distinct`]).
     pub suggestions: Vec<SuggestionEval>,
+    /// The cards nobody but the observer can show ([`Position::unshowable`]):
+    /// suggestions that differ only in these have the same answers
+    /// ([`same_answers`]).
+    pub unshowable: CardSet,
     /// Whether to accuse, and whom: the player's rule on the exact
     /// probability ([`Position::player_accusation`]).
     pub accusation: AccusationAdvice,
@@ -423,6 +433,8 @@ pub struct AdviceProgress<'a> {
     pub suggestions: &'a [SuggestionEval],
     /// How many suggestions are evaluated in all.
     pub shortlisted: usize,
+    /// The cards nobody but the observer can show (as [`Advice::unshowable`]).
+    pub unshowable: CardSet,
 }
 
 /// [`advise`] step by step, for a page that shows the ranking as it firms
@@ -439,8 +451,15 @@ pub fn advise_with(
     mut on_update: impl FnMut(&AdviceProgress<'_>) -> bool,
 ) -> Result<Advice, AdviceError> {
     let pos = Position::listing_case_files(game, &CountOptions::new().max_states(options.max_states))?;
+    let unshowable = pos.unshowable();
     let progress = |suggestions: &[SuggestionEval], shortlisted: usize| {
-        on_update(&AdviceProgress { models: pos.counts.total, entropy: pos.entropy, suggestions, shortlisted })
+        on_update(&AdviceProgress {
+            models: pos.counts.total,
+            entropy: pos.entropy,
+            suggestions,
+            shortlisted,
+            unshowable,
+        })
     };
     let mut suggestions =
         pos.rank_suggestions_with(options.shortlist, Objective::default(), progress)?.ok_or(AdviceError::Stopped)?;
@@ -461,10 +480,19 @@ pub fn advise_with(
     // `Position::player_accusation` would rank them again).
     let accusation =
         pos.accusation_waiting(combined_threat(&opponents), best, || Ok(pos.wait_value_of(&suggestions)))?;
-    suggestions.truncate(options.suggestions);
+    keep_distinct(&mut suggestions, options.suggestions, unshowable);
     let hint =
         if options.tell_samples > 0 { Some(pos.behaviour_hint(options.tell_samples, &mut rng(1))?) } else { None };
-    Ok(Advice { me: pos.me, models: pos.counts.total, entropy: pos.entropy, suggestions, accusation, opponents, hint })
+    Ok(Advice {
+        me: pos.me,
+        models: pos.counts.total,
+        entropy: pos.entropy,
+        suggestions,
+        unshowable,
+        accusation,
+        opponents,
+        hint,
+    })
 }
 
 /// Which card to show `suggester`, who suggested `suggestion`, from the

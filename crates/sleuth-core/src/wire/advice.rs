@@ -19,7 +19,9 @@ pub struct Advice {
     /// Whether to accuse now.
     pub accusation: Accusation,
     /// The best suggestions: most likely to end the game first, then most
-    /// informative.
+    /// informative. Suggestions with the same answers are one choice: the
+    /// first is listed with its `alternatives`, the others point back to it
+    /// (`same_answers_as`); `--suggestions N` lists `N` choices.
     pub suggestions: Vec<Suggestion>,
     /// Each opponent's progress, in seat order.
     pub opponents: Vec<Opponent>,
@@ -68,6 +70,17 @@ pub struct Suggestion {
     /// Every possible answer with a positive probability, in the order
     /// refuters are asked (nobody last).
     pub outcomes: Vec<Outcome>,
+    /// Per card of `cards`, in order, the other cards of its category that
+    /// give the same answers in its place: where nobody but the observer
+    /// can show it (its own cards, the face-up ones, a case-file card that
+    /// is certain), every other such card; else none.
+    #[serde(default)]
+    pub alternatives: Vec<Vec<String>>,
+    /// The index in this list of the first suggestion with the same
+    /// answers (the same cards but for `alternatives`, and the same
+    /// numbers), or `null` when this is the first.
+    #[serde(default)]
+    pub same_answers_as: Option<usize>,
 }
 
 /// One possible answer to a suggestion.
@@ -178,7 +191,7 @@ impl Advice {
                 threat_basis: THREAT_BASIS.to_string(),
                 wait_value: a.wait_value,
             },
-            suggestions: advice.suggestions.iter().map(|s| Suggestion::new(game, s)).collect(),
+            suggestions: Suggestion::ranked(game, &advice.suggestions, advice.unshowable),
             opponents: advice
                 .opponents
                 .iter()
@@ -217,10 +230,24 @@ impl Advice {
 }
 
 impl Suggestion {
-    /// The wire form of `eval`, a suggestion of the observer of `game`
-    /// (`sleuth advise --json`'s suggestions; the web API's `evaluate`).
-    pub fn new(game: &Game, eval: &core::SuggestionEval) -> Suggestion {
+    /// The wire forms of `ranked` (best first), suggestions of the
+    /// observer of `game`, to whom `unshowable` are the cards nobody else
+    /// can show ([`Position::unshowable`](core::Position::unshowable)).
+    pub fn ranked(game: &Game, ranked: &[core::SuggestionEval], unshowable: CardSet) -> Vec<Suggestion> {
+        let same = core::same_answers(ranked, unshowable);
+        (ranked.iter().zip(same))
+            .map(|(eval, same_answers_as)| Suggestion { same_answers_as, ..Suggestion::new(game, eval, unshowable) })
+            .collect()
+    }
+
+    /// The wire form of `eval`, a suggestion of the observer of `game`,
+    /// to whom `unshowable` are the cards nobody else can show (the web
+    /// API's `evaluate`).
+    pub fn new(game: &Game, eval: &core::SuggestionEval, unshowable: CardSet) -> Suggestion {
+        let alternatives = |c| ids(game, core::alternatives(game.deck(), c, unshowable));
         Suggestion {
+            alternatives: eval.cards.iter().map(alternatives).collect(),
+            same_answers_as: None,
             cards: ids(game, eval.cards),
             information: eval.information,
             end_probability: eval.end_probability,

@@ -8,7 +8,9 @@
 //! suggestion), read from the same request body by both backends.
 
 use super::{Advice, Analysis, Count, Refutation, Suggestion};
-use crate::advice::{advise_refutation, advise_with, AdviceError, AdviceOptions, AdviceProgress, Position};
+use crate::advice::{
+    advise_refutation, advise_with, keep_distinct, AdviceError, AdviceOptions, AdviceProgress, Position,
+};
 use crate::format::EventSpec;
 use crate::model::{CardSet, Deck, Game, Player};
 use crate::text::{nfc, quote};
@@ -187,8 +189,9 @@ impl AdviceSoFar {
 }
 
 /// The ranking while the advice is counted ([`advise_with`]'s updates):
-/// the suggestions evaluated so far, best first (at most as many as the
-/// advice lists), each with its exact numbers, which the final advice
+/// the suggestions evaluated so far, best first (at most as many choices
+/// as the advice lists, each with the suggestions of the same answers),
+/// each with its exact numbers, which the final advice
 /// keeps. `models` and `entropy` are `null` until the deals are counted,
 /// `shortlisted` 0 until the suggestions to evaluate are chosen (the
 /// default: nothing counted yet).
@@ -208,14 +211,18 @@ pub struct RankingSoFar {
 
 impl RankingSoFar {
     /// The ranking of an update of [`advise_with`] on `game`, listing at
-    /// most `listed` suggestions.
+    /// most `listed` choices ([`keep_distinct`]).
     pub fn new(game: &Game, progress: &AdviceProgress<'_>, listed: usize) -> RankingSoFar {
         RankingSoFar {
             models: Some(Count(progress.models)),
             entropy: Some(progress.entropy),
             evaluated: progress.suggestions.len(),
             shortlisted: progress.shortlisted,
-            suggestions: progress.suggestions.iter().take(listed).map(|e| Suggestion::new(game, e)).collect(),
+            suggestions: {
+                let mut ranked = progress.suggestions.to_vec();
+                keep_distinct(&mut ranked, listed, progress.unshowable);
+                Suggestion::ranked(game, &ranked, progress.unshowable)
+            },
         }
     }
 }
@@ -403,5 +410,5 @@ pub fn evaluate(body: &str, max_states: usize) -> Result<Suggestion, Refused> {
     let options = CountOptions::new().max_states(max_states);
     let position = Position::with_options(&game, &options).map_err(|e| Refused::Failed(e.to_string()))?;
     let eval = position.evaluate(cards).map_err(|e| Refused::Failed(e.to_string()))?;
-    Ok(Suggestion::new(&game, &eval))
+    Ok(Suggestion::new(&game, &eval, position.unshowable()))
 }

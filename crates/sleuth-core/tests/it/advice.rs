@@ -326,6 +326,57 @@ fn advice_is_legal_on_random_classic_games() {
     assert!(certain > out_and_certain, "some game was solved for a player still in");
 }
 
+/// Suggestions with the same answers, against brute force: the cards
+/// nobody but the observer can show are those no deal gives another
+/// player; suggestions that differ only in such cards have the same answer
+/// in every deal and the same evaluation to the bit; and the advice lists
+/// its first choices of distinct answers, each with every suggestion of the
+/// same answers, numbers and all.
+#[test]
+fn suggestions_with_the_same_answers_are_one_choice() {
+    use sleuth_core::advice::{alternatives, same_answers};
+    let (mut pairs, mut grouped_advice) = (0, 0);
+    for (i, game, me, _, all) in small_views("same-answers", 300) {
+        let pos = Position::new(&game).expect("a consistent player's view");
+        let unshowable = pos.unshowable();
+        let by_brute: CardSet = (game.deck().cards())
+            .filter(|c| all.iter().all(|d| !matches!(d[c.index()], Some(Place::Player(p)) if p != me)))
+            .collect();
+        assert_eq!(unshowable, by_brute, "game {i}: the cards nobody else can show");
+        let legal = pos.legal_suggestions();
+        let ranked = pos.rank_suggestions(legal.len()).expect("small games count");
+        let same = same_answers(&ranked, unshowable);
+        for (k, (a, first)) in ranked.iter().zip(&same).enumerate() {
+            let Some(j) = *first else { continue };
+            let b = &ranked[j];
+            assert!(j < k && a.cards - unshowable == b.cards - unshowable, "game {i}: {k} is like {j}");
+            for c in a.cards - b.cards {
+                let stand_in = b.cards & game.deck().category_cards(game.deck().category(c));
+                assert!(alternatives(game.deck(), c, unshowable).contains(stand_in.iter().next().unwrap()));
+            }
+            for d in &all {
+                assert_eq!(answer(&game, d, me, a.cards), answer(&game, d, me, b.cards), "game {i}: the same answer");
+            }
+            assert_eq!(a.information.to_bits(), b.information.to_bits(), "game {i}: information");
+            assert_eq!(a.end_probability.to_bits(), b.end_probability.to_bits(), "game {i}: end");
+            assert_eq!(a.outcomes, b.outcomes, "game {i}: answers");
+            pairs += 1;
+        }
+        // The advice: its first two choices, each with its like.
+        let options = AdviceOptions { suggestions: 2, shortlist: legal.len(), samples: 2, ..AdviceOptions::default() };
+        let advice = advise(&game, &options).expect("small games count");
+        assert_eq!(advice.unshowable, unshowable);
+        let firsts: Vec<CardSet> =
+            (ranked.iter().zip(&same)).filter(|(_, s)| s.is_none()).map(|(e, _)| e.cards).collect();
+        let kept: Vec<CardSet> = firsts.iter().take(2).map(|&f| f - unshowable).collect();
+        let want: Vec<CardSet> = ranked.iter().map(|e| e.cards).filter(|&c| kept.contains(&(c - unshowable))).collect();
+        let listed: Vec<CardSet> = advice.suggestions.iter().map(|e| e.cards).collect();
+        assert_eq!(listed, want, "game {i}: the first two choices and their like");
+        grouped_advice += usize::from(listed.len() > 2);
+    }
+    assert!(pairs > 100 && grouped_advice > 10, "only {pairs} pairs, {grouped_advice} grouped advice");
+}
+
 /// Errors for bystanders, inconsistent histories and impossible refutations.
 #[test]
 fn advice_errors_are_clear() {
@@ -643,7 +694,10 @@ fn advise_is_the_composition_of_its_parts() {
         let lookahead = if deals < total && better_than_even(deals, total) { options.opponent_shortlist } else { 0 };
         let opponents = pos.opponents_by_knowledge(options.threat_budget(), lookahead, &mut rng).expect("counted");
         let accusation = pos.player_accusation(combined_threat(&opponents), options.shortlist).expect("counted");
-        assert_eq!(advice.suggestions[..], ranked[..options.suggestions.min(ranked.len())], "game {i}");
+        // The first choices of distinct answers, each with its like.
+        let mut listed = ranked.clone();
+        sleuth_core::advice::keep_distinct(&mut listed, options.suggestions, pos.unshowable());
+        assert_eq!((&advice.suggestions, advice.unshowable), (&listed, pos.unshowable()), "game {i}");
         assert_eq!(advice.accusation, accusation, "game {i}");
         assert_eq!(advice.opponents, opponents, "game {i}");
         states += 1;
@@ -733,7 +787,10 @@ fn progressive_advice_is_the_advice_and_its_updates_are_exact() {
                 assert!(updates[k - 1].0.iter().all(|e| ranked.contains(e)), "game {i}, update {k} drops one");
             }
         }
-        assert_eq!(advice.suggestions[..], full[..options.suggestions.min(full.len())], "game {i}");
+        let mut listed = full.clone();
+        let unshowable = Position::new(&game).expect("counted").unshowable();
+        sleuth_core::advice::keep_distinct(&mut listed, options.suggestions, unshowable);
+        assert_eq!(advice.suggestions, listed, "game {i}");
         states += 1;
     }
     assert!(states > 100, "{states} states");

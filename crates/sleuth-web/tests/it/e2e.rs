@@ -220,21 +220,27 @@ fn ranked(dir: &Path) -> PathBuf {
         Game::from_json(&std::fs::read_to_string(Path::new(DIR).join("e2e/custom-4x8-slow-advice.json")).unwrap())
             .unwrap();
     let options = sleuth_core::advice::AdviceOptions::default();
-    let ranked = sleuth_core::advice::Position::new(&game).unwrap().rank_suggestions(options.shortlist).unwrap();
-    let ranked: Vec<serde_json::Value> = ranked
-        .iter()
-        .map(|e| {
+    let position = sleuth_core::advice::Position::new(&game).unwrap();
+    let mut ranked = position.rank_suggestions(options.shortlist).unwrap();
+    let same = sleuth_core::advice::same_answers(&ranked, position.unshowable());
+    let entries: Vec<serde_json::Value> = (ranked.iter().zip(&same))
+        .map(|(e, same)| {
             let cards: Vec<&str> = e.cards.iter().map(|c| game.deck().id(c)).collect();
-            serde_json::json!({"cards": cards.join(","), "information": format!("{:.2}", e.information)})
+            serde_json::json!({"cards": cards.join(","), "information": format!("{:.2}", e.information), "same": same})
         })
         .collect();
-    // The advice the page shows is the non-progressive one's.
+    // The advice the page shows is the non-progressive one's: the best
+    // `options.suggestions` choices, each with those of the same answers.
     let advice = sleuth_core::wire::view::advice(&game, 0, usize::MAX).unwrap().advice.unwrap();
     let listed: Vec<String> = advice.suggestions.iter().map(|s| s.cards.join(",")).collect();
-    let want: Vec<&str> = ranked.iter().take(listed.len()).map(|r| r["cards"].as_str().unwrap()).collect();
+    sleuth_core::advice::keep_distinct(&mut ranked, options.suggestions, position.unshowable());
+    let want: Vec<String> =
+        ranked.iter().map(|e| e.cards.iter().map(|c| game.deck().id(c)).collect::<Vec<_>>().join(",")).collect();
     assert_eq!(listed, want, "the advice lists the ranking's best");
+    let choices = advice.suggestions.iter().filter(|s| s.same_answers_as.is_none()).count();
+    let ranked = entries;
     let path = dir.join("ranked.json");
-    std::fs::write(&path, serde_json::json!({"ranked": ranked, "listed": listed.len()}).to_string()).unwrap();
+    std::fs::write(&path, serde_json::json!({"ranked": ranked, "listed": choices}).to_string()).unwrap();
     path
 }
 

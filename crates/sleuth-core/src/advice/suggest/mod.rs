@@ -8,6 +8,7 @@
 
 mod answers;
 mod rank;
+mod same;
 
 use super::entropy::{case_file_candidates, in_case_file};
 use super::Position;
@@ -17,6 +18,7 @@ use crate::model::{Card, CardSet, Player};
 use answers::Splits;
 
 pub use rank::{focused_tiers, Objective, MAX_COMBINATIONS};
+pub use same::{alternatives, keep_distinct, same_answers};
 
 /// One possible answer to a suggestion of the observer's.
 #[derive(Clone, Debug, PartialEq)]
