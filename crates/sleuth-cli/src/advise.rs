@@ -5,10 +5,9 @@ use crate::output::{card_ids, group_digits, plural, write_json, write_title, Pai
 use crate::Outcome;
 use anyhow::bail;
 use sleuth_core::advice::{
-    advise_with, Advice, AdviceError, AdviceOptions, AdviceProgress, BehaviourHint, OpponentProgress, Position,
-    RefutationAdvice, SuggestionEval, THREAT_BASIS,
+    advise_with, alternatives, same_answers, Advice, AdviceError, AdviceOptions, AdviceProgress, BehaviourHint,
+    OpponentProgress, Position, RefutationAdvice, SuggestionEval, THREAT_BASIS,
 };
-use sleuth_core::advice::{alternatives, same_answers};
 use sleuth_core::{wire, CardSet, CountOptions, Game, Player};
 use std::io::Write;
 use std::path::PathBuf;
@@ -25,7 +24,8 @@ pub struct Args {
     /// Who made the suggestion to refute (default: the player before me, the first to ask me).
     #[arg(long, value_name = "PLAYER", requires = "refute")]
     by: Option<String>,
-    /// How many suggestions to list.
+    /// How many suggestions to list; those with the same answers (they differ only in cards nobody else can show)
+    /// are one, on one line ('kn/ca').
     #[arg(long, default_value_t = 5, value_name = "N")]
     suggestions: usize,
     /// How many suggestions the first pass hands to the exact evaluation (a sixth of them the most likely to
