@@ -238,9 +238,8 @@ fn ranked(dir: &Path) -> PathBuf {
         ranked.iter().map(|e| e.cards.iter().map(|c| game.deck().id(c)).collect::<Vec<_>>().join(",")).collect();
     assert_eq!(listed, want, "the advice lists the ranking's best");
     let choices = advice.suggestions.iter().filter(|s| s.same_answers_as.is_none()).count();
-    let ranked = entries;
     let path = dir.join("ranked.json");
-    std::fs::write(&path, serde_json::json!({"ranked": ranked, "listed": choices}).to_string()).unwrap();
+    std::fs::write(&path, serde_json::json!({"ranked": entries, "listed": choices}).to_string()).unwrap();
     path
 }
 

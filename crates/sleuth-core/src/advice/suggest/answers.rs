@@ -179,7 +179,7 @@ impl Position<'_> {
     }
 
     /// Whether player `r` holds `card` in some consistent deal.
-    fn may_hold(&self, r: Player, card: Card) -> bool {
+    pub(super) fn may_hold(&self, r: Player, card: Card) -> bool {
         self.counts.marginal[card.index()][Place::Player(r).index(self.game.num_players())] > 0
     }
 

@@ -12,7 +12,7 @@
 
 use super::SuggestionEval;
 use crate::advice::Position;
-use crate::model::{Card, CardSet, Deck, Place};
+use crate::model::{Card, CardSet, Deck};
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
@@ -23,10 +23,8 @@ impl Position<'_> {
     /// In a suggestion, any of them in place of another of its category
     /// gives the same answers ([`same_answers`]).
     pub fn unshowable(&self) -> CardSet {
-        let np = self.game.num_players();
-        let others: Vec<usize> =
-            self.game.players().filter(|&r| r != self.me).map(|r| Place::Player(r).index(np)).collect();
-        self.game.deck().cards().filter(|c| others.iter().all(|&q| self.counts.marginal[c.index()][q] == 0)).collect()
+        let nobody_else = |c: &Card| self.game.players().all(|r| r == self.me || !self.may_hold(r, *c));
+        self.game.deck().cards().filter(nobody_else).collect()
     }
 }
 
