@@ -304,8 +304,8 @@ impl Position<'_> {
     /// each with equal chance): each distinct view is counted once and
     /// weighted by its chance. `None` (sample instead) where the budget
     /// allows no exact answer: more than [`EXACT_DEALS`] deals, more than
-    /// `budget.exact_views` distinct views in all, or counts past
-    /// `budget.states`.
+    /// `budget.exact_views` distinct views in all, or counts that would
+    /// pass twice `budget.states` at the mean cost of those so far.
     ///
     /// # Errors
     /// [`CountError`] from the counts.
@@ -359,7 +359,7 @@ impl Position<'_> {
                 }
             }
         }
-        let mut spent = 0usize;
+        let (mut spent, mut counted) = (0usize, 0usize);
         let mut out = Vec::new();
         for t in opponents {
             let out_of_game = self.game.is_out(t.player);
@@ -378,7 +378,14 @@ impl Position<'_> {
                 let game = self.game.seen_by(t.player, hand, |i| shown[i]);
                 let (v, states) = view_progress(&game, lookahead, &self.count)?;
                 spent = spent.saturating_add(states);
-                if spent > budget.states {
+                counted += 1;
+                // The exact answer may spend twice the sampling's budget:
+                // giving up at the budget and sampling after would spend
+                // as much. It gives up as soon as the views counted so far
+                // say the rest will not fit, as the sampling reuses none of
+                // this work.
+                let expected = (spent / counted).saturating_mul(distinct - counted);
+                if spent.saturating_add(expected) > budget.states.saturating_mul(2) {
                     return Ok(None);
                 }
                 certain += p * v.certain;
@@ -503,7 +510,9 @@ pub struct ThreatBudget {
     pub states: usize,
     /// The most distinct views (over every opponent) counted for an exact
     /// answer instead of a sample, where the observer's consistent deals
-    /// are at most [`EXACT_DEALS`]; 0 always samples.
+    /// are at most [`EXACT_DEALS`]; 0 always samples. Their counts may
+    /// visit twice `states` (giving up on them at `states` and sampling
+    /// after would cost as much).
     pub exact_views: usize,
 }
 

@@ -115,7 +115,8 @@ fn exact_progress(game: &Game, player: Player) -> (f64, f64) {
 /// knowing the case file now and the mean entropy equal the brute-force
 /// means over every deal and every way the unseen shown cards fell, the
 /// interval is the point, and the deals are all of them. Too few
-/// `exact_views` for the views falls back to the sample, and so does 0.
+/// `exact_views` for the views falls back to the sample, and so do 0 and
+/// too few states for their counts.
 #[test]
 fn few_deals_give_every_opponent_exact_progress() {
     let (mut exact, mut fell_back) = (0, 0);
@@ -153,6 +154,12 @@ fn few_deals_give_every_opponent_exact_progress() {
             assert_eq!(one, sampled, "game {i}: a budget too small for the views samples");
             fell_back += 1;
         }
+        // So do too few states for the views' counts (giving up at once).
+        let few_states = |exact_views| {
+            let budget = ThreatBudget { exact_views, states: 1, ..ThreatBudget::samples(16) };
+            pos.opponents_by_knowledge(budget, 2, &mut ChaCha8Rng::seed_from_u64(i)).expect("counted")
+        };
+        assert_eq!(few_states(100_000), few_states(0), "game {i}: too few states for the views samples");
     }
     assert!(exact >= 200 && fell_back >= 50, "{exact} exact opponents, {fell_back} fallbacks");
 }
