@@ -55,7 +55,8 @@ pub use entropy::{case_file_candidates, case_file_entropy, certain_case_file, in
 pub use opponents::{combined_threat, solve_chance, wilson, OpponentProgress, ThreatBudget, COUNT_CHARGE, EXACT_DEALS};
 pub use refute::{RefutationAdvice, RefutationOption};
 pub use suggest::{
-    alternatives, focused_tiers, keep_distinct, same_answers, Objective, Outcome, SuggestionEval, MAX_COMBINATIONS,
+    alternatives, focused_tiers, keep_distinct, same_answers, Objective, Outcome, SuggestionEval, LISTED_WORK,
+    MAX_COMBINATIONS,
 };
 pub use tells::{told_marginals, BehaviourHint, Tell, HABIT_SIGNIFICANCE, HINT_PRIOR_WEIGHT, PRIOR_RATE, PRIOR_WEIGHT};
 

@@ -239,7 +239,7 @@ impl Position<'_> {
         Ok((outcomes, true))
     }
 
-    fn outcome(&self, refuter: Option<Player>, shown: Option<Card>, p: f64, cc: &crate::Counts) -> Outcome {
+    pub(super) fn outcome(&self, refuter: Option<Player>, shown: Option<Card>, p: f64, cc: &crate::Counts) -> Outcome {
         Outcome {
             refuter,
             shown,
@@ -478,7 +478,7 @@ fn gcd(a: u128, b: u128) -> u128 {
     }
 }
 
-fn lcm(a: u128, b: u128) -> u128 {
+pub(super) fn lcm(a: u128, b: u128) -> u128 {
     a / gcd(a, b) * b
 }
 

@@ -7,6 +7,7 @@
 //! and the ranking.
 
 mod answers;
+mod listed;
 mod rank;
 mod same;
 
@@ -15,8 +16,9 @@ use super::Position;
 use crate::analysis::ratio;
 use crate::count::CountError;
 use crate::model::{Card, CardSet, Player};
-use answers::Splits;
+use answers::{lcm, Splits};
 
+pub use listed::LISTED_WORK;
 pub use rank::{focused_tiers, Objective, MAX_COMBINATIONS};
 pub use same::{alternatives, keep_distinct, same_answers};
 
@@ -147,8 +149,11 @@ impl Position<'_> {
 
     /// The largest chance of ending the game
     /// ([`SuggestionEval::end_probability`]) among the suggestions
-    /// [`Position::rank_suggestions`] evaluates with `shortlist`, 0 with
-    /// none: the same number as the largest in that ranking, for less. A
+    /// [`Position::rank_suggestions`] shortlists with `shortlist`, 0 with
+    /// none: the same number as the largest in that ranking, for less
+    /// (where the deals are listed, that ranking evaluates every suggestion
+    /// and may find a larger one: the opponents' look-ahead, which calls
+    /// this for every view it counts, keeps to the shortlist). A
     /// suggestion's answers are counted one by one, and it is left as soon
     /// as those that end the game and the answers not yet counted add up to
     /// less than the best so far. That sum bounds its chance of ending the

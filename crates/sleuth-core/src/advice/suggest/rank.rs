@@ -98,6 +98,12 @@ impl Position<'_> {
     /// then deck order. With a `shortlist` of 6 or more, a position that did
     /// not list its case files lists them here (a count of its own).
     ///
+    /// Where the consistent deals are few (their number times the legal
+    /// suggestions at most [`LISTED_WORK`](super::LISTED_WORK)), there is
+    /// no shortlist: every legal suggestion is evaluated, from the listed
+    /// deals ([`Position::evaluate_listed`]), and the best is the best of
+    /// all.
+    ///
     /// # Errors
     /// [`CountError`] from the counts.
     pub fn rank_suggestions(&self, shortlist: usize) -> Result<Vec<SuggestionEval>, CountError> {
@@ -116,10 +122,12 @@ impl Position<'_> {
         Ok(self.rank_suggestions_with(shortlist, objective, |_, _| true)?.unwrap_or_default())
     }
 
-    /// [`Position::rank_suggestions_by`] step by step: after each exact
-    /// evaluation, `on_update` gets the ranking so far (the suggestions
-    /// evaluated so far, best first, each exactly as in the final ranking)
-    /// and how many are shortlisted, and answers whether to go on. The
+    /// [`Position::rank_suggestions_by`] step by step: before the first
+    /// exact evaluation and after each one (after all of them, where every
+    /// suggestion is evaluated from the listed deals), `on_update` gets the
+    /// ranking so far (the suggestions evaluated so far, best first, each
+    /// exactly as in the final ranking) and how many are shortlisted, and
+    /// answers whether to go on. The
     /// ranking is the same whatever the updates see (each is a sort by a
     /// total order); `None` when `on_update` stopped it.
     ///
@@ -131,6 +139,11 @@ impl Position<'_> {
         objective: Objective,
         mut on_update: impl FnMut(&[SuggestionEval], usize) -> bool,
     ) -> Result<Option<Vec<SuggestionEval>>, CountError> {
+        if let Some(mut evals) = self.evaluate_listed(&self.legal_suggestions())? {
+            self.rank(&mut evals, objective);
+            let n = evals.len();
+            return Ok((on_update(&[], n) && on_update(&evals, n)).then_some(evals));
+        }
         let chosen = self.shortlisted(shortlist, objective)?;
         let mut evals = Vec::with_capacity(chosen.len());
         if !on_update(&evals, chosen.len()) {
