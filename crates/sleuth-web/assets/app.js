@@ -1054,7 +1054,10 @@ async function refreshAdvice() {
     body.append(h('p', { id: 'advice-why' }, `Why: ${a.rule}.`));
   }
   if (!(a.accuse && a.certain) && adv.suggestions.length) {
-    body.append(h('p', {}, 'Suggest (best first):'), suggestionList(adv.suggestions));
+    const basis = !adv.legal ? ''
+      : adv.evaluated >= adv.legal ? `; all ${adv.legal} legal suggestions evaluated exactly: the best of all`
+        : `; ${adv.evaluated} of the ${adv.legal} legal suggestions evaluated exactly, chosen by a quick estimate`;
+    body.append(h('p', { id: 'advice-suggest-basis' }, `Suggest (best first${basis}):`), suggestionList(adv.suggestions));
   }
   renderOpponents(body, adv);
   if (adv.behaviour_hint && !(a.accuse && a.certain)) {

@@ -100,6 +100,10 @@ await run(async (browser, watch) => {
     const choices = advice.suggestions.filter((s) => s.same_answers_as === null).map((s) => [s.cards.join(','), either(s)]);
     check(JSON.stringify(items) === JSON.stringify(choices), `${at}: one item per choice: ${JSON.stringify(items)} vs ${JSON.stringify(choices)}`);
     check(choices.some(([, text]) => text.includes(' or ')) && await P.isVisible('#advice-either'), `${at}: either of two cards, said once: ${JSON.stringify(choices)}`);
+    // How many suggestions were evaluated exactly, of how many legal ones, as the API says
+    const basis = await P.textContent('#advice-suggest-basis');
+    const counted = advice.evaluated >= advice.legal ? `all ${advice.legal} legal suggestions` : `${advice.evaluated} of the ${advice.legal} legal suggestions`;
+    check(advice.legal > 0 && basis.includes(counted), `${at}: the page says what was evaluated: ${basis} (${counted})`);
     await P.tap('#advice-suggest li:first-child button.plan-this');
     await P.waitForSelector(`#plan-answer[data-cards="${best.cards.join(',')}"]`);
     const rows = await P.$$eval('#plan-outcomes li', (lis) => lis.map((li) => [li.dataset.refuter, li.dataset.shown, li.querySelector('.prob').textContent, li.textContent]));

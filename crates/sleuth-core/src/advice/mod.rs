@@ -166,6 +166,13 @@ pub struct Advice {
     /// answers, each with every suggestion that has the same answers
     /// ([`keep_distinct`]).
     pub suggestions: Vec<SuggestionEval>,
+    /// How many suggestions were evaluated exactly: the shortlist, chosen
+    /// by an estimate, or every legal one where the deals are few enough
+    /// to list ([`Position::rank_suggestions`]); `suggestions` is then
+    /// the best of all.
+    pub evaluated: usize,
+    /// How many suggestions are legal (never one the observer made before).
+    pub legal: usize,
     /// The cards nobody but the observer can show ([`Position::unshowable`]):
     /// suggestions that differ only in these have the same answers
     /// ([`same_answers`]).
@@ -481,6 +488,7 @@ pub fn advise_with(
     // `Position::player_accusation` would rank them again).
     let accusation =
         pos.accusation_waiting(combined_threat(&opponents), best, || Ok(pos.wait_value_of(&suggestions)))?;
+    let evaluated = suggestions.len();
     keep_distinct(&mut suggestions, options.suggestions, unshowable);
     let hint =
         if options.tell_samples > 0 { Some(pos.behaviour_hint(options.tell_samples, &mut rng(1))?) } else { None };
@@ -489,6 +497,8 @@ pub fn advise_with(
         models: pos.counts.total,
         entropy: pos.entropy,
         suggestions,
+        evaluated,
+        legal: pos.legal_suggestions().len(),
         unshowable,
         accusation,
         opponents,

@@ -23,6 +23,14 @@ pub struct Advice {
     /// first is listed with its `alternatives`, the others point back to it
     /// (`same_answers_as`); `--suggestions N` lists `N` choices.
     pub suggestions: Vec<Suggestion>,
+    /// How many suggestions were evaluated exactly: a shortlist chosen by
+    /// an estimate, or all `legal` ones where the deals that fit are few
+    /// (`suggestions` is then the best of all).
+    #[serde(default)]
+    pub evaluated: usize,
+    /// How many suggestions are legal (never one the observer made before).
+    #[serde(default)]
+    pub legal: usize,
     /// Each opponent's progress, in seat order.
     pub opponents: Vec<Opponent>,
     /// A guess about how the opponents ask (never part of the accusation);
@@ -192,6 +200,8 @@ impl Advice {
                 wait_value: a.wait_value,
             },
             suggestions: Suggestion::ranked(game, &advice.suggestions, advice.unshowable),
+            evaluated: advice.evaluated,
+            legal: advice.legal,
             opponents: advice
                 .opponents
                 .iter()

@@ -181,10 +181,11 @@ mod tests {
 
     /// The evaluation from the listed deals is the counts' one, to the
     /// bit, for every legal suggestion of generated views with few deals
-    /// (classic and master decks, late in the game).
+    /// (classic and master decks, late in the game); the ranking is all of
+    /// them, and the advice says so (elsewhere, a shortlist).
     #[test]
     fn listed_deals_evaluate_as_the_counts_do() {
-        let (mut states, mut compared) = (0, 0);
+        let (mut states, mut compared, mut advised, mut shortlisted) = (0, 0, 0, 0);
         for seed in 0..400 {
             let (deck, players) = match seed % 4 {
                 0 => (DeckChoice::Classic, 3),
@@ -196,7 +197,16 @@ mod tests {
             let game = generate(&cfg, &mut rand_chacha::ChaCha8Rng::seed_from_u64(seed)).player_view().expect("valid");
             let pos = Position::new(&game).expect("generated games count");
             let legal = pos.legal_suggestions();
-            let Some(listed) = pos.evaluate_listed(&legal).expect("counts") else { continue };
+            let Some(listed) = pos.evaluate_listed(&legal).expect("counts") else {
+                // A shortlist: the advice says how many of the legal ones.
+                if seed % 10 == 1 {
+                    let options = crate::advice::AdviceOptions { samples: 2, tell_samples: 0, ..Default::default() };
+                    let advice = crate::advice::advise(&game, &options).expect("counts");
+                    assert!(advice.evaluated < advice.legal && advice.legal == legal.len(), "seed {seed}");
+                    shortlisted += 1;
+                }
+                continue;
+            };
             assert_eq!(listed.len(), legal.len());
             for (eval, &cards) in listed.iter().zip(&legal) {
                 assert_eq!(eval, &pos.evaluate(cards).expect("counts"), "seed {seed}, {cards:?}");
@@ -209,8 +219,16 @@ mod tests {
             assert_eq!(ranked, sorted, "seed {seed}");
             ranked.sort_by_key(|e| e.cards.0);
             assert!(ranked.windows(2).all(|w| w[0].cards != w[1].cards), "seed {seed}: a suggestion twice");
+            // The advice says every legal suggestion was evaluated.
+            if seed % 10 == 1 {
+                let options = crate::advice::AdviceOptions { samples: 2, tell_samples: 0, ..Default::default() };
+                let advice = crate::advice::advise(&game, &options).expect("counts");
+                assert_eq!((advice.evaluated, advice.legal), (legal.len(), legal.len()), "seed {seed}");
+                advised += 1;
+            }
             states += 1;
         }
         assert!(states >= 100 && compared >= 20_000, "{states} states, {compared} suggestions");
+        assert!(advised >= 5 && shortlisted >= 5, "advised {advised} listed, {shortlisted} shortlisted");
     }
 }
