@@ -58,7 +58,7 @@ impl Position<'_> {
     /// # Errors
     /// [`CountError`] from the count that lists the deals.
     pub fn evaluate_listed(&self, suggestions: &[CardSet]) -> Result<Option<Vec<SuggestionEval>>, CountError> {
-        let work = u128::try_from(suggestions.len()).unwrap_or(u128::MAX).saturating_mul(self.counts.total);
+        let work = (suggestions.len() as u128).saturating_mul(self.counts.total);
         if suggestions.is_empty() || work > LISTED_WORK as u128 {
             return Ok(None);
         }
