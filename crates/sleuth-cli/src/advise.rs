@@ -29,7 +29,8 @@ pub struct Args {
     #[arg(long, default_value_t = 5, value_name = "N")]
     suggestions: usize,
     /// How many suggestions the first pass hands to the exact evaluation (a sixth of them the most likely to
-    /// end the game unrefuted, the rest the best by a cheap estimate of their information).
+    /// end the game unrefuted, the rest the best by a cheap estimate of their information). Where few deals
+    /// fit, every legal suggestion is evaluated exactly instead, whatever this says.
     #[arg(long, default_value_t = 12, value_name = "N")]
     shortlist: usize,
     /// The most deals sampled to estimate what each opponent can know (the threat that one solves first).
