@@ -100,7 +100,8 @@ pub struct AdviceOptions {
     /// How many suggestions the first pass hands to the exact evaluation:
     /// the best by estimate and, a sixth of them (rounded down), the most
     /// likely to end the game unrefuted; the most likely case file and the
-    /// focused combination are always added
+    /// focused combination are always added; where the deals are few,
+    /// every legal suggestion is evaluated instead
     /// ([`Position::rank_suggestions`]).
     pub shortlist: usize,
     /// The most deals sampled to estimate the opponents' progress
