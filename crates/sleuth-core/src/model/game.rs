@@ -149,6 +149,13 @@ impl Game {
         Player(((player.index() + 1) % self.players.len()) as u8)
     }
 
+    /// The other players in the order they are asked to refute a
+    /// suggestion by `player`: clockwise from the next one.
+    pub fn players_after(&self, player: Player) -> impl Iterator<Item = Player> + '_ {
+        let n = self.players.len();
+        (1..n).map(move |k| Player(((player.index() + k) % n) as u8))
+    }
+
     /// The same game with only some events, and optionally without the
     /// observer's hand (the observer still sees what it saw). Used to find
     /// which events force a fact or conflict.

@@ -107,8 +107,7 @@ impl Position<'_> {
         };
         let mut outcomes = Vec::new();
         let mut covered = 0u128;
-        let mut r = game.next_player(self.me);
-        while r != self.me {
+        for r in game.players_after(self.me) {
             for c in open {
                 let (cc, weight) = union(&|key| match key {
                     Some((q, held)) if *q == r && held.contains(c) => Some(l / held.len() as u128),
@@ -120,7 +119,6 @@ impl Position<'_> {
                     outcomes.push(self.outcome(Some(r), Some(c), ratio(weight, l_n), &cc));
                 }
             }
-            r = game.next_player(r);
         }
         let (cc, weight) = union(&|key| key.is_none().then_some(l))?;
         if cc.total > 0 {
@@ -140,15 +138,10 @@ impl Position<'_> {
             None => self.certain_place(c).expect("the others' place is certain"),
         };
         let at: Vec<(Card, usize)> = self.showable(cards).iter().map(|c| (c, place(c))).collect();
-        let mut r = self.game.next_player(self.me);
-        while r != self.me {
+        self.game.players_after(self.me).find_map(|r| {
             let held: CardSet = at.iter().filter(|&&(_, q)| q == Place::Player(r).index(np)).map(|&(c, _)| c).collect();
-            if !held.is_empty() {
-                return Some((r, held));
-            }
-            r = self.game.next_player(r);
-        }
-        None
+            (!held.is_empty()).then_some((r, held))
+        })
     }
 
     /// The cards of suggestion `cards` that may be shown to the observer:
@@ -198,8 +191,10 @@ impl Position<'_> {
         let mut outcomes = Vec::new();
         let mut covered = 0u128;
         let mut prefix = self.problem.clone();
-        let mut r = game.next_player(self.me);
-        while r != self.me && covered < l_n {
+        for r in game.players_after(self.me) {
+            if covered >= l_n {
+                break; // every answer is counted
+            }
             let rp = Place::Player(r);
             // The counts of `rp` holding several of the cards, shared by the cards it may show.
             let mut held = Vec::new();
@@ -223,7 +218,6 @@ impl Position<'_> {
             for c in open {
                 prefix.add_fact(c, rp, false);
             }
-            r = game.next_player(r);
         }
         if covered < l_n {
             if !go_on(end_probability(&outcomes) + ratio(l_n - covered, l_n)) {

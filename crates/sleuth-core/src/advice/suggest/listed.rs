@@ -64,13 +64,7 @@ impl Position<'_> {
         }
         let Some(sampler) = UniformSampler::new(&self.problem, &self.count)? else { return Ok(None) };
         let Some(deals) = sampler.deals(self.counts.total) else { return Ok(None) };
-        // The players asked, in order.
-        let mut asked = Vec::new();
-        let mut r = self.game.next_player(self.me);
-        while r != self.me {
-            asked.push(r);
-            r = self.game.next_player(r);
-        }
+        let asked: Vec<Player> = self.game.players_after(self.me).collect();
         let deals: Vec<ListedDeal> = deals
             .iter()
             .map(|deal| {
@@ -215,7 +209,7 @@ mod tests {
             // The ranking is every legal suggestion's, best first.
             let mut ranked = pos.rank_suggestions(12).expect("counts");
             let mut sorted = listed;
-            pos.rank(&mut sorted, super::super::Objective::default());
+            pos.rank(&mut sorted, crate::advice::Objective::default());
             assert_eq!(ranked, sorted, "seed {seed}");
             ranked.sort_by_key(|e| e.cards.0);
             assert!(ranked.windows(2).all(|w| w[0].cards != w[1].cards), "seed {seed}: a suggestion twice");

@@ -166,7 +166,7 @@ impl Position<'_> {
     /// [`CountError`] from the counts.
     pub fn best_end_probability(&self, shortlist: usize) -> Result<f64, CountError> {
         let mut best = 0.0;
-        let chosen = self.shortlisted(shortlist, Objective::End)?;
+        let chosen = self.shortlisted(&self.legal_suggestions(), shortlist, Objective::End)?;
         let mut splits = Splits::planned(self, &chosen);
         for cards in chosen {
             if let Some(end) = self.end_probability_beating(cards, best, &mut splits)? {

@@ -35,8 +35,7 @@ impl Position<'_> {
         let mut h = [0.0f64; MAX_CARDS];
         let mut reach = 1.0;
         let mut score = 0.0;
-        let mut r = self.game.next_player(self.me);
-        while r != self.me {
+        for r in self.game.players_after(self.me) {
             for (i, c) in open.iter().enumerate() {
                 h[i] = self.prob[c.index()][r.index()];
             }
@@ -44,7 +43,6 @@ impl Position<'_> {
                 score += reach * show_probability(&h[..m], i) * self.gain[c.index()];
             }
             reach *= h[..m].iter().map(|x| 1.0 - x).product::<f64>();
-            r = self.game.next_player(r);
         }
         let deck = self.game.deck();
         let nobody: f64 = open.iter().map(|c| self.category_entropy[deck.category(c).index()]).sum();
@@ -127,9 +125,9 @@ impl Position<'_> {
     /// suggestion is evaluated from the listed deals), `on_update` gets the
     /// ranking so far (the suggestions evaluated so far, best first, each
     /// exactly as in the final ranking) and how many are shortlisted, and
-    /// answers whether to go on. The
-    /// ranking is the same whatever the updates see (each is a sort by a
-    /// total order); `None` when `on_update` stopped it.
+    /// answers whether to go on. The ranking is the same whatever the
+    /// updates see (each is a sort by a total order); `None` when
+    /// `on_update` stopped it.
     ///
     /// # Errors
     /// [`CountError`] from the counts.
@@ -139,12 +137,13 @@ impl Position<'_> {
         objective: Objective,
         mut on_update: impl FnMut(&[SuggestionEval], usize) -> bool,
     ) -> Result<Option<Vec<SuggestionEval>>, CountError> {
-        if let Some(mut evals) = self.evaluate_listed(&self.legal_suggestions())? {
+        let legal = self.legal_suggestions();
+        if let Some(mut evals) = self.evaluate_listed(&legal)? {
             self.rank(&mut evals, objective);
             let n = evals.len();
             return Ok((on_update(&[], n) && on_update(&evals, n)).then_some(evals));
         }
-        let chosen = self.shortlisted(shortlist, objective)?;
+        let chosen = self.shortlisted(&legal, shortlist, objective)?;
         let mut evals = Vec::with_capacity(chosen.len());
         if !on_update(&evals, chosen.len()) {
             return Ok(None);
@@ -178,8 +177,8 @@ impl Position<'_> {
         });
     }
 
-    /// The suggestions [`Position::rank_suggestions_by`] evaluates for
-    /// `objective`: the `shortlist` best by estimate, the most likely case
+    /// The suggestions of `legal` [`Position::rank_suggestions_by`]
+    /// evaluates for `objective`: the `shortlist` best by estimate, the most likely case
     /// file and the focused combination. For the objectives led by the
     /// chance of ending the game ([`Objective::End`], the default, and
     /// [`Objective::EndThenLikely`]) a sixth of the `shortlist` (rounded
@@ -188,8 +187,12 @@ impl Position<'_> {
     /// information, not the end, and the best suggestion by that objective
     /// is often one nobody may refute (`sleuth-testkit`'s example
     /// `shortlist_misses`, BENCHMARKS.md).
-    pub(super) fn shortlisted(&self, shortlist: usize, objective: Objective) -> Result<Vec<CardSet>, CountError> {
-        let legal = self.legal_suggestions();
+    pub(super) fn shortlisted(
+        &self,
+        legal: &[CardSet],
+        shortlist: usize,
+        objective: Objective,
+    ) -> Result<Vec<CardSet>, CountError> {
         let unrefuted = if matches!(objective, Objective::End | Objective::EndThenLikely) { shortlist / 6 } else { 0 };
         let mut scored: Vec<(f64, CardSet)> = legal.iter().map(|&s| (self.estimate(s), s)).collect();
         // The best `n` by estimate (a total order: ties in deck order),
@@ -202,7 +205,7 @@ impl Position<'_> {
         }
         scored[..n].sort_by(by_estimate);
         let mut chosen: Vec<CardSet> = scored[..n].iter().map(|x| x.1).collect();
-        let ending = if unrefuted > 0 { self.unrefuted_ends(&legal, unrefuted)? } else { Vec::new() };
+        let ending = if unrefuted > 0 { self.unrefuted_ends(legal, unrefuted)? } else { Vec::new() };
         let made = self.own_suggestions();
         for extra in
             ending.into_iter().chain([self.mode_combination(), self.focused_combination()].into_iter().flatten())
