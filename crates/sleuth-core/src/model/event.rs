@@ -41,6 +41,5 @@ pub struct Accusation {
 /// The places a suggestion's answer passed: every player strictly between the
 /// suggester and the refuter, clockwise (everyone else when nobody refuted).
 pub fn passed_players(game: &Game, by: Player, refuted_by: Option<Player>) -> impl Iterator<Item = Player> + '_ {
-    std::iter::successors(Some(game.next_player(by)), |&p| Some(game.next_player(p)))
-        .take_while(move |&p| p != by && Some(p) != refuted_by)
+    game.players_after(by).take_while(move |&p| Some(p) != refuted_by)
 }

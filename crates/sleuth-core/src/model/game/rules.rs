@@ -20,15 +20,7 @@ impl Game {
             match event {
                 Event::Suggestion(s) => {
                     // Ask clockwise; the first player holding any card refutes.
-                    let mut actual = None;
-                    let mut q = self.next_player(s.by);
-                    while q != s.by {
-                        if s.cards.iter().any(|c| holds(Place::Player(q), c)) {
-                            actual = Some(q);
-                            break;
-                        }
-                        q = self.next_player(q);
-                    }
+                    let actual = self.players_after(s.by).find(|&q| s.cards.iter().any(|c| holds(Place::Player(q), c)));
                     if actual != s.refuted_by {
                         return false;
                     }

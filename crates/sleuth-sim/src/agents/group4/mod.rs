@@ -177,12 +177,7 @@ impl Group4Agent {
         let grid = notes.grid();
         let game = view.game();
         let me = view.me();
-        let mut order = Vec::new();
-        let mut p = game.next_player(me);
-        while p != me {
-            order.push(p);
-            p = game.next_player(p);
-        }
+        let order: Vec<Player> = game.players_after(me).collect();
         let known = |p: Player| (grid.yes(Place::Player(p)).len(), grid.hand_size(p));
         let mut targets: Vec<Player> = order.iter().copied().filter(|&p| known(p).0 < known(p).1).collect();
         // Stable: equal fractions keep the clockwise order.
@@ -244,13 +239,11 @@ impl Agent for Group4Agent {
         let t = Place::Player(target);
         // Cards nobody from the next player up to the target may hold.
         let mut silent = grid.in_play();
-        let mut p = game.next_player(me);
-        loop {
+        for p in game.players_after(me) {
             silent &= grid.no(Place::Player(p));
             if p == target {
                 break;
             }
-            p = game.next_player(p);
         }
         let revealed = reveal_counts(view);
         let mut own_by_reveals: Vec<CardSet> = Vec::new();
