@@ -175,25 +175,33 @@ mod tests {
 
     /// The evaluation from the listed deals is the counts' one, to the
     /// bit, for every legal suggestion of generated views with few deals
-    /// (classic and master decks, late in the game); the ranking is all of
-    /// them, and the advice says so (elsewhere, a shortlist).
+    /// (classic, master and custom decks of three and four categories,
+    /// late in the game, some with face-up cards and accusations); the
+    /// ranking is all of them, and the advice says so (elsewhere, a
+    /// shortlist).
     #[test]
     fn listed_deals_evaluate_as_the_counts_do() {
-        let (mut states, mut compared, mut advised, mut shortlisted) = (0, 0, 0, 0);
+        let (mut states, mut compared, mut advised, mut shortlisted, mut unlisted) = (0, 0, 0, 0, 0);
         for seed in 0..400 {
-            let (deck, players) = match seed % 4 {
+            let (deck, players) = match seed % 6 {
                 0 => (DeckChoice::Classic, 3),
                 1 => (DeckChoice::Classic, 6),
                 2 => (DeckChoice::Master, 6),
+                3 => (DeckChoice::Custom(vec![4, 4, 5]), 3),
+                4 => (DeckChoice::Custom(vec![3, 4, 4, 5]), 4),
                 _ => (DeckChoice::Classic, 4),
             };
-            let cfg = GenConfig::new(deck, players, seed % 5 != 0, 15 + (seed % 4) as usize * 5);
+            let mut cfg = GenConfig::new(deck, players, seed % 5 != 0, 15 + (seed % 4) as usize * 5);
+            cfg.face_up = (seed % 3) as usize;
+            cfg.accusation_rate = if seed % 4 == 1 { 0.1 } else { 0.0 };
             let game = generate(&cfg, &mut rand_chacha::ChaCha8Rng::seed_from_u64(seed)).player_view().expect("valid");
             let pos = Position::new(&game).expect("generated games count");
             let legal = pos.legal_suggestions();
             let Some(listed) = pos.evaluate_listed(&legal).expect("counts") else {
-                // A shortlist: the advice says how many of the legal ones.
-                if seed % 10 == 1 {
+                // A shortlist: the advice says how many of the legal ones
+                // (on every third such state: a count each).
+                unlisted += 1;
+                if unlisted % 3 == 1 {
                     let options = crate::advice::AdviceOptions { samples: 2, tell_samples: 0, ..Default::default() };
                     let advice = crate::advice::advise(&game, &options).expect("counts");
                     assert!(advice.evaluated < advice.legal && advice.legal == legal.len(), "seed {seed}");
