@@ -220,15 +220,14 @@ fn write_advice(out: &mut dyn Write, game: &Game, advice: &Advice) -> std::io::R
     write_accusation(out, game, advice)?;
     writeln!(out, "\nbest suggestions, most likely to end the game first, then most informative")?;
     writeln!(out, "(expected information about the case file; chance the answer solves it; likeliest answers)")?;
-    match advice.evaluated >= advice.legal {
-        true => {
-            writeln!(out, "(all {} legal suggestions evaluated exactly: these are the best of all):", advice.legal)?
-        }
-        false => writeln!(
+    if advice.evaluated >= advice.legal {
+        writeln!(out, "(all {} legal suggestions evaluated exactly: these are the best of all):", advice.legal)?;
+    } else {
+        writeln!(
             out,
             "({} of the {} legal suggestions evaluated exactly, chosen by a quick estimate):",
             advice.evaluated, advice.legal
-        )?,
+        )?;
     }
     if advice.suggestions.is_empty() {
         writeln!(out, "  none: every combination has been suggested")?;
